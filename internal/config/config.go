@@ -1,0 +1,293 @@
+// Package config turns the environment (and an optional .env file) into a
+// validated, typed configuration. Every problem is reported as one line that
+// says what is wrong and how to fix it.
+package config
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net"
+	"net/mail"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Config is the whole configuration of the program.
+type Config struct {
+	Addr        string // TRIBE_ADDR
+	DataDir     string // TRIBE_DATA_DIR
+	DatabaseURL string // DATABASE_URL; empty means SQLite in DataDir
+	BaseURL     string // TRIBE_BASE_URL, without a trailing slash
+	ContentDir  string // TRIBE_CONTENT_DIR; empty means the embedded content
+	Capacity    int    // TRIBE_CAPACITY
+
+	AdminEmails []string // TRIBE_ADMIN_EMAILS, lower-cased
+	AdminDomain string   // TRIBE_ADMIN_DOMAIN, lower-cased, without "@"
+
+	SMTPURL  string // SMTP_URL; empty means the development mailbox
+	SMTPFrom string // SMTP_FROM
+
+	StripeSecretKey     string // STRIPE_SECRET_KEY
+	StripeWebhookSecret string // STRIPE_WEBHOOK_SECRET
+	StripePriceID       string // STRIPE_PRICE_ID
+	StripeAPIBase       string // STRIPE_API_BASE
+
+	AIBaseURL        string // AI_BASE_URL
+	AIAPIKey         string // AI_API_KEY
+	AIModel          string // AI_MODEL
+	AIEmbeddingModel string // AI_EMBEDDING_MODEL
+}
+
+// Var documents one environment variable.
+type Var struct{ Name, Default, Meaning string }
+
+// Vars lists every variable the program reads, for --help and the README.
+var Vars = []Var{
+	{"TRIBE_ADDR", ":8080", "listen address (host:port)"},
+	{"TRIBE_DATA_DIR", "./data", "SQLite file, uploaded files, generated keys"},
+	{"DATABASE_URL", "SQLite in the data dir", "postgres://user:pass@host:5432/db selects PostgreSQL"},
+	{"TRIBE_BASE_URL", "http://localhost:8080", "absolute links in e-mail, sitemap, canonical tags, payment return URLs"},
+	{"TRIBE_CONTENT_DIR", "embedded content", "the site owner's own content files, read at start"},
+	{"TRIBE_CAPACITY", "50", "tribe member cap"},
+	{"TRIBE_ADMIN_EMAILS", "none", "comma-separated admin addresses (a confirmed address is required)"},
+	{"TRIBE_ADMIN_DOMAIN", "none", "every confirmed address of this domain is an admin"},
+	{"SMTP_URL", "none: development mailbox", "smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465"},
+	{"SMTP_FROM", "tribe@localhost", "From address of outgoing mail"},
+	{"STRIPE_SECRET_KEY", "none: online payment off", "Stripe secret key"},
+	{"STRIPE_WEBHOOK_SECRET", "none", "secret that signs Stripe webhook events"},
+	{"STRIPE_PRICE_ID", "none", "the monthly membership price"},
+	{"STRIPE_API_BASE", "Stripe's API", "another API base, e.g. stripe-mock in tests"},
+	{"AI_BASE_URL", "none: offline answers", "OpenAI-compatible API base URL"},
+	{"AI_API_KEY", "none", "API key for AI_BASE_URL"},
+	{"AI_MODEL", "none", "chat model name"},
+	{"AI_EMBEDDING_MODEL", "none", "embedding model name (enables vector search)"},
+}
+
+// Load reads the environment, filling gaps from the .env file at dotenvPath
+// when it exists (real environment variables win), and validates the result.
+func Load(getenv func(string) string, dotenvPath string) (*Config, error) {
+	file, err := readDotenv(dotenvPath)
+	if err != nil {
+		return nil, err
+	}
+	get := func(name, def string) string {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+		if v := strings.TrimSpace(file[name]); v != "" {
+			return v
+		}
+		return def
+	}
+	c := &Config{
+		Addr:                get("TRIBE_ADDR", ":8080"),
+		DataDir:             get("TRIBE_DATA_DIR", "./data"),
+		DatabaseURL:         get("DATABASE_URL", ""),
+		BaseURL:             strings.TrimRight(get("TRIBE_BASE_URL", "http://localhost:8080"), "/"),
+		ContentDir:          get("TRIBE_CONTENT_DIR", ""),
+		AdminDomain:         strings.ToLower(strings.TrimPrefix(get("TRIBE_ADMIN_DOMAIN", ""), "@")),
+		SMTPURL:             get("SMTP_URL", ""),
+		SMTPFrom:            get("SMTP_FROM", "tribe@localhost"),
+		StripeSecretKey:     get("STRIPE_SECRET_KEY", ""),
+		StripeWebhookSecret: get("STRIPE_WEBHOOK_SECRET", ""),
+		StripePriceID:       get("STRIPE_PRICE_ID", ""),
+		StripeAPIBase:       get("STRIPE_API_BASE", ""),
+		AIBaseURL:           strings.TrimRight(get("AI_BASE_URL", ""), "/"),
+		AIAPIKey:            get("AI_API_KEY", ""),
+		AIModel:             get("AI_MODEL", ""),
+		AIEmbeddingModel:    get("AI_EMBEDDING_MODEL", ""),
+	}
+	for _, e := range strings.Split(get("TRIBE_ADMIN_EMAILS", ""), ",") {
+		if e = strings.ToLower(strings.TrimSpace(e)); e != "" {
+			c.AdminEmails = append(c.AdminEmails, e)
+		}
+	}
+	capacity := get("TRIBE_CAPACITY", "50")
+	c.Capacity, err = strconv.Atoi(capacity)
+	if err != nil || c.Capacity < 1 || c.Capacity > 100000 {
+		return nil, fmt.Errorf("TRIBE_CAPACITY=%q is not a positive whole number; set it to the member cap, e.g. 50", capacity)
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Config) validate() error {
+	if err := checkAddr(c.Addr); err != nil {
+		return err
+	}
+	if c.DatabaseURL != "" {
+		if err := checkDatabaseURL(c.DatabaseURL); err != nil {
+			return err
+		}
+	}
+	if err := checkHTTPURL("TRIBE_BASE_URL", c.BaseURL); err != nil {
+		return err
+	}
+	for _, e := range c.AdminEmails {
+		if _, err := mail.ParseAddress(e); err != nil {
+			return fmt.Errorf("TRIBE_ADMIN_EMAILS: %q is not an e-mail address; give addresses separated by commas", e)
+		}
+	}
+	if c.AdminDomain != "" && (strings.ContainsAny(c.AdminDomain, "@ /") || !strings.Contains(c.AdminDomain, ".")) {
+		return fmt.Errorf("TRIBE_ADMIN_DOMAIN=%q is not a domain; give a domain such as example.com", c.AdminDomain)
+	}
+	if c.SMTPURL != "" {
+		u, err := url.Parse(c.SMTPURL)
+		if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Hostname() == "" {
+			return errors.New("SMTP_URL must look like smtp://user:pass@host:587 or smtps://user:pass@host:465")
+		}
+	}
+	if _, err := mail.ParseAddress(c.SMTPFrom); err != nil {
+		return fmt.Errorf("SMTP_FROM=%q is not an e-mail address; use e.g. \"rUv <hello@example.com>\"", c.SMTPFrom)
+	}
+	if c.StripeAPIBase != "" {
+		if err := checkHTTPURL("STRIPE_API_BASE", c.StripeAPIBase); err != nil {
+			return err
+		}
+	}
+	if c.AIBaseURL != "" {
+		if err := checkHTTPURL("AI_BASE_URL", c.AIBaseURL); err != nil {
+			return err
+		}
+	}
+	if c.ContentDir != "" {
+		if st, err := os.Stat(c.ContentDir); err != nil || !st.IsDir() {
+			return fmt.Errorf("TRIBE_CONTENT_DIR=%q is not a readable directory; point it at a folder of content JSON files or unset it", c.ContentDir)
+		}
+	}
+	return nil
+}
+
+func checkAddr(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("TRIBE_ADDR=%q is not a listen address; use host:port such as :8080 or 127.0.0.1:8080", addr)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("TRIBE_ADDR=%q has an invalid port; use a number from 1 to 65535, e.g. :8080", addr)
+	}
+	if host != "" && net.ParseIP(host) == nil && strings.ContainsAny(host, " /") {
+		return fmt.Errorf("TRIBE_ADDR=%q has an invalid host; use an IP address or host name, or leave it empty (:8080)", addr)
+	}
+	return nil
+}
+
+func checkDatabaseURL(raw string) error {
+	const hint = "use postgres://user:password@host:5432/dbname, or leave DATABASE_URL empty for SQLite"
+	if !strings.HasPrefix(raw, "postgres://") && !strings.HasPrefix(raw, "postgresql://") {
+		return fmt.Errorf("DATABASE_URL is not a PostgreSQL URL; %s", hint)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("DATABASE_URL cannot be parsed (%v); %s", unwrapURLError(err), hint)
+	}
+	if u.Hostname() == "" && u.Query().Get("host") == "" {
+		return fmt.Errorf("DATABASE_URL names no host; %s", hint)
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("DATABASE_URL has an invalid port %q; %s", p, hint)
+		}
+	}
+	if strings.Trim(u.Path, "/") == "" {
+		return fmt.Errorf("DATABASE_URL names no database; %s", hint)
+	}
+	return nil
+}
+
+func checkHTTPURL(name, raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%s=%q is not an absolute http(s) URL; use e.g. https://example.com", name, raw)
+	}
+	return nil
+}
+
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// PrepareDataDir creates the data directory if needed and proves it is
+// writable, so a bad directory fails at start instead of on the first upload.
+func (c *Config) PrepareDataDir() error {
+	const hint = "set TRIBE_DATA_DIR to a directory this user can write"
+	if err := os.MkdirAll(c.DataDir, 0o750); err != nil {
+		return fmt.Errorf("data directory %s cannot be created (%v); %s", c.DataDir, unwrapPathError(err), hint)
+	}
+	probe, err := os.CreateTemp(c.DataDir, ".write-check-*")
+	if err != nil {
+		return fmt.Errorf("data directory %s is not writable (%v); %s", c.DataDir, unwrapPathError(err), hint)
+	}
+	name := probe.Name()
+	_ = probe.Close()
+	if err := os.Remove(name); err != nil {
+		return fmt.Errorf("data directory %s: cannot remove %s: %w", c.DataDir, filepath.Base(name), err)
+	}
+	return nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// PaymentsEnabled reports whether Stripe is configured.
+func (c *Config) PaymentsEnabled() bool { return c.StripeSecretKey != "" && c.StripePriceID != "" }
+
+// AIEnabled reports whether an AI provider is configured.
+func (c *Config) AIEnabled() bool { return c.AIBaseURL != "" && c.AIModel != "" }
+
+// readDotenv parses KEY=VALUE lines; "#" starts a comment, "export " is
+// ignored and single or double quotes around a value are removed. A missing
+// file is not an error.
+func readDotenv(path string) (map[string]string, error) {
+	out := map[string]string{}
+	if path == "" {
+		return out, nil
+	}
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer func() { _ = f.Close() }()
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		line = strings.TrimPrefix(line, "export ")
+		key, val, ok := strings.Cut(line, "=")
+		key = strings.TrimSpace(key)
+		if !ok || key == "" || strings.ContainsAny(key, " \t") {
+			return nil, fmt.Errorf("%s line %d: expected KEY=VALUE", path, n)
+		}
+		val = strings.TrimSpace(val)
+		if len(val) >= 2 && (val[0] == '"' || val[0] == '\'') && val[len(val)-1] == val[0] {
+			val = val[1 : len(val)-1]
+		} else if i := strings.Index(val, " #"); i >= 0 {
+			val = strings.TrimSpace(val[:i])
+		}
+		out[key] = val
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return out, nil
+}
