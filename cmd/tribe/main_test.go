@@ -97,9 +97,9 @@ func TestMain(m *testing.M) {
 
 var servingLine = regexp.MustCompile(`msg=serving addr=(\S+)`)
 
-// startServer runs `tribe serve` and returns its base URL, its process and a
-// function that sends SIGTERM and returns the exit error and full log.
-func startServer(t *testing.T, bin string, env []string) (string, func() (error, string)) {
+// startServer runs `tribe serve` and returns its base URL and a function that
+// sends SIGTERM and returns the full log and the exit error.
+func startServer(t *testing.T, bin string, env []string) (string, func() (string, error)) {
 	t.Helper()
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), append([]string{"TRIBE_ADDR=127.0.0.1:0"}, env...)...)
@@ -131,14 +131,15 @@ func startServer(t *testing.T, bin string, env []string) (string, func() (error,
 		t.Fatalf("server did not start:\n%s", log.String())
 	}
 	stopped := false
-	stop := func() (error, string) {
+	stop := func() (string, error) {
 		if stopped {
-			return nil, log.String()
+			return log.String(), nil
 		}
 		stopped = true
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		<-done
-		return cmd.Wait(), log.String()
+		err := cmd.Wait()
+		return log.String(), err
 	}
 	t.Cleanup(func() {
 		if !stopped {
@@ -174,7 +175,7 @@ func TestServeMigratesStopsCleanlyAndKeepsDataOnRestart(t *testing.T) {
 			if s := status(t, base+"/healthz"); s != 200 {
 				t.Fatalf("healthz %d", s)
 			}
-			err, log := stop()
+			log, err := stop()
 			if err != nil {
 				t.Fatalf("SIGTERM exit: %v\n%s", err, log)
 			}
@@ -199,7 +200,7 @@ func TestServeMigratesStopsCleanlyAndKeepsDataOnRestart(t *testing.T) {
 			if s := status(t, base+"/readyz"); s != 200 {
 				t.Fatalf("readyz after restart %d", s)
 			}
-			err, log = stop()
+			log, err = stop()
 			if err != nil || !strings.Contains(log, `applied=""`) {
 				t.Fatalf("restart should find nothing to migrate (%v):\n%s", err, log)
 			}

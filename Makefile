@@ -1,0 +1,48 @@
+# The two commands that matter: `make run` and `make test`. See README.md.
+SHELL := /bin/bash
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+GO_LDFLAGS := -s -w -X main.version=$(VERSION)
+WEB_SRC := $(shell find web/src web/public web/index.html web/vite.config.ts web/scripts web/tsconfig*.json -type f 2>/dev/null)
+GO_SRC := $(shell find cmd internal -type f \( -name '*.go' -o -name '*.sql' \) -not -path 'internal/webapp/dist/*' 2>/dev/null)
+
+.PHONY: run build test lint dev web clean check-tools
+
+run: build ## build everything and serve http://localhost:8080 on SQLite in ./data
+	./bin/tribe serve
+
+build: bin/tribe ## bin/tribe with the web app embedded
+
+bin/tribe: internal/webapp/dist/index.html $(GO_SRC) go.mod go.sum
+	@scripts/check-tools.sh go
+	CGO_ENABLED=0 go build -trimpath -ldflags '$(GO_LDFLAGS)' -o $@ ./cmd/tribe
+
+web: internal/webapp/dist/index.html
+
+# The Go binary embeds internal/webapp/dist; the web build writes web/dist and
+# is copied there (keeping .gitkeep, which lets Go build before the web app).
+internal/webapp/dist/index.html: web/node_modules/.installed $(WEB_SRC) web/package.json
+	cd web && npm run build
+	find internal/webapp/dist -mindepth 1 ! -name .gitkeep -delete
+	cp -R web/dist/. internal/webapp/dist/
+
+web/node_modules/.installed: web/package-lock.json
+	@scripts/check-tools.sh node
+	cd web && npm ci --no-audit --no-fund
+	touch $@
+
+test: web/node_modules/.installed ## every suite: lint, Go (SQLite + PostgreSQL), web units, browser end-to-end
+	scripts/ensure-chromium.sh
+	$(MAKE) build
+	scripts/run-tests.sh
+
+lint: web/node_modules/.installed
+	scripts/run-tests.sh lint
+
+dev: web/node_modules/.installed ## Go server on :8080 plus the Vite dev server with hot reload on :5173
+	@trap 'kill 0' EXIT INT TERM; \
+	go run ./cmd/tribe serve & \
+	cd web && npm run dev -- --host 127.0.0.1
+
+clean:
+	rm -rf bin web/dist web/node_modules
+	find internal/webapp/dist -mindepth 1 ! -name .gitkeep -delete
