@@ -1,0 +1,153 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { installMatchMedia, setViewportWidth } from '@/test/match-media';
+import { renderRoute } from '@/test/render';
+import { MENU_HISTORY_KEY } from './useMobileMenu';
+
+function mainNav() {
+  return screen.getByRole('navigation', { name: 'Main' });
+}
+
+describe('desktop navigation', () => {
+  it('links to every section, with Home shown only from the lg breakpoint', () => {
+    renderRoute('/about');
+    const nav = mainNav();
+    const expected: Array<[string, string]> = [
+      ['Home', '/'],
+      ['About', '/about'],
+      ['Projects', '/projects'],
+      ['Tribe', '/tribe'],
+      ['Booking', '/booking'],
+      ['Member Login', '/auth'],
+    ];
+    for (const [name, href] of expected) {
+      expect(within(nav).getByRole('link', { name })).toHaveAttribute('href', href);
+    }
+
+    const home = within(nav).getByRole('link', { name: 'Home' });
+    expect(home).toHaveClass('hidden', 'lg:inline-flex');
+    expect(home).not.toHaveClass('inline-flex');
+    const about = within(nav).getByRole('link', { name: /About/ });
+    expect(about).not.toHaveClass('hidden');
+    expect(about).toHaveClass('inline-flex');
+  });
+
+  it('marks the current page', () => {
+    renderRoute('/projects');
+    expect(within(mainNav()).getByRole('link', { name: /Projects/ })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    expect(within(mainNav()).getByRole('link', { name: 'Home' })).not.toHaveAttribute(
+      'aria-current',
+    );
+  });
+
+  it('scrolls smoothly to the top when a link is clicked', async () => {
+    const user = userEvent.setup();
+    const { router } = renderRoute('/');
+    await user.click(within(mainNav()).getByRole('link', { name: 'Tribe' }));
+    expect(router.state.location.pathname).toBe('/tribe');
+    expect(window.scrollTo).toHaveBeenCalledWith({ top: 0, left: 0, behavior: 'smooth' });
+  });
+});
+
+describe('mobile menu', () => {
+  async function openMenu(user: ReturnType<typeof userEvent.setup>) {
+    const button = screen.getByRole('button', { name: 'Open menu' });
+    await user.click(button);
+    const dialog = await screen.findByRole('dialog', { name: /menu/i });
+    return { button, dialog };
+  }
+
+  it('opens as a labelled modal dialog that takes focus and locks page scroll', async () => {
+    installMatchMedia(375);
+    const user = userEvent.setup();
+    renderRoute('/');
+    const button = screen.getByRole('button', { name: 'Open menu' });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(button).toHaveAttribute('aria-controls', 'mobile-menu');
+    expect(document.body.style.overflow).toBe('');
+
+    const { dialog } = await openMenu(user);
+    expect(dialog).toHaveAttribute('aria-modal', 'true');
+    expect(dialog).toHaveAttribute('id', 'mobile-menu');
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(document.body.style.overflow).toBe('hidden');
+    await waitFor(() => expect(dialog).toContainElement(document.activeElement as HTMLElement));
+    for (const name of ['Home', 'About', 'Projects', 'Tribe', 'Booking', 'Member Login']) {
+      expect(within(dialog).getByRole('link', { name })).toBeInTheDocument();
+    }
+  });
+
+  it('closes when a link is chosen, navigates and unlocks scroll', async () => {
+    installMatchMedia(375);
+    const user = userEvent.setup();
+    const { router } = renderRoute('/');
+    const { dialog } = await openMenu(user);
+    await user.click(within(dialog).getByRole('link', { name: 'Projects' }));
+    expect(router.state.location.pathname).toBe('/projects');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(document.body.style.overflow).toBe('');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Projects' })).toBeInTheDocument();
+  });
+
+  it('closes when the current page is chosen, staying put', async () => {
+    installMatchMedia(375);
+    const user = userEvent.setup();
+    const { router } = renderRoute('/');
+    const { dialog } = await openMenu(user);
+    await user.click(within(dialog).getByRole('link', { name: 'Home' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('closes on Escape and returns focus to the menu button', async () => {
+    installMatchMedia(375);
+    const user = userEvent.setup();
+    renderRoute('/');
+    const { button } = await openMenu(user);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(document.body.style.overflow).toBe('');
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    await waitFor(() => expect(button).toHaveFocus());
+  });
+
+  it('closes with its close button', async () => {
+    installMatchMedia(375);
+    const user = userEvent.setup();
+    renderRoute('/');
+    const { dialog } = await openMenu(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Close menu' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('closes when the viewport widens to 768 px or more', async () => {
+    installMatchMedia(375);
+    const user = userEvent.setup();
+    renderRoute('/');
+    await openMenu(user);
+    act(() => setViewportWidth(600));
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+    act(() => setViewportWidth(1024));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(document.body.style.overflow).toBe('');
+  });
+
+  it('pushes a history entry, so browser back closes it', async () => {
+    installMatchMedia(375);
+    const user = userEvent.setup();
+    const { router } = renderRoute('/about');
+    await screen.findByRole('heading', { level: 1 });
+    expect(window.history.state).not.toHaveProperty(MENU_HISTORY_KEY);
+    await openMenu(user);
+    expect(window.history.state).toHaveProperty(MENU_HISTORY_KEY, true);
+    act(() => window.history.back());
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(router.state.location.pathname).toBe('/about');
+    expect(document.body.style.overflow).toBe('');
+    expect(window.history.state).not.toHaveProperty(MENU_HISTORY_KEY);
+  });
+});

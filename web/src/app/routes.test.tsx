@@ -1,0 +1,75 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderRoute } from '@/test/render';
+import { pageRoutes } from './routes';
+
+/** The page routes listed in the public-site spec's route table. */
+const specRoutes = [
+  '/',
+  '/about',
+  '/projects',
+  '/mcp',
+  '/tribe',
+  '/booking',
+  '/auth',
+  '/members',
+  '/agent-test',
+  '/goal',
+  '/lean-agentic',
+  '/midstreamer',
+  '/agentic-payments',
+  '/ai-defence',
+  '/aimds',
+];
+
+describe('routes', () => {
+  it('registers exactly the spec routes', () => {
+    expect(pageRoutes.map((r) => r.path).sort()).toEqual([...specRoutes].sort());
+  });
+
+  it.each(specRoutes)('%s renders its own page, not the 404', async (path) => {
+    const error = vi.spyOn(console, 'error');
+    renderRoute(path);
+    const heading = await screen.findByRole('heading', { level: 1 });
+    expect(heading).not.toHaveTextContent(/page not found/i);
+    expect(screen.queryByText('404')).not.toBeInTheDocument();
+    expect(error).not.toHaveBeenCalledWith(expect.stringContaining('404 Error'), expect.anything());
+    await waitFor(() => expect(document.title).toMatch(/ \| rUv$/));
+    // The shared layout is around every page.
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    expect(screen.getByRole('contentinfo')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Page scrolled' })).toBeInTheDocument();
+  });
+
+  it('gives every page a distinct document title', async () => {
+    const titles = new Set<string>();
+    for (const path of specRoutes) {
+      const { unmount } = renderRoute(path);
+      await screen.findByRole('heading', { level: 1 });
+      await waitFor(() => expect(document.title).toMatch(/ \| rUv$/));
+      titles.add(document.title);
+      unmount();
+    }
+    expect(titles.size).toBe(specRoutes.length);
+  });
+
+  it('shows the 404 page for anything else', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderRoute('/definitely/not/here');
+    expect(await screen.findByRole('heading', { name: /page not found/i })).toBeInTheDocument();
+    expect(document.title).toBe('Page Not Found | rUv');
+  });
+
+  it('renders Home with its headline, tagline and links to About and Booking', () => {
+    renderRoute('/');
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'Agentic Coaching & Mentoring' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText('Personalized AI Mastery: One-on-One Consultations Available'),
+    ).toBeInTheDocument();
+    const main = screen.getByRole('main');
+    expect(main.querySelector('a[href="/about"]')).not.toBeNull();
+    expect(main.querySelector('a[href="/booking"]')).not.toBeNull();
+  });
+});

@@ -1,0 +1,71 @@
+import { type ComponentType, lazy } from 'react';
+import type { RouteObject } from 'react-router';
+import { NotFoundPage } from '@/features/errors/NotFoundPage';
+import { HomePage } from '@/features/marketing/HomePage';
+import { RootLayout } from './layout/RootLayout';
+
+/** Loads a named page export as its own chunk. */
+function lazyPage<M extends Record<string, unknown>>(
+  load: () => Promise<M>,
+  name: keyof M & string,
+) {
+  return lazy(async () => {
+    const module = await load();
+    return { default: module[name] as ComponentType };
+  });
+}
+
+const AboutPage = lazyPage(() => import('@/features/marketing/AboutPage'), 'AboutPage');
+const ProjectsPage = lazyPage(() => import('@/features/marketing/ProjectsPage'), 'ProjectsPage');
+const BookingPage = lazyPage(() => import('@/features/marketing/BookingPage'), 'BookingPage');
+const McpPage = lazyPage(() => import('@/features/mcp/McpPage'), 'McpPage');
+const TribePage = lazyPage(() => import('@/features/tribe/TribePage'), 'TribePage');
+const AuthPage = lazyPage(() => import('@/features/auth/AuthPage'), 'AuthPage');
+const MembersPage = lazyPage(() => import('@/features/members/MembersPage'), 'MembersPage');
+const AgentTestPage = lazyPage(() => import('@/features/agent/AgentTestPage'), 'AgentTestPage');
+const GoalPage = lazyPage(() => import('@/features/goal/GoalPage'), 'GoalPage');
+const LeanAgenticPage = lazyPage(
+  () => import('@/features/showcase/LeanAgenticPage'),
+  'LeanAgenticPage',
+);
+const MidstreamerPage = lazyPage(
+  () => import('@/features/showcase/MidstreamerPage'),
+  'MidstreamerPage',
+);
+const AgenticPaymentsPage = lazyPage(
+  () => import('@/features/showcase/AgenticPaymentsPage'),
+  'AgenticPaymentsPage',
+);
+const AiDefencePage = lazyPage(() => import('@/features/showcase/AiDefencePage'), 'AiDefencePage');
+const AimdsPage = lazyPage(() => import('@/features/showcase/AimdsPage'), 'AimdsPage');
+
+/** Every page route of the single-page app (the spec's route table, minus server-only files). */
+export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType }> = [
+  { path: '/', Component: HomePage },
+  { path: '/about', Component: AboutPage },
+  { path: '/projects', Component: ProjectsPage },
+  { path: '/mcp', Component: McpPage },
+  { path: '/tribe', Component: TribePage },
+  { path: '/booking', Component: BookingPage },
+  { path: '/auth', Component: AuthPage },
+  { path: '/members', Component: MembersPage },
+  { path: '/agent-test', Component: AgentTestPage },
+  { path: '/goal', Component: GoalPage },
+  { path: '/lean-agentic', Component: LeanAgenticPage },
+  { path: '/midstreamer', Component: MidstreamerPage },
+  { path: '/agentic-payments', Component: AgenticPaymentsPage },
+  { path: '/ai-defence', Component: AiDefencePage },
+  { path: '/aimds', Component: AimdsPage },
+];
+
+export const routes: RouteObject[] = [
+  {
+    Component: RootLayout,
+    children: [
+      ...pageRoutes.map(({ path, Component }) =>
+        path === '/' ? { index: true, Component } : { path, Component },
+      ),
+      { path: '*', Component: NotFoundPage },
+    ],
+  },
+];

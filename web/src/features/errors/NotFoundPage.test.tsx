@@ -1,0 +1,81 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { renderRoute } from '@/test/render';
+
+describe('NotFoundPage', () => {
+  let consoleError: MockInstance<typeof console.error>;
+
+  beforeEach(() => {
+    consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
+
+  it('shows 404, the requested path and the time of the error', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2031-03-04T05:06:07Z'));
+    renderRoute('/no/such/page');
+    vi.useRealTimers();
+
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Page Not Found');
+    expect(screen.getByText('404', { selector: 'p' })).toBeInTheDocument();
+    const code = screen.getByText('/no/such/page', { selector: 'code' });
+    expect(code.tagName).toBe('CODE');
+    expect(screen.getByText(/does not exist/i)).toBeInTheDocument();
+    const time = document.querySelector('time');
+    expect(time).not.toBeNull();
+    expect(time?.getAttribute('datetime')).toBe('2031-03-04T05:06:07.000Z');
+    expect(time?.textContent).toMatch(/2031/);
+  });
+
+  it('logs the path to the console exactly once', () => {
+    renderRoute('/missing');
+    const calls = consoleError.mock.calls.filter((c) => String(c[0]).startsWith('404 Error'));
+    expect(calls).toEqual([
+      ['404 Error: User attempted to access non-existent route:', '/missing'],
+    ]);
+  });
+
+  it('Return Home navigates to /', async () => {
+    const user = userEvent.setup();
+    const { router } = renderRoute('/missing');
+    await user.click(screen.getByRole('button', { name: 'Return Home' }));
+    expect(router.state.location.pathname).toBe('/');
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'Agentic Coaching & Mentoring' }),
+    ).toBeInTheDocument();
+  });
+
+  it('View Projects navigates to /projects', async () => {
+    const user = userEvent.setup();
+    const { router } = renderRoute('/missing');
+    await user.click(screen.getByRole('button', { name: 'View Projects' }));
+    expect(router.state.location.pathname).toBe('/projects');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Projects' })).toBeInTheDocument();
+  });
+
+  it('Go Back returns to the previous page', async () => {
+    const user = userEvent.setup();
+    const { router } = renderRoute(['/about', '/missing']);
+    await user.click(screen.getByRole('button', { name: 'Go Back' }));
+    expect(router.state.location.pathname).toBe('/about');
+    expect(await screen.findByRole('heading', { level: 1, name: 'About rUv' })).toBeInTheDocument();
+  });
+
+  it('Go Back goes home when there is no history', async () => {
+    vi.spyOn(window.history, 'length', 'get').mockReturnValue(1);
+    const user = userEvent.setup();
+    const { router } = renderRoute('/missing');
+    await user.click(screen.getByRole('button', { name: 'Go Back' }));
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('logs again when moving to another unknown path', async () => {
+    const { router } = renderRoute('/first-missing');
+    await router.navigate('/second-missing');
+    expect(await screen.findByText('/second-missing', { selector: 'code' })).toBeInTheDocument();
+    const paths = consoleError.mock.calls
+      .filter((c) => String(c[0]).startsWith('404 Error'))
+      .map((c) => c[1]);
+    expect(paths).toEqual(['/first-missing', '/second-missing']);
+  });
+});
