@@ -18,6 +18,7 @@ import (
 	_ "time/tzdata" // time-zone math must work on machines without zoneinfo
 
 	"tribe/internal/config"
+	"tribe/internal/content"
 	"tribe/internal/store"
 	"tribe/internal/web"
 	"tribe/internal/webapp"
@@ -89,6 +90,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func execute(ctx context.Context, cmd string, cfg *config.Config, logger *slog.Logger) error {
+	var site *content.Site
+	if cmd == "serve" {
+		// Checked before the database opens so a broken content file fails fast;
+		// the error names the file and the field to fix.
+		var err error
+		if site, err = content.Load(cfg.ContentDir); err != nil {
+			return err
+		}
+		logger.Info("content loaded", "source", site.Source(), "search_items", len(site.Index.Items))
+	}
 	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	db, err := store.Open(openCtx, cfg.DatabaseURL, cfg.DataDir)
 	cancel()
@@ -109,11 +120,11 @@ func execute(ctx context.Context, cmd string, cfg *config.Config, logger *slog.L
 	if cmd == "migrate" {
 		return nil
 	}
-	return serve(ctx, cfg, db, logger)
+	return serve(ctx, cfg, db, site, logger)
 }
 
-func serve(ctx context.Context, cfg *config.Config, db *store.DB, logger *slog.Logger) error {
-	handler, err := web.New(web.Options{Config: cfg, DB: db, Logger: logger, App: webapp.FS(), Version: version})
+func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logger) error {
+	handler, err := web.New(web.Options{Config: cfg, DB: db, Logger: logger, App: webapp.FS(), Version: version, Content: site})
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"tribe/internal/config"
+	"tribe/internal/content"
 	"tribe/internal/store"
 )
 
@@ -22,6 +23,9 @@ type Options struct {
 	Logger  *slog.Logger
 	App     fs.FS // the built web app
 	Version string
+	// Content is the loaded site content; nil loads it from
+	// Config.ContentDir (or the embedded files) when the handler is built.
+	Content *content.Site
 }
 
 // New builds the site's HTTP handler.
@@ -37,6 +41,9 @@ func New(o Options) (http.Handler, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
+	if err := registerPublic(mux, o); err != nil {
+		return nil, err
+	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "No API endpoint at "+r.URL.Path+".")
 	})

@@ -1,0 +1,238 @@
+package content
+
+// The types below mirror the JSON files field by field. Files may carry
+// fields these types do not know: the site owner can add data for the pages
+// without a server change, and the raw bytes are served unchanged.
+
+// About is about.json: who the consultant is.
+type About struct {
+	Name        string      `json:"name"`
+	Handle      string      `json:"handle"`
+	Title       string      `json:"title"`
+	Tagline     string      `json:"tagline"`
+	Summary     string      `json:"summary"`
+	Approach    string      `json:"approach"`
+	Website     string      `json:"website"`
+	Expertise   []string    `json:"expertise"`
+	PACT        PACT        `json:"pact"`
+	Philosophy  []Principle `json:"philosophy"`
+	Clients     []Client    `json:"clients"`
+	ClientsNote string      `json:"clients_note"`
+	Biography   []string    `json:"biography"`
+	Followers   []Follower  `json:"followers"`
+}
+
+// PACT defines agentics: Proactive, Autonomous, Collaborative, Targeted.
+type PACT struct {
+	Summary    string       `json:"summary"`
+	Principles []PACTLetter `json:"principles"`
+}
+
+// PACTLetter is one word of PACT with its one-line meaning.
+type PACTLetter struct {
+	Name    string `json:"name"`
+	Meaning string `json:"meaning"`
+}
+
+// Principle is one philosophy card.
+type Principle struct {
+	Title       string `json:"title"`
+	Description string `json:"description"`
+}
+
+// Client is one entry of the clients and institutions grid.
+type Client struct {
+	Name   string `json:"name"`
+	Sector string `json:"sector"`
+}
+
+// Follower is a follower badge; Count is display text such as "60K+".
+type Follower struct {
+	Platform string `json:"platform"`
+	Count    string `json:"count"`
+	Label    string `json:"label"`
+	URL      string `json:"url"`
+}
+
+// Services is services.json: everything that has a price.
+type Services struct {
+	Currency     string           `json:"currency"`
+	Sessions     []Session        `json:"sessions"`
+	Training     []TrainingOption `json:"training"`
+	NeuralTrader NeuralTrader     `json:"neural_trader"`
+	Tribe        TribeOffer       `json:"tribe"`
+	HowItWorks   []Step           `json:"how_it_works"`
+	FAQ          []FAQ            `json:"faq"`
+}
+
+// Session is a one-to-one session; Duration is in minutes, Price in Currency.
+type Session struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Duration    int      `json:"duration"`
+	Price       float64  `json:"price"`
+	Description string   `json:"description"`
+	BookingLink string   `json:"booking_link"`
+	Features    []string `json:"features"`
+	Popular     bool     `json:"popular"`
+}
+
+// TrainingOption is a Neural Trader training card. Its mixed field-name
+// style (originalPrice next to booking_link) is the original's, kept so the
+// pages and the console read the same names the specification gives.
+type TrainingOption struct {
+	ID            string   `json:"id"`
+	Title         string   `json:"title"`
+	Subtitle      string   `json:"subtitle"`
+	Price         float64  `json:"price"`
+	OriginalPrice float64  `json:"originalPrice"`
+	Duration      string   `json:"duration"`
+	Capacity      string   `json:"capacity"`
+	Features      []string `json:"features"`
+	BookingLink   string   `json:"booking_link"`
+	ButtonText    string   `json:"button_text"`
+	IsPopular     bool     `json:"isPopular"`
+	IsLimitedTime bool     `json:"isLimitedTime"`
+}
+
+// NeuralTrader is the console's summary of the training offer.
+type NeuralTrader struct {
+	Name              string            `json:"name"`
+	Description       string            `json:"description"`
+	GroupSessions     GroupSessions     `json:"group_sessions"`
+	PrivateTraining   PrivateTraining   `json:"private_training"`
+	EnterprisePackage EnterprisePackage `json:"enterprise_package"`
+	IncludedBenefits  []string          `json:"included_benefits"`
+	BookingInfo       string            `json:"booking_info"`
+}
+
+// GroupSessions summarises group training.
+type GroupSessions struct {
+	Price    float64 `json:"price"`
+	Duration string  `json:"duration"`
+	Capacity string  `json:"capacity"`
+}
+
+// PrivateTraining summarises one-on-one training.
+type PrivateTraining struct {
+	Price float64 `json:"price"`
+	Note  string  `json:"note"`
+}
+
+// EnterprisePackage summarises the enterprise package.
+type EnterprisePackage struct {
+	Price       float64 `json:"price"`
+	Description string  `json:"description"`
+}
+
+// TribeOffer is the paid community membership.
+type TribeOffer struct {
+	Name             string   `json:"name"`
+	Summary          string   `json:"summary"`
+	PriceMonthly     float64  `json:"price_monthly"`
+	Currency         string   `json:"currency"`
+	Billing          string   `json:"billing"`
+	SessionCadence   string   `json:"session_cadence"`
+	SessionLength    string   `json:"session_length"`
+	CohortSize       string   `json:"cohort_size"`
+	Capacity         int      `json:"capacity"`
+	Features         []string `json:"features"`
+	WhatYouWillBuild []string `json:"what_you_will_build"`
+}
+
+// Step is one step of the booking page's how-it-works strip.
+type Step struct {
+	Title       string `json:"title"`
+	Description string `json:"description"`
+}
+
+// FAQ is one question and its answer.
+type FAQ struct {
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+}
+
+// Projects is projects.json.
+type Projects struct {
+	Featured []Project    `json:"featured"`
+	Projects []Project    `json:"projects"`
+	Stats    ProjectStats `json:"stats"`
+}
+
+// Project is one project card. Icon is a lucide icon name in kebab case;
+// Page, when set, is the site's own showcase page for the project.
+type Project struct {
+	ID          string   `json:"id"`
+	Icon        string   `json:"icon"`
+	Name        string   `json:"name"`
+	Badge       string   `json:"badge"`
+	Description string   `json:"description"`
+	URL         string   `json:"url"`
+	Page        string   `json:"page"`
+	Tags        []string `json:"tags"`
+}
+
+// ProjectStats holds the repository figures shown as text.
+type ProjectStats struct {
+	TotalRepositories        int    `json:"total_repositories"`
+	TotalRepositoriesDisplay string `json:"total_repositories_display"`
+	GitHubURL                string `json:"github_url"`
+	NPMURL                   string `json:"npm_url"`
+}
+
+// Stack is stack.json: tools grouped by category.
+type Stack struct {
+	Categories []StackCategory `json:"categories"`
+}
+
+// StackCategory is one group of tools.
+type StackCategory struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Tools       []Tool `json:"tools"`
+}
+
+// Tool is one entry of the stack.
+type Tool struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	URL         string `json:"url"`
+}
+
+// Contact is contact.json.
+type Contact struct {
+	Name           string         `json:"name"`
+	Email          string         `json:"email"`
+	BookingURL     string         `json:"booking_url"`
+	Website        string         `json:"website"`
+	Message        string         `json:"message"`
+	OnlinePresence OnlinePresence `json:"online_presence"`
+}
+
+// OnlinePresence groups the social profile links.
+type OnlinePresence struct {
+	Links SocialLinks `json:"links"`
+}
+
+// SocialLinks are the profiles the footer and the console link to.
+type SocialLinks struct {
+	LinkedIn string `json:"linkedin"`
+	GitHub   string `json:"github"`
+	YouTube  string `json:"youtube"`
+	X        string `json:"x"`
+}
+
+// Resources is mcp/resources.json, the list the console's resources/list
+// command and the starter kit read.
+type Resources struct {
+	Resources []Resource `json:"resources"`
+}
+
+// Resource is one readable resource; URI is a path on this site.
+type Resource struct {
+	URI         string `json:"uri"`
+	MIME        string `json:"mime"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+}

@@ -1,0 +1,94 @@
+// Package mcp describes the site to Model Context Protocol clients: the
+// discovery document served at /mcp.json and /.well-known/mcp.json, which
+// names the tools the console and the starter kit offer and the content
+// resources they read.
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"tribe/internal/content"
+)
+
+// DiscoveryVersion is the version value the original site's discovery
+// document carried; clients built against it compare this string.
+const DiscoveryVersion = "2025-01-18"
+
+// Discovery is the discovery document.
+type Discovery struct {
+	Version      string       `json:"version"`
+	Name         string       `json:"name"`
+	Description  string       `json:"description"`
+	Capabilities Capabilities `json:"capabilities"`
+	// Servers lists MCP server endpoints this program serves. It stays an
+	// empty list (never null) until the MCP endpoint issue adds the
+	// program's own server here.
+	Servers   []Server   `json:"servers"`
+	Tools     []Tool     `json:"tools"`
+	Resources []Resource `json:"resources"`
+}
+
+// Capabilities says which MCP features the site offers.
+type Capabilities struct {
+	Tools     bool `json:"tools"`
+	Resources bool `json:"resources"`
+}
+
+// Server is one MCP server endpoint.
+type Server struct {
+	Name      string `json:"name"`
+	URL       string `json:"url"`
+	Transport string `json:"transport"`
+}
+
+// Tool is one tool a client can call.
+type Tool struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// Resource is one readable resource; URI is a path on this site.
+type Resource struct {
+	URI  string `json:"uri"`
+	Name string `json:"name"`
+}
+
+// NewDiscovery builds the discovery document from the loaded content, so
+// the name and description follow the owner's about.json.
+func NewDiscovery(site *content.Site) Discovery {
+	a := site.About
+	return Discovery{
+		Version: DiscoveryVersion,
+		Name:    a.Handle + " (" + a.Name + ")",
+		Description: fmt.Sprintf("Public content of %s's site (%s): who %s is, services and pricing, projects and contact details, "+
+			"readable as JSON resources and searchable through one index.", a.Handle, a.Title, a.Handle),
+		Capabilities: Capabilities{Tools: true, Resources: true},
+		Servers:      []Server{},
+		Tools: []Tool{
+			{Name: "search", Description: "Search the site's content by keywords; matches come from " + content.SearchIndexPath + " and each names the resource URI that holds the full record."},
+			{Name: "resources/list", Description: "List the readable resources with their URI, media type, title and description (" + content.ResourcesPath + ")."},
+			{Name: "resources/read", Description: "Read one resource by its URI, for example " + content.ContentPrefix + content.ServicesFile + "."},
+		},
+		Resources: []Resource{
+			{URI: content.ContentPrefix + content.AboutFile, Name: "About Information"},
+			{URI: content.ContentPrefix + content.ServicesFile, Name: "Services & Pricing"},
+			{URI: content.ContentPrefix + content.ProjectsFile, Name: "Featured Projects"},
+			{URI: content.ContentPrefix + content.ContactFile, Name: "Contact Information"},
+		},
+	}
+}
+
+// JSON encodes the document as served: indented for people reading it in a
+// browser, and without HTML escaping so "&" stays "&".
+func (d Discovery) JSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(d); err != nil {
+		return nil, fmt.Errorf("encode MCP discovery document: %w", err)
+	}
+	return b.Bytes(), nil
+}

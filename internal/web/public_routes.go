@@ -1,0 +1,188 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"tribe/internal/content"
+	"tribe/internal/mcp"
+)
+
+// publicCache lets browsers and proxies reuse the documents for a few
+// minutes: they change only when the server restarts with new content, and
+// the ETag makes revalidation after that cheap.
+const publicCache = "public, max-age=300"
+
+// document is a response body built once at start.
+type document struct {
+	body        []byte
+	etag        string
+	contentType string
+}
+
+func newDocument(body []byte, contentType string) *document {
+	return &document{body: body, etag: etagOf(body), contentType: contentType}
+}
+
+// ServeHTTP answers GET and HEAD (the mux routes HEAD to GET patterns);
+// http.ServeContent handles If-None-Match, ranges and HEAD.
+func (d *document) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", d.contentType)
+	h.Set("Cache-Control", publicCache)
+	h.Set("ETag", d.etag)
+	// The documents are public and read without credentials; MCP clients and
+	// the starter kit run on other origins and must be able to fetch them.
+	h.Set("Access-Control-Allow-Origin", "*")
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(d.body))
+}
+
+const (
+	jsonType = "application/json; charset=utf-8"
+	xmlType  = "application/xml; charset=utf-8"
+	textType = "text/plain; charset=utf-8"
+)
+
+// registerPublic adds the machine-readable documents of the public site:
+// the content files, the MCP resource list, search index and discovery
+// document, the sitemap and robots.txt. Every pattern is an exact path or
+// sits under /content/, so app pages such as /mcp stay with the app handler.
+func registerPublic(mux *http.ServeMux, o Options) error {
+	site := o.Content
+	if site == nil {
+		loaded, err := content.Load(o.Config.ContentDir)
+		if err != nil {
+			return fmt.Errorf("load content: %w", err)
+		}
+		site = loaded
+	}
+
+	files := map[string]*document{}
+	for _, name := range content.PublicFiles() {
+		raw, ok := site.Raw(name)
+		if !ok {
+			return fmt.Errorf("content file %s was not loaded", name)
+		}
+		files[name] = newDocument(raw, jsonType)
+	}
+	known := strings.Join(content.PublicFiles(), ", ")
+	mux.HandleFunc("GET "+content.ContentPrefix+"{name}", func(w http.ResponseWriter, r *http.Request) {
+		if d, ok := files[r.PathValue("name")]; ok {
+			d.ServeHTTP(w, r)
+			return
+		}
+		writeError(w, http.StatusNotFound, "not_found", "No content file at "+r.URL.Path+"; the files are "+known+".")
+	})
+
+	resources, ok := site.Raw(content.ResourcesFile)
+	if !ok {
+		return fmt.Errorf("content file %s was not loaded", content.ResourcesFile)
+	}
+	mux.Handle("GET "+content.ResourcesPath, newDocument(resources, jsonType))
+
+	index, err := encodeJSON(site.Index)
+	if err != nil {
+		return fmt.Errorf("encode search index: %w", err)
+	}
+	mux.Handle("GET "+content.SearchIndexPath, newDocument(index, jsonType))
+
+	discovery, err := mcp.NewDiscovery(site).JSON()
+	if err != nil {
+		return err
+	}
+	disc := newDocument(discovery, jsonType)
+	mux.Handle("GET /mcp.json", disc)
+	mux.Handle("GET /.well-known/mcp.json", disc)
+
+	sitemap, err := buildSitemap(o.Config.BaseURL)
+	if err != nil {
+		return err
+	}
+	mux.Handle("GET /sitemap.xml", newDocument(sitemap, xmlType))
+	mux.Handle("GET /robots.txt", newDocument(buildRobots(o.Config.BaseURL), textType))
+	return nil
+}
+
+// encodeJSON encodes without HTML escaping: the documents are data, and
+// "&" in a title should read as "&" to every client.
+func encodeJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// sitemapEntry is one page of the sitemap.
+type sitemapEntry struct {
+	path       string
+	changefreq string
+	priority   float64
+}
+
+// sitemapEntries are the public pages, with the change frequencies and
+// priorities of the original site for the pages it listed. Sign-in, the
+// members area and the admin and goal tools are left out: they are not
+// content for search engines.
+func sitemapEntries() []sitemapEntry {
+	return []sitemapEntry{
+		{"/", "weekly", 1.0},
+		{"/about", "monthly", 0.8},
+		{"/projects", "weekly", 0.9},
+		{"/mcp", "weekly", 0.9},
+		{"/tribe", "weekly", 0.8},
+		{"/booking", "monthly", 0.7},
+		{"/lean-agentic", "monthly", 0.6},
+		{"/midstreamer", "monthly", 0.6},
+		{"/agentic-payments", "monthly", 0.6},
+		{"/ai-defence", "monthly", 0.6},
+		{"/aimds", "monthly", 0.6},
+		{"/.well-known/mcp.json", "monthly", 0.6},
+		{"/mcp.json", "monthly", 0.6},
+	}
+}
+
+// The sitemap 0.9 schema (https://www.sitemaps.org/protocol.html).
+type xmlURLSet struct {
+	XMLName xml.Name `xml:"http://www.sitemaps.org/schemas/sitemap/0.9 urlset"`
+	URLs    []xmlURL `xml:"url"`
+}
+
+type xmlURL struct {
+	Loc        string `xml:"loc"`
+	ChangeFreq string `xml:"changefreq"`
+	Priority   string `xml:"priority"`
+}
+
+func buildSitemap(baseURL string) ([]byte, error) {
+	set := xmlURLSet{}
+	for _, e := range sitemapEntries() {
+		set.URLs = append(set.URLs, xmlURL{
+			Loc:        absoluteURL(baseURL, e.path),
+			ChangeFreq: e.changefreq,
+			Priority:   fmt.Sprintf("%.1f", e.priority),
+		})
+	}
+	body, err := xml.MarshalIndent(set, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode sitemap: %w", err)
+	}
+	return append(append([]byte(xml.Header), body...), '\n'), nil
+}
+
+func buildRobots(baseURL string) []byte {
+	return []byte("User-agent: *\nAllow: /\n\nSitemap: " + absoluteURL(baseURL, "/sitemap.xml") + "\n")
+}
+
+// absoluteURL joins the configured base URL (which may carry a path prefix
+// and never ends in "/") with a site path.
+func absoluteURL(baseURL, path string) string {
+	return strings.TrimRight(baseURL, "/") + path
+}
