@@ -13,32 +13,11 @@ import (
 	"testing"
 
 	contentfiles "tribe/content"
+	"tribe/internal/content/contenttest"
 )
 
-// copyDefaults writes the embedded content into a fresh directory, the way
-// an owner starts a TRIBE_CONTENT_DIR.
-func copyDefaults(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	err := fs.WalkDir(contentfiles.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(contentfiles.FS(), p)
-		if err != nil {
-			return err
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
+// copyDefaults writes the embedded content into a fresh directory.
+func copyDefaults(t *testing.T) string { return contenttest.Copy(t) }
 
 // edit decodes a content file, applies change to the generic document and
 // writes it back.

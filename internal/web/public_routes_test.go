@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"tribe/internal/content/contenttest"
 
 	contentfiles "tribe/content"
 	"tribe/internal/config"
@@ -52,25 +53,13 @@ func newPublicHandler(t *testing.T, env map[string]string) (http.Handler, error)
 // TRIBE_CONTENT_DIR and lets the test change one file first.
 func contentCopy(t *testing.T, name string, change func(string) string) string {
 	t.Helper()
-	dir := t.TempDir()
-	err := fs.WalkDir(contentfiles.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(contentfiles.FS(), p)
-		if err != nil {
-			return err
-		}
-		if p == name {
-			b = []byte(change(string(b)))
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
+	dir := contenttest.Copy(t)
+	path := filepath.Join(dir, filepath.FromSlash(name))
+	b, err := os.ReadFile(path)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(change(string(b))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
