@@ -14,6 +14,8 @@ const serverPaths = [
   '/.well-known',
   '/sitemap.xml',
   '/robots.txt',
+  '/downloads',
+  '/mcp/',
 ];
 
 const goServer = process.env.TRIBE_DEV_SERVER ?? 'http://localhost:8080';

@@ -105,7 +105,7 @@ func registerPublic(mux *http.ServeMux, o Options) error {
 	}
 	mux.Handle("GET /sitemap.xml", newDocument(sitemap, xmlType))
 	mux.Handle("GET /robots.txt", newDocument(buildRobots(o.Config.BaseURL), textType))
-	return nil
+	return registerKit(mux, site)
 }
 
 // encodeJSON encodes without HTML escaping: the documents are data, and

@@ -30,7 +30,7 @@ type Options struct {
 
 // New builds the site's HTTP handler.
 func New(o Options) (http.Handler, error) {
-	site, err := loadStatic(o.App)
+	site, err := loadStatic(o.App, o.Config.BaseURL)
 	if err != nil {
 		return nil, err
 	}

@@ -108,13 +108,43 @@ func TestAppRoutesAndNotFound(t *testing.T) {
 	}
 }
 
-func TestPrerendered404PageWins(t *testing.T) {
+func TestPrerenderedPagesShellAndBaseURL(t *testing.T) {
 	app := testApp(t)
-	app["404.html"] = &fstest.MapFile{Data: []byte("<h1>404 Page Not Found</h1>")}
-	srv, _ := newTestServer(t, app)
-	resp, body := get(t, srv, "/missing", nil)
-	if resp.StatusCode != 404 || !strings.Contains(body, "Page Not Found") {
-		t.Fatalf("%d %q", resp.StatusCode, body)
+	home := `<html><head><link rel="canonical" href="%TRIBE_BASE_URL%/" /></head><div id="root"><h1>Agentic Coaching</h1></div></html>`
+	app["index.html"] = &fstest.MapFile{Data: []byte(home)}
+	app["index.html.br"] = &fstest.MapFile{Data: []byte("stale brotli with the placeholder")}
+	app["about/index.html"] = &fstest.MapFile{Data: []byte(`<title>About | rUv</title><link rel="canonical" href="%TRIBE_BASE_URL%/about" />`)}
+	app["shell.html"] = &fstest.MapFile{Data: []byte(`<div id="root"></div>`)}
+	srv, _ := newTestServer(t, app) // TRIBE_BASE_URL defaults to http://localhost:8080
+
+	resp, body := get(t, srv, "/", nil)
+	if resp.StatusCode != 200 || !strings.Contains(body, `href="http://localhost:8080/"`) || strings.Contains(body, "%TRIBE_BASE_URL%") {
+		t.Fatalf("/: %d %q", resp.StatusCode, body)
+	}
+	resp, body = get(t, srv, "/", map[string]string{"Accept-Encoding": "br, gzip"})
+	if resp.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("a filled page must not use the build's brotli copy; encoding %q", resp.Header.Get("Content-Encoding"))
+	}
+	zr, err := gzip.NewReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := io.ReadAll(zr)
+	if !strings.Contains(string(plain), `href="http://localhost:8080/"`) {
+		t.Fatalf("gzip copy of / not filled: %q", plain)
+	}
+	_, body = get(t, srv, "/about", nil)
+	if !strings.Contains(body, `href="http://localhost:8080/about"`) {
+		t.Fatalf("/about: %q", body)
+	}
+	for _, p := range []string{"/members", "/nope"} {
+		_, body = get(t, srv, p, nil)
+		if body != `<div id="root"></div>` {
+			t.Errorf("%s should get the app shell, got %q", p, body)
+		}
+	}
+	if resp, _ := get(t, srv, "/shell.html", nil); resp.StatusCode != 404 {
+		t.Errorf("/shell.html served directly with %d", resp.StatusCode)
 	}
 }
 

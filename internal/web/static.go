@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -26,9 +27,16 @@ type staticSite struct {
 	files  map[string]*staticFile // by slash path without the leading "/"
 	routes map[string]bool
 	built  bool
+	// shell is the app without prerendered content, for client-only routes
+	// and the 404 page (the app renders the requested path there).
+	shell *staticFile
 }
 
-func loadStatic(dist fs.FS) (*staticSite, error) {
+// baseURLPlaceholder stands for TRIBE_BASE_URL in the prerendered pages (canonical links, Open
+// Graph URLs, structured data); it is filled in at start so one build serves any domain.
+const baseURLPlaceholder = "%TRIBE_BASE_URL%"
+
+func loadStatic(dist fs.FS, baseURL string) (*staticSite, error) {
 	s := &staticSite{files: map[string]*staticFile{}, routes: map[string]bool{}}
 	for _, r := range appRoutes {
 		s.routes[r] = true
@@ -56,15 +64,24 @@ func loadStatic(dist fs.FS) (*staticSite, error) {
 		if ct == "" {
 			ct = http.DetectContentType(b)
 		}
-		s.files[p] = &staticFile{
-			body:        b,
-			gzip:        raw[p+".gz"],
-			brotli:      raw[p+".br"],
-			etag:        etagOf(b),
-			contentType: ct,
+		f := &staticFile{body: b, gzip: raw[p+".gz"], brotli: raw[p+".br"], contentType: ct}
+		if strings.HasSuffix(p, ".html") && bytes.Contains(b, []byte(baseURLPlaceholder)) {
+			// The build's compressed copies hold the placeholder: compress the filled page
+			// again (gzip only; the pages are a few KB).
+			f.body = bytes.ReplaceAll(b, []byte(baseURLPlaceholder), []byte(baseURL))
+			f.brotli = nil
+			if f.gzip, err = gzipBytes(f.body); err != nil {
+				return nil, fmt.Errorf("compress %s: %w", p, err)
+			}
 		}
+		f.etag = etagOf(f.body)
+		s.files[p] = f
 	}
 	_, s.built = s.files["index.html"]
+	s.shell = s.files["shell.html"]
+	if s.shell == nil {
+		s.shell = s.files["index.html"]
+	}
 	return s, nil
 }
 
@@ -107,22 +124,34 @@ func (s *staticSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveFile(w, r, f, http.StatusOK, cache)
 		return
 	}
-	notFound := s.files["404.html"]
-	if notFound == nil {
-		notFound = s.files["index.html"]
-	}
-	s.serveFile(w, r, notFound, http.StatusNotFound, "no-cache")
+	s.serveFile(w, r, s.shell, http.StatusNotFound, "no-cache")
 }
 
 // pageFor returns the prerendered HTML of a route when the build has one
-// (about/index.html), else the app shell.
+// (index.html for /, about/index.html for /about), else the app shell.
 func (s *staticSite) pageFor(route string) *staticFile {
-	if route != "/" {
-		if f, ok := s.files[strings.TrimPrefix(route, "/")+"/index.html"]; ok {
-			return f
-		}
+	if route == "/" {
+		return s.files["index.html"]
 	}
-	return s.files["index.html"]
+	if f, ok := s.files[strings.TrimPrefix(route, "/")+"/index.html"]; ok {
+		return f
+	}
+	return s.shell
+}
+
+func gzipBytes(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(b); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 func (s *staticSite) serveFile(w http.ResponseWriter, r *http.Request, f *staticFile, status int, cache string) {

@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { disableScrollRestoration } from './app/layout/ScrollManager';
 import './index.css';
@@ -9,8 +9,13 @@ disableScrollRestoration();
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 
-createRoot(root).render(
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+
+// Public pages arrive prerendered (scripts/prerender.mjs): hydrate them so nothing flashes.
+// The members area and other client-only pages arrive as the empty shell.
+if (root.hasChildNodes()) hydrateRoot(root, app);
+else createRoot(root).render(app);

@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderRoute } from '@/test/render';
 import { pageRoutes } from './routes';
+import { pageMeta } from './seo';
 
 /** The page routes listed in the public-site spec's route table. */
 const specRoutes = [
@@ -39,6 +40,16 @@ describe('routes', () => {
     expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
     expect(screen.getByRole('contentinfo')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Page scrolled' })).toBeInTheDocument();
+  });
+
+  it('has head metadata for exactly the routes the router has', () => {
+    expect(Object.keys(pageMeta).sort()).toEqual([...specRoutes].sort());
+  });
+
+  it.each(specRoutes)('%s sets the title its prerendered HTML carries', async (path) => {
+    renderRoute(path);
+    await screen.findByRole('heading', { level: 1 });
+    await waitFor(() => expect(document.title).toBe(`${pageMeta[path]?.title} | rUv`));
   });
 
   it('gives every page a distinct document title', async () => {

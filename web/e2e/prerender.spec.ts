@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test';
+
+/** Public pages and a phrase of their content that must be in the HTML before any JavaScript. */
+const prerendered: ReadonlyArray<[string, string, string]> = [
+  ['/', 'Agentic Coaching & Mentoring | rUv', 'Agentic'],
+  ['/about', 'About | rUv', 'About rUv'],
+  ['/booking', 'Booking | rUv', 'Booking'],
+  ['/tribe', 'The Tribe | rUv', 'The Tribe'],
+  ['/mcp', 'Client-side MCP tools | rUv', 'Client-side MCP tools'],
+  ['/projects', 'Projects | rUv', 'Projects'],
+];
+
+test.describe('prerendered pages', () => {
+  for (const [path, title, text] of prerendered) {
+    test(`${path} arrives as complete HTML with its head tags`, async ({ request, baseURL }) => {
+      const response = await request.get(path);
+      expect(response.status()).toBe(200);
+      const html = await response.text();
+      expect(html).toContain(`<title>${title.replaceAll('&', '&amp;')}</title>`);
+      expect(html).toMatch(/<div id="root"><div/);
+      expect(html).toContain(text.replaceAll('&', '&amp;'));
+      const canonical = `${baseURL}${path === '/' ? '/' : path}`;
+      expect(html).toContain(`<link rel="canonical" href="${canonical}" />`);
+      expect(html).toContain(`<meta property="og:url" content="${canonical}" />`);
+      expect(html).toContain('<meta name="twitter:title"');
+      expect(html).toMatch(/<meta name="description" content="[^"]{40,}"/);
+      expect(html).not.toContain('%TRIBE_BASE_URL%');
+    });
+  }
+
+  test('home carries the Person record with three offers', async ({ request }) => {
+    const html = await (await request.get('/')).text();
+    const block = html.match(/<script type="application\/ld\+json">(.*?)<\/script>/s)?.[1];
+    expect(block).toBeDefined();
+    const person = JSON.parse(block ?? '{}') as {
+      '@type': string;
+      makesOffer: { price: string }[];
+    };
+    expect(person['@type']).toBe('Person');
+    expect(person.makesOffer.map((o) => o.price)).toEqual(['149', '299', '499']);
+  });
+
+  test('client-only pages and unknown paths get the empty shell', async ({ request }) => {
+    for (const path of ['/members', '/no/such/page']) {
+      const html = await (await request.get(path)).text();
+      expect(html).toContain('<div id="root"></div>');
+    }
+  });
+
+  for (const path of ['/', '/about', '/tribe']) {
+    test(`${path} hydrates without errors or a flash of the loading state`, async ({ page }) => {
+      const errors: string[] = [];
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') errors.push(msg.text());
+      });
+      page.on('pageerror', (err) => errors.push(err.message));
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      // The app took over: client navigation works without a full reload.
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Projects' })
+        .click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
+      expect(errors).toEqual([]);
+    });
+  }
+});
