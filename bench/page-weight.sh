@@ -5,17 +5,11 @@
 # Usage: bench/page-weight.sh [path ...]   (default: /)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -x bin/tribe ] || make build
-data=$(mktemp -d)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-TRIBE_ADDR="127.0.0.1:$port" TRIBE_DATA_DIR="$data" bin/tribe serve 2>/dev/null &
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$data"' EXIT
-for _ in $(seq 1 50); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.1; done
-size() { curl -fs -H "Accept-Encoding: $2" "http://127.0.0.1:$port$1" | wc -c; }
+. bench/lib.sh
+size() { curl -fs -H "Accept-Encoding: $2" "$base$1" | wc -c; }
 echo "# $(date -u +%Y-%m-%dT%H:%MZ), bin/tribe $(bin/tribe version | cut -d' ' -f2)"
 for page in "${@:-/}"; do
-  html=$(curl -fs "http://127.0.0.1:$port$page")
+  html=$(curl -fs "$base$page")
   js_gz=0 js_br=0 css_gz=0
   for asset in $(echo "$html" | grep -oE '/assets/[^"]+\.(js|css)' | sort -u); do
     case "$asset" in

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -106,27 +105,8 @@ func TestKitArchiveMatchesServedDocuments(t *testing.T) {
 	_, body := getBody(t, srv.URL+kitPath)
 	files := unzipAll(t, body)
 
-	want := []string{
-		"client-side-mcp-tools/README.md",
-		"client-side-mcp-tools/example.ts",
-		"client-side-mcp-tools/resources/about.json",
-		"client-side-mcp-tools/resources/contact.json",
-		"client-side-mcp-tools/resources/projects.json",
-		"client-side-mcp-tools/resources/resources.json",
-		"client-side-mcp-tools/resources/search-index.json",
-		"client-side-mcp-tools/resources/services.json",
-		"client-side-mcp-tools/resources/stack.json",
-		"client-side-mcp-tools/src/mcpLocal.ts",
-	}
-	var names []string
-	for name := range files {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	if !slices.Equal(names, want) {
-		t.Fatalf("entries %v, want %v", names, want)
-	}
-
+	// The full table of contents is internal/kit's test; here every resource
+	// entry must be present and equal the bytes the site serves.
 	served := map[string]string{
 		"resources/resources.json":    content.ResourcesPath,
 		"resources/search-index.json": content.SearchIndexPath,
