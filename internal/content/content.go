@@ -52,8 +52,9 @@ type Site struct {
 	Resources Resources
 	Index     SearchIndex
 
-	raw    map[string][]byte
-	source string
+	raw       map[string][]byte
+	indexJSON []byte
+	source    string
 }
 
 // Raw returns a file's bytes exactly as read, so what is served is what the
@@ -62,6 +63,11 @@ func (s *Site) Raw(name string) ([]byte, bool) {
 	b, ok := s.raw[name]
 	return b, ok
 }
+
+// IndexJSON is the search index as published at SearchIndexPath and in the
+// starter kit, encoded once so every copy is the same bytes. HTML escaping is
+// off: the index is data, and "&" in a title should read as "&" to clients.
+func (s *Site) IndexJSON() []byte { return s.indexJSON }
 
 // Source says where the content came from: "embedded" or the directory.
 func (s *Site) Source() string { return s.source }
@@ -117,6 +123,13 @@ func LoadFS(fsys fs.FS, label string) (*Site, error) {
 		return nil, probs
 	}
 	s.Index = buildIndex(s)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s.Index); err != nil {
+		return nil, fmt.Errorf("encode search index: %w", err)
+	}
+	s.indexJSON = b.Bytes()
 	return s, nil
 }
 

@@ -7,7 +7,6 @@ package kit
 import (
 	"archive/zip"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -83,22 +82,6 @@ func entries(site *content.Site) (map[string][]byte, error) {
 		}
 		files["resources/"+path.Base(name)] = raw
 	}
-	index, err := encodeIndex(site.Index)
-	if err != nil {
-		return nil, err
-	}
-	files["resources/"+path.Base(content.SearchIndexPath)] = index
+	files["resources/"+path.Base(content.SearchIndexPath)] = site.IndexJSON()
 	return files, nil
-}
-
-// encodeIndex encodes the search index the way /mcp/search-index.json is
-// served: without HTML escaping, so "&" reads as "&" to every client.
-func encodeIndex(idx content.SearchIndex) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(idx); err != nil {
-		return nil, fmt.Errorf("starter kit: encode search index: %w", err)
-	}
-	return b.Bytes(), nil
 }

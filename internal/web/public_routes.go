@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"net/http"
@@ -85,11 +84,7 @@ func registerPublic(mux *http.ServeMux, o Options) error {
 	}
 	mux.Handle("GET "+content.ResourcesPath, newDocument(resources, jsonType))
 
-	index, err := encodeJSON(site.Index)
-	if err != nil {
-		return fmt.Errorf("encode search index: %w", err)
-	}
-	mux.Handle("GET "+content.SearchIndexPath, newDocument(index, jsonType))
+	mux.Handle("GET "+content.SearchIndexPath, newDocument(site.IndexJSON(), jsonType))
 
 	discovery, err := mcp.NewDiscovery(site).JSON()
 	if err != nil {
@@ -106,18 +101,6 @@ func registerPublic(mux *http.ServeMux, o Options) error {
 	mux.Handle("GET /sitemap.xml", newDocument(sitemap, xmlType))
 	mux.Handle("GET /robots.txt", newDocument(buildRobots(o.Config.BaseURL), textType))
 	return registerKit(mux, site)
-}
-
-// encodeJSON encodes without HTML escaping: the documents are data, and
-// "&" in a title should read as "&" to every client.
-func encodeJSON(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // sitemapEntry is one page of the sitemap.
