@@ -5,24 +5,20 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { prerender } from 'react-dom/static';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { StaticRouter } from 'react-router';
 import { Providers } from './app/providers';
-import { routes } from './app/routes';
+import { AppRoutes } from './app/routes';
 
 export { pageMeta } from './app/seo';
 
 /** Renders the app at `path` to the HTML that goes inside #root. */
 export async function render(path: string): Promise<string> {
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(`http://prerender.invalid${path}`));
-  if (context instanceof Response) {
-    throw new Error(`prerender ${path}: the router answered with a ${context.status} response`);
-  }
-  const router = createStaticRouter(handler.dataRoutes, context);
   const app = (
     <StrictMode>
       <Providers>
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
+        <StaticRouter location={path}>
+          <AppRoutes />
+        </StaticRouter>
       </Providers>
     </StrictMode>
   );

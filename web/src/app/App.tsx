@@ -1,14 +1,13 @@
-import { createBrowserRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
+import { BrowserRouter } from 'react-router';
 import { Providers } from './providers';
-import { routes } from './routes';
-
-const router = createBrowserRouter(routes);
+import { AppRoutes } from './routes';
 
 export function App() {
   return (
     <Providers>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </Providers>
   );
 }

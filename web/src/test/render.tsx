@@ -8,7 +8,11 @@ export interface RenderRouteOptions {
   initialIndex?: number;
 }
 
-/** Renders the real route tree, with the real providers, in a memory router. */
+/**
+ * Renders the real route tree, with the real providers, in a memory router. The app itself uses
+ * the declarative BrowserRouter over the same route objects; the memory data router is used here
+ * because tests read and drive its state (`router.state`, `router.navigate`).
+ */
 export function renderRoute(entries: string | string[], options: RenderRouteOptions = {}) {
   const initialEntries = Array.isArray(entries) ? entries : [entries];
   const router = createMemoryRouter(routes, {
