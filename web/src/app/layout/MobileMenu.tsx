@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { ChevronRight, LogIn, X } from 'lucide-react';
-import type { MouseEvent, ReactElement } from 'react';
+import type { MouseEvent, RefObject } from 'react';
 import { Link, useLocation } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { SocialIcon } from '@/components/ui/social-icon';
@@ -14,11 +14,23 @@ export interface MobileMenuProps {
   onOpen: () => void;
   onClose: () => void;
   onNavigate: () => void;
-  trigger: ReactElement;
+  /** The menu button, which gets focus back when the menu closes. */
+  returnFocusTo: RefObject<HTMLButtonElement | null>;
 }
 
-/** Full-screen navigation for viewports narrower than 768 px. */
-export function MobileMenu({ id, open, onOpen, onClose, onNavigate, trigger }: MobileMenuProps) {
+/**
+ * Full-screen navigation for viewports narrower than 768 px. The header loads this module (and the
+ * dialog library) on the first open, so it costs nothing on visits that never open the menu. When
+ * it closes, focus returns to the menu button.
+ */
+export function MobileMenu({
+  id,
+  open,
+  onOpen,
+  onClose,
+  onNavigate,
+  returnFocusTo,
+}: MobileMenuProps) {
   const { pathname } = useLocation();
 
   const choose = (to: string) => (event: MouseEvent<HTMLAnchorElement>) => {
@@ -37,12 +49,15 @@ export function MobileMenu({ id, open, onOpen, onClose, onNavigate, trigger }: M
 
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (next ? onOpen() : onClose())}>
-      <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Content
           id={id}
           aria-modal="true"
           aria-describedby={undefined}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            returnFocusTo.current?.focus();
+          }}
           {...{ [SCROLL_RESET_ATTR]: '' }}
           className="fixed inset-0 z-[60] flex flex-col overflow-y-auto overscroll-contain bg-ink-950 bg-grid motion-safe:animate-fade-up md:hidden"
         >

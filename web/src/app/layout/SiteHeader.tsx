@@ -1,15 +1,17 @@
 import { LogIn, Menu } from 'lucide-react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { Container } from '@/components/ui/container';
 import { cn } from '@/lib/cn';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import { memberLoginLink } from '../site';
-import { MobileMenu } from './MobileMenu';
 import { DesktopNavLinks } from './NavLinks';
 import { useMobileMenu } from './useMobileMenu';
 
 export const MOBILE_MENU_ID = 'mobile-menu';
+
+const MobileMenu = lazy(async () => ({ default: (await import('./MobileMenu')).MobileMenu }));
 
 export function Logo() {
   return (
@@ -27,6 +29,10 @@ export function Logo() {
 
 export function SiteHeader() {
   const menu = useMobileMenu();
+  // Mounted from the first open on and kept, so closing can hand focus back to the button.
+  const [menuLoaded, setMenuLoaded] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  if (menu.open && !menuLoaded) setMenuLoaded(true);
 
   return (
     <header className="sticky top-5 z-40 border-b border-ink-800 bg-ink-900/85 backdrop-blur supports-[backdrop-filter]:bg-ink-900/70">
@@ -53,24 +59,30 @@ export function SiteHeader() {
           </NavLink>
         </nav>
 
-        <MobileMenu
-          id={MOBILE_MENU_ID}
-          open={menu.open}
-          onOpen={menu.openMenu}
-          onClose={menu.closeMenu}
-          onNavigate={menu.closeForNavigation}
-          trigger={
-            <button
-              type="button"
-              className={cn(buttonClasses('outline', 'sm'), 'w-10 px-0 md:hidden')}
-              aria-label="Open menu"
-              aria-expanded={menu.open}
-              aria-controls={MOBILE_MENU_ID}
-            >
-              <Menu size={20} aria-hidden="true" />
-            </button>
-          }
-        />
+        <button
+          ref={menuButton}
+          type="button"
+          className={cn(buttonClasses('outline', 'sm'), 'w-10 px-0 md:hidden')}
+          aria-label="Open menu"
+          aria-expanded={menu.open}
+          aria-controls={MOBILE_MENU_ID}
+          aria-haspopup="dialog"
+          onClick={menu.openMenu}
+        >
+          <Menu size={20} aria-hidden="true" />
+        </button>
+        {menuLoaded && (
+          <Suspense fallback={null}>
+            <MobileMenu
+              id={MOBILE_MENU_ID}
+              open={menu.open}
+              onOpen={menu.openMenu}
+              onClose={menu.closeMenu}
+              onNavigate={menu.closeForNavigation}
+              returnFocusTo={menuButton}
+            />
+          </Suspense>
+        )}
       </Container>
     </header>
   );
