@@ -13,6 +13,17 @@ describe('ScrollManager', () => {
     expect(window.history.scrollRestoration).toBe('manual');
   });
 
+  it('leaves the first page where the reader scrolled it (a prerendered page is readable before hydration)', () => {
+    const scrollTo = vi.mocked(window.scrollTo);
+    scrollTo.mockClear();
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame'],
+    });
+    renderRoute('/');
+    act(() => vi.runAllTimers());
+    expect(scrollTo).not.toHaveBeenCalled();
+  });
+
   it('scrolls to the top on a route change, again after a frame and after 60 ms', async () => {
     // Start on a lazy page, then go to Home (bundled eagerly), so the change commits at once.
     const { router } = renderRoute('/tribe');

@@ -1,4 +1,4 @@
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { resetScrollRepeatedly } from '@/lib/scroll';
 
@@ -9,17 +9,22 @@ export function disableScrollRestoration(): void {
 
 /**
  * On every route change, scrolls the window and every `[data-scroll-reset]` element to the top,
- * again after one animation frame and again after 60 ms.
+ * again after one animation frame and again after 60 ms. The first load is not a route change: a
+ * prerendered page can be read and scrolled before the app hydrates, and must not jump back then.
  */
 export function ScrollManager() {
   const { pathname } = useLocation();
+  const shownPath = useRef(pathname);
 
   useLayoutEffect(() => {
     disableScrollRestoration();
   }, []);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the reset must run on each new path
-  useLayoutEffect(() => resetScrollRepeatedly(), [pathname]);
+  useLayoutEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    return resetScrollRepeatedly();
+  }, [pathname]);
 
   return null;
 }
