@@ -3,7 +3,6 @@ package kit
 import (
 	"archive/zip"
 	"bytes"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	kitfiles "tribe/content/kit"
 	"tribe/internal/content"
 	"tribe/internal/content/contenttest"
+	"tribe/internal/kit/kittest"
 )
 
 // wantEntries is the archive's table of contents, in archive order.
@@ -42,38 +42,13 @@ func loadSite(t *testing.T, dir string) *content.Site {
 	return site
 }
 
-// unpack opens a ZIP and reads every entry to its end, which is where
-// archive/zip checks the CRC-32 and size, so a corrupt entry fails here.
-func unpack(t testing.TB, b []byte) (names []string, files map[string][]byte) {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		t.Fatalf("not a ZIP archive: %v", err)
-	}
-	files = map[string][]byte{}
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatalf("open %s: %v", f.Name, err)
-		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatalf("read %s (CRC or size check): %v", f.Name, err)
-		}
-		names = append(names, f.Name)
-		files[f.Name] = data
-	}
-	return names, files
-}
-
 func TestArchiveHoldsKitAndResources(t *testing.T) {
 	site := loadSite(t, "")
 	b, err := Build(site, day)
 	if err != nil {
 		t.Fatal(err)
 	}
-	names, files := unpack(t, b)
+	names, files := kittest.Unpack(t, b)
 	if !slices.Equal(names, wantEntries) {
 		t.Fatalf("entries:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(wantEntries, "\n"))
 	}
@@ -139,7 +114,7 @@ func TestArchiveFollowsContent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, files := unpack(t, b)
+	_, files := kittest.Unpack(t, b)
 	if got := string(files[Root+"resources/services.json"]); got != edited {
 		t.Error("services.json in the archive is not the edited file")
 	}

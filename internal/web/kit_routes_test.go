@@ -1,7 +1,6 @@
 package web
 
 import (
-	"archive/zip"
 	"bytes"
 	"io"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"tribe/internal/content"
+	"tribe/internal/kit/kittest"
 )
 
 func getBody(t *testing.T, url string) (*http.Response, []byte) {
@@ -36,23 +36,7 @@ func getBody(t *testing.T, url string) (*http.Response, []byte) {
 // checks each entry's CRC-32 and size.
 func unzipAll(t *testing.T, b []byte) map[string][]byte {
 	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		t.Fatalf("not a ZIP archive: %v", err)
-	}
-	files := map[string][]byte{}
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatalf("open %s: %v", f.Name, err)
-		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatalf("read %s (CRC or size check): %v", f.Name, err)
-		}
-		files[f.Name] = data
-	}
+	_, files := kittest.Unpack(t, b)
 	return files
 }
 
