@@ -44,6 +44,11 @@ func New(o Options) (http.Handler, error) {
 	if err := registerPublic(mux, o); err != nil {
 		return nil, err
 	}
+	for _, register := range []func(*http.ServeMux) error{s.registerAuth, s.registerMembers, s.registerDevMail} {
+		if err := register(mux); err != nil {
+			return nil, err
+		}
+	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "No API endpoint at "+r.URL.Path+".")
 	})
@@ -51,6 +56,7 @@ func New(o Options) (http.Handler, error) {
 
 	csrf := http.NewCrossOriginProtection()
 	var h http.Handler = mux
+	h = s.authenticate(h)
 	h = csrf.Handler(h)
 	h = securityHeaders(h)
 	h = recoverPanics(o.Logger, h)
