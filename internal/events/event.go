@@ -1,0 +1,20 @@
+// Package events carries live-update notices (cohorts, sessions, a user's
+// subscription) from the code that changes data to every open browser tab,
+// across server instances when they share a PostgreSQL database.
+package events
+
+// Topics a browser can be told about. A notice says what changed, never the
+// data itself: the browser refetches through the normal, access-checked API.
+const (
+	TopicCohorts      = "cohorts"
+	TopicSessions     = "sessions"
+	TopicSubscription = "subscription"
+	TopicProfile      = "profile"
+)
+
+// Event is one change notice. UserID, when set, limits delivery to that
+// user's streams (a subscription change is nobody else's business).
+type Event struct {
+	Topic  string `json:"topic"`
+	UserID string `json:"-"`
+}
