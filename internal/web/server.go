@@ -30,7 +30,18 @@ type Options struct {
 
 // New builds the site's HTTP handler.
 func New(o Options) (http.Handler, error) {
-	site, err := loadStatic(o.App, o.Config.BaseURL)
+	if o.Content == nil {
+		loaded, err := content.Load(o.Config.ContentDir)
+		if err != nil {
+			return nil, fmt.Errorf("load content: %w", err)
+		}
+		o.Content = loaded
+	}
+	override, err := contentOverride(o.Content)
+	if err != nil {
+		return nil, err
+	}
+	site, err := loadStatic(o.App, o.Config.BaseURL, override)
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,10 @@ type staticSite struct {
 // Graph URLs, structured data); it is filled in at start so one build serves any domain.
 const baseURLPlaceholder = "%TRIBE_BASE_URL%"
 
-func loadStatic(dist fs.FS, baseURL string) (*staticSite, error) {
+// loadStatic reads the built app into memory, filling in the base URL and,
+// when the site owner's content differs from the build's, adding it to every
+// page (contentOverride) so the app shows the owner's text without a rebuild.
+func loadStatic(dist fs.FS, baseURL string, contentScript []byte) (*staticSite, error) {
 	s := &staticSite{files: map[string]*staticFile{}, routes: map[string]bool{}}
 	for _, r := range appRoutes {
 		s.routes[r] = true
@@ -65,10 +68,17 @@ func loadStatic(dist fs.FS, baseURL string) (*staticSite, error) {
 			ct = http.DetectContentType(b)
 		}
 		f := &staticFile{body: b, gzip: raw[p+".gz"], brotli: raw[p+".br"], contentType: ct}
-		if strings.HasSuffix(p, ".html") && bytes.Contains(b, []byte(baseURLPlaceholder)) {
+		if html := strings.HasSuffix(p, ".html"); html && (bytes.Contains(b, []byte(baseURLPlaceholder)) || contentScript != nil) {
 			// The build's compressed copies hold the placeholder: compress the filled page
 			// again (gzip only; the pages are a few KB).
 			f.body = bytes.ReplaceAll(b, []byte(baseURLPlaceholder), []byte(baseURL))
+			if contentScript != nil {
+				i := bytes.LastIndex(f.body, []byte("</body>"))
+				if i < 0 {
+					i = len(f.body)
+				}
+				f.body = append(f.body[:i:i], append(append([]byte{}, contentScript...), f.body[i:]...)...)
+			}
 			f.brotli = nil
 			if f.gzip, err = gzipBytes(f.body); err != nil {
 				return nil, fmt.Errorf("compress %s: %w", p, err)

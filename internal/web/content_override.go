@@ -1,0 +1,56 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	contentfiles "tribe/content"
+	"tribe/internal/content"
+)
+
+// contentScriptID is the element the web app reads overriding content from
+// (web/src/content). Its presence also makes the app render instead of
+// hydrate, because the prerendered text was made from the build's content.
+const contentScriptID = "tribe-content"
+
+// contentOverride returns the <script type="application/json"> element that
+// carries the site owner's content into every page, or nil when the content
+// is the one the web app was built with (the usual case: nothing to add).
+func contentOverride(site *content.Site) ([]byte, error) {
+	if site.Source() == "embedded" {
+		return nil, nil
+	}
+	doc := map[string]json.RawMessage{}
+	differs := false
+	for _, name := range content.PublicFiles() {
+		raw, ok := site.Raw(name)
+		if !ok {
+			return nil, fmt.Errorf("content file %s was not loaded", name)
+		}
+		built, err := fs.ReadFile(contentfiles.FS(), name)
+		if err != nil {
+			return nil, fmt.Errorf("read built-in %s: %w", name, err)
+		}
+		if !bytes.Equal(raw, built) {
+			differs = true
+		}
+		doc[strings.TrimSuffix(name, ".json")] = raw
+	}
+	if !differs {
+		return nil, nil
+	}
+	// json.Marshal escapes <, > and & inside the raw messages too, so no
+	// "</script>" in the owner's text can end the element early.
+	body, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("encode content for pages: %w", err)
+	}
+	var b bytes.Buffer
+	b.WriteString(`<script id="` + contentScriptID + `" type="application/json">`)
+	b.Write(body)
+	b.WriteString(`</script>`)
+	return b.Bytes(), nil
+}

@@ -1,0 +1,113 @@
+package web
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"tribe/internal/config"
+	"tribe/internal/content"
+	"tribe/internal/content/contenttest"
+	"tribe/internal/store/storetest"
+)
+
+// serveWithContent starts the site with content loaded from dir ("" = embedded).
+func serveWithContent(t *testing.T, dir string) *httptest.Server {
+	t.Helper()
+	site, err := content.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(func(string) string { return "" }, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := testApp(t)
+	app["shell.html"] = &fstest.MapFile{Data: []byte(`<html><body><div id="root"></div></body></html>`)}
+	h, err := New(Options{Config: cfg, DB: storetest.Open(t, "", t.TempDir()), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), App: app, Content: site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func contentScript(t *testing.T, page string) (map[string]json.RawMessage, bool) {
+	t.Helper()
+	const open = `<script id="tribe-content" type="application/json">`
+	i := strings.Index(page, open)
+	if i < 0 {
+		return nil, false
+	}
+	rest := page[i+len(open):]
+	end := strings.Index(rest, "</script>")
+	if end < 0 {
+		t.Fatalf("unterminated content script in %q", page)
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(rest[:end]), &doc); err != nil {
+		t.Fatalf("content script is not JSON: %v", err)
+	}
+	return doc, true
+}
+
+func TestPagesCarryOverridingContent(t *testing.T) {
+	dir := contenttest.Copy(t)
+	path := filepath.Join(dir, "services.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var services map[string]any
+	if err := json.Unmarshal(b, &services); err != nil {
+		t.Fatal(err)
+	}
+	services["tagline_for_test"] = "Owner's text </script><script>alert(1)</script>"
+	edited, _ := json.Marshal(services)
+	if err := os.WriteFile(path, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := serveWithContent(t, dir)
+
+	for _, p := range []string{"/", "/about", "/members", "/no-such-page"} {
+		_, page := get(t, srv, p, nil)
+		doc, ok := contentScript(t, page)
+		if !ok {
+			t.Fatalf("%s: no content script in %q", p, page)
+		}
+		if strings.Count(page, "</script>") != 1 {
+			t.Fatalf("%s: the owner's text closed the script element early: %q", p, page)
+		}
+		var got map[string]any
+		if err := json.Unmarshal(doc["services"], &got); err != nil {
+			t.Fatal(err)
+		}
+		if got["tagline_for_test"] != services["tagline_for_test"] {
+			t.Fatalf("%s: services = %v", p, got["tagline_for_test"])
+		}
+		for _, k := range []string{"about", "projects", "stack", "contact"} {
+			if len(doc[k]) == 0 {
+				t.Fatalf("%s: content script lacks %s", p, k)
+			}
+		}
+	}
+}
+
+func TestPagesStayAsBuiltWithoutOverride(t *testing.T) {
+	for name, dir := range map[string]string{"embedded": "", "identical copy": contenttest.Copy(t)} {
+		t.Run(name, func(t *testing.T) {
+			srv := serveWithContent(t, dir)
+			_, page := get(t, srv, "/", nil)
+			if _, ok := contentScript(t, page); ok || page != indexHTML {
+				t.Fatalf("page changed without an override: %q", page)
+			}
+		})
+	}
+}
