@@ -1,0 +1,255 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"tribe/internal/store"
+)
+
+// Channel is the PostgreSQL notification channel every instance listens on.
+const Channel = "tribe_events"
+
+// readyWait bounds how long a new stream waits for the PostgreSQL listener to
+// be in place. Past it the stream starts anyway: local notices still arrive,
+// and the listener sends a full refresh once it connects.
+const readyWait = 5 * time.Second
+
+// MaxStreamsPerUser bounds one user's open streams in one process, so a
+// single account cannot hold an unbounded number of connections.
+const MaxStreamsPerUser = 16
+
+// Errors returned by Subscribe.
+var (
+	ErrClosed  = errors.New("live updates are shut down")
+	ErrTooMany = errors.New("too many live-update streams for this user")
+)
+
+// Known reports whether topic is one of the topics browsers are told about.
+// Only known topics travel: a topic becomes an SSE event name, so nothing
+// else may reach the stream.
+func Known(topic string) bool {
+	switch topic {
+	case TopicCohorts, TopicSessions, TopicSubscription, TopicProfile:
+		return true
+	}
+	return false
+}
+
+// allTopics is what a subscriber is told after notices may have been missed.
+var allTopics = []string{TopicCohorts, TopicSessions, TopicSubscription, TopicProfile}
+
+// Hub fans change notices out to the open browser streams of this process
+// and, on PostgreSQL, through LISTEN/NOTIFY to those of every other instance
+// on the same database. Publishing never blocks on a slow stream.
+//
+// The PostgreSQL listener runs only while this process has at least one
+// subscriber: a process with no open stream has nobody to deliver to, and
+// building a handler (as every test does) costs no connection.
+type Hub struct {
+	db       *store.DB
+	logger   *slog.Logger
+	instance string // tags our own notifications so the listener skips them
+
+	mu        sync.Mutex
+	subs      map[*Subscription]struct{}
+	perUser   map[string]int
+	closed    bool
+	listener  *listener // nil while nobody is subscribed or on SQLite
+	listeners sync.WaitGroup
+}
+
+// New returns a hub for db. On SQLite (one instance by design) notices stay in
+// the process; on PostgreSQL they also go through the database.
+func New(db *store.DB, logger *slog.Logger) *Hub {
+	return &Hub{
+		db:       db,
+		logger:   logger,
+		instance: store.NewID(),
+		subs:     make(map[*Subscription]struct{}),
+		perUser:  make(map[string]int),
+	}
+}
+
+func (h *Hub) bridged() bool { return h.db != nil && h.db.Dialect == store.Postgres }
+
+// Publish delivers e to this process's subscribers at once and, on
+// PostgreSQL, notifies the other instances. The local delivery happens even
+// when the database refuses the notification.
+func (h *Hub) Publish(ctx context.Context, e Event) error {
+	if !Known(e.Topic) {
+		return fmt.Errorf("publish live update: unknown topic %q", e.Topic)
+	}
+	h.deliver(e)
+	if !h.bridged() {
+		return nil
+	}
+	// current_schema() keeps deployments (and test runs) that share one
+	// database under different schemas from hearing each other.
+	const q = `SELECT pg_notify($1, json_build_object(
+		'topic', $2::text, 'user', $3::text, 'from', $4::text, 'ns', current_schema())::text)`
+	if _, err := h.db.Write.ExecContext(ctx, q, Channel, e.Topic, e.UserID, h.instance); err != nil {
+		return fmt.Errorf("publish live update %q to other instances: %w", e.Topic, err)
+	}
+	return nil
+}
+
+// deliver offers e to every subscriber allowed to see it.
+func (h *Hub) deliver(e Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.subs {
+		if e.UserID == "" || e.UserID == s.userID {
+			s.offer(e.Topic)
+		}
+	}
+}
+
+// resync tells every subscriber that anything may have changed, after a
+// period in which notices from other instances could not arrive.
+func (h *Hub) resync() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.subs {
+		for _, t := range allTopics {
+			s.offer(t)
+		}
+	}
+}
+
+// Subscribe opens a subscription for userID's stream. On PostgreSQL it waits
+// (briefly) until the listener is in place, so that a stream that reports
+// itself ready does not miss notices from other instances.
+func (h *Hub) Subscribe(ctx context.Context, userID string) (*Subscription, error) {
+	s := &Subscription{
+		hub:    h,
+		userID: userID,
+		wake:   make(chan struct{}, 1),
+		done:   make(chan struct{}),
+	}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if h.perUser[userID] >= MaxStreamsPerUser {
+		h.mu.Unlock()
+		return nil, ErrTooMany
+	}
+	h.subs[s] = struct{}{}
+	h.perUser[userID]++
+	var ready <-chan struct{}
+	if h.bridged() {
+		if h.listener == nil {
+			h.listener = h.startListener()
+		}
+		ready = h.listener.ready
+	}
+	h.mu.Unlock()
+
+	if ready == nil {
+		return s, nil
+	}
+	t := time.NewTimer(readyWait)
+	defer t.Stop()
+	select {
+	case <-ready:
+	case <-t.C:
+		h.logger.Warn("live updates: the database listener is not ready yet; starting the stream without it")
+	case <-ctx.Done():
+		s.Close()
+		return nil, fmt.Errorf("subscribe to live updates: %w", ctx.Err())
+	case <-s.done:
+		return nil, ErrClosed
+	}
+	return s, nil
+}
+
+// remove drops s and stops the listener when s was the last subscriber.
+func (h *Hub) remove(s *Subscription) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.subs[s]; !ok {
+		return
+	}
+	delete(h.subs, s)
+	if h.perUser[s.userID]--; h.perUser[s.userID] <= 0 {
+		delete(h.perUser, s.userID)
+	}
+	if len(h.subs) == 0 && h.listener != nil {
+		h.listener.stop()
+		h.listener = nil
+	}
+}
+
+// Close ends every subscription and the listener, and refuses new
+// subscriptions. It waits for the listener to let go of its connection.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	h.closed = true
+	subs := make([]*Subscription, 0, len(h.subs))
+	for s := range h.subs {
+		subs = append(subs, s)
+	}
+	h.mu.Unlock()
+	for _, s := range subs {
+		s.Close()
+	}
+	h.listeners.Wait()
+}
+
+// Subscription is one browser stream's inbox. Pending notices are kept as a
+// set of topics, so repeats coalesce and a stream that does not keep up holds
+// at most one pending notice per topic instead of a queue that grows or a
+// publisher that waits.
+type Subscription struct {
+	hub    *Hub
+	userID string
+
+	mu      sync.Mutex
+	pending []string      // distinct topics, oldest first
+	wake    chan struct{} // one slot: "something is pending"
+	done    chan struct{} // closed when the subscription ends
+	once    sync.Once
+}
+
+// offer adds topic to the pending set and wakes the reader without waiting.
+func (s *Subscription) offer(topic string) {
+	s.mu.Lock()
+	if !slices.Contains(s.pending, topic) {
+		s.pending = append(s.pending, topic)
+	}
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default: // a wake-up is already pending; it covers this notice too
+	}
+}
+
+// Wake is signalled when notices are pending; read them with Take.
+func (s *Subscription) Wake() <-chan struct{} { return s.wake }
+
+// Take returns and clears the pending topics, oldest first.
+func (s *Subscription) Take() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pending
+	s.pending = nil
+	return p
+}
+
+// Done is closed when the subscription ends (Close, or the hub closing).
+func (s *Subscription) Done() <-chan struct{} { return s.done }
+
+// Close ends the subscription. It is safe to call more than once.
+func (s *Subscription) Close() {
+	s.once.Do(func() {
+		close(s.done)
+		s.hub.remove(s)
+	})
+}
