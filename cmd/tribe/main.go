@@ -19,6 +19,7 @@ import (
 
 	"tribe/internal/config"
 	"tribe/internal/content"
+	"tribe/internal/mail"
 	"tribe/internal/store"
 	"tribe/internal/web"
 	"tribe/internal/webapp"
@@ -32,6 +33,7 @@ const usage = `tribe: the consulting, coaching and community site in one binary.
 Usage:
   tribe serve      run the site (applies pending migrations first)
   tribe migrate    apply pending database migrations and exit
+  tribe admin      grant EMAIL, revoke EMAIL or list: admin rights (tribe admin help)
   tribe version    print the version
   tribe help       show this help
 
@@ -52,6 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "--help", "-help":
 		printUsage(stdout)
 		return 0
+	case "admin":
+		return runAdmin(args[1:], stdout, stderr)
 	case "version", "--version":
 		_, _ = fmt.Fprintln(stdout, "tribe", version)
 		return 0
@@ -138,6 +142,18 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
+	// The mail worker stops with the server and finishes its in-flight send
+	// before the database closes.
+	sender, err := mail.NewSender(cfg.SMTPURL, cfg.SMTPFrom, logger)
+	if err != nil {
+		return fmt.Errorf("mail: %w", err)
+	}
+	logger.Info("mail", "delivery", fmt.Sprint(sender))
+	mailCtx, stopMail := context.WithCancel(ctx)
+	mailDone := make(chan struct{})
+	go func() { mail.NewWorker(db, sender, logger, mail.WorkerOptions{}).Run(mailCtx); close(mailDone) }()
+	defer func() { stopMail(); <-mailDone }()
+
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	logger.Info("serving", "addr", ln.Addr().String(), "url", cfg.BaseURL, "engine", db.Dialect, "version", version)

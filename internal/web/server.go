@@ -13,6 +13,7 @@ import (
 
 	"tribe/internal/config"
 	"tribe/internal/content"
+	"tribe/internal/events"
 	"tribe/internal/store"
 )
 
@@ -55,7 +56,7 @@ func New(o Options) (http.Handler, error) {
 	if err := registerPublic(mux, o); err != nil {
 		return nil, err
 	}
-	for _, register := range []func(*http.ServeMux) error{s.registerAuth, s.registerMembers, s.registerDevMail} {
+	for _, register := range []func(*http.ServeMux) error{s.registerAuth, s.registerMembers, s.registerDevMail, s.registerEvents} {
 		if err := register(mux); err != nil {
 			return nil, err
 		}
@@ -75,7 +76,10 @@ func New(o Options) (http.Handler, error) {
 	return h, nil
 }
 
-type server struct{ Options }
+type server struct {
+	Options
+	hub *events.Hub // live updates; set by registerEvents
+}
 
 func (s *server) healthz(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.Version})

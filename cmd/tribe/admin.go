@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"tribe/internal/auth"
+	"tribe/internal/config"
+	"tribe/internal/store"
+)
+
+const adminUsage = `Usage:
+  tribe admin grant EMAIL    give the account with this address admin rights
+  tribe admin revoke EMAIL   take an operator grant away again
+  tribe admin list           list admins (operator grants and configuration)
+
+Admin rights need a confirmed e-mail address, whichever way they are given.
+`
+
+// runAdmin is `tribe admin ...`: operator grants of the admin role.
+func runAdmin(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		_, _ = fmt.Fprint(stdout, adminUsage)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	sub := args[0]
+	want := map[string]int{"grant": 2, "revoke": 2, "list": 1}[sub]
+	if want == 0 {
+		_, _ = fmt.Fprintf(stderr, "tribe admin: unknown command %q; use grant, revoke or list\n", sub)
+		return 2
+	}
+	if len(args) != want {
+		if want == 2 {
+			_, _ = fmt.Fprintf(stderr, "tribe admin %s: give exactly one e-mail address, e.g. tribe admin %s ada@example.com\n", sub, sub)
+		} else {
+			_, _ = fmt.Fprintln(stderr, "tribe admin list: takes no arguments")
+		}
+		return 2
+	}
+	cfg, err := config.Load(os.Getenv, ".env")
+	if err != nil {
+		_, _ = fmt.Fprintln(stderr, "tribe: configuration:", err)
+		return 1
+	}
+	if err := cfg.PrepareDataDir(); err != nil {
+		_, _ = fmt.Fprintln(stderr, "tribe:", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := admin(ctx, cfg, args, stdout); err != nil {
+		_, _ = fmt.Fprintf(stderr, "tribe admin %s: %v\n", sub, err)
+		return 1
+	}
+	return 0
+}
+
+func admin(ctx context.Context, cfg *config.Config, args []string, stdout io.Writer) error {
+	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	db, err := store.Open(openCtx, cfg.DatabaseURL, cfg.DataDir)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("%w; check DATABASE_URL (or TRIBE_DATA_DIR for SQLite)", err)
+	}
+	defer func() { _ = db.Close() }()
+	if _, err := db.Migrate(ctx); err != nil {
+		return fmt.Errorf("migrate database: %w", err)
+	}
+	svc := auth.New(db, auth.Config{BaseURL: cfg.BaseURL, AdminEmails: cfg.AdminEmails, AdminDomain: cfg.AdminDomain})
+	switch args[0] {
+	case "grant":
+		return adminGrant(ctx, svc, args[1], stdout)
+	case "revoke":
+		return adminRevoke(ctx, svc, args[1], stdout)
+	default:
+		return adminList(ctx, svc, stdout)
+	}
+}
+
+func noAccount(err error, email string) error {
+	if errors.Is(err, auth.ErrNoSuchUser) {
+		return fmt.Errorf("no account has the e-mail address %s; the person must sign up first", strings.TrimSpace(email))
+	}
+	return err
+}
+
+func adminGrant(ctx context.Context, svc *auth.Service, email string, stdout io.Writer) error {
+	added, err := svc.GrantAdmin(ctx, email)
+	if err != nil {
+		return noAccount(err, email)
+	}
+	entry, err := findAdmin(ctx, svc, email)
+	if err != nil {
+		return err
+	}
+	msg := entry.Email + " is now an admin (operator grant)."
+	if !added {
+		msg = entry.Email + " already has an operator grant; nothing changed."
+	}
+	if !entry.Confirmed {
+		msg += " It takes effect once the address is confirmed."
+	}
+	_, _ = fmt.Fprintln(stdout, msg)
+	return nil
+}
+
+func adminRevoke(ctx context.Context, svc *auth.Service, email string, stdout io.Writer) error {
+	removed, err := svc.RevokeAdmin(ctx, email)
+	if err != nil {
+		return noAccount(err, email)
+	}
+	addr := auth.NormalizeEmail(email)
+	msg := "Removed the operator grant of " + addr + "."
+	if !removed {
+		msg = addr + " had no operator grant; nothing changed."
+	}
+	if svc.IsConfiguredAdmin(addr) {
+		msg += " TRIBE_ADMIN_EMAILS or TRIBE_ADMIN_DOMAIN still makes it an admin."
+	}
+	_, _ = fmt.Fprintln(stdout, msg)
+	return nil
+}
+
+func findAdmin(ctx context.Context, svc *auth.Service, email string) (auth.AdminEntry, error) {
+	list, err := svc.ListAdmins(ctx)
+	if err != nil {
+		return auth.AdminEntry{}, err
+	}
+	for _, e := range list {
+		if auth.NormalizeEmail(e.Email) == auth.NormalizeEmail(email) {
+			return e, nil
+		}
+	}
+	return auth.AdminEntry{}, fmt.Errorf("the grant of %s was not found after writing it", email)
+}
+
+func adminList(ctx context.Context, svc *auth.Service, stdout io.Writer) error {
+	list, err := svc.ListAdmins(ctx)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		_, _ = fmt.Fprintln(stdout, "No admins yet: grant one with `tribe admin grant EMAIL` or set TRIBE_ADMIN_EMAILS.")
+		return nil
+	}
+	for _, e := range list {
+		state := "admin"
+		if !e.Active {
+			state = "not yet: address unconfirmed"
+		}
+		_, _ = fmt.Fprintf(stdout, "%s\t%s\t(%s)\n", e.Email, state, strings.Join(e.Sources, ", "))
+	}
+	return nil
+}

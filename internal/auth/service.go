@@ -1,0 +1,249 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/mail"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"tribe/internal/store"
+)
+
+// Lifetimes of sessions and mailed links.
+const (
+	// SessionTTL is how long a session lives after its last use.
+	SessionTTL = 30 * 24 * time.Hour
+	// RenewEvery is how often a session in use is extended; renewing on every
+	// request would turn every read into a write.
+	RenewEvery = 5 * time.Minute
+	// ConfirmTTL is how long an address-confirmation link works.
+	ConfirmTTL = 24 * time.Hour
+	// ResetTTL is how long a password-reset link works.
+	ResetTTL = time.Hour
+	// ResetFloor is the least time a reset request takes, whether or not the
+	// address has an account; the real work stays well below it.
+	ResetFloor = 250 * time.Millisecond
+)
+
+// Input limits, checked on the server.
+const (
+	MinPasswordLen = 8
+	MaxPasswordLen = 1024
+	MaxFullNameLen = 120
+	MaxEmailLen    = 254
+)
+
+// Errors callers tell apart.
+var (
+	// ErrEmailTaken: sign-up with an address that already has an account.
+	ErrEmailTaken = errors.New("an account with this e-mail already exists")
+	// ErrInvalidCredentials: unknown address or wrong password (never said which).
+	ErrInvalidCredentials = errors.New("invalid login credentials")
+	// ErrInvalidToken: a mailed link that does not exist, was used or expired.
+	ErrInvalidToken = errors.New("invalid or expired link")
+	// ErrTokenUsed: a confirmation link that was already used.
+	ErrTokenUsed = errors.New("link already used")
+	// ErrTokenExpired: a confirmation link past its lifetime.
+	ErrTokenExpired = errors.New("link expired")
+	// ErrNoSuchUser: an operator named an address that has no account.
+	ErrNoSuchUser = errors.New("no account with this e-mail address")
+)
+
+// ValidationError is bad input, with a message for a person.
+type ValidationError struct {
+	Field   string
+	Message string
+}
+
+func (e *ValidationError) Error() string { return e.Message }
+
+func invalid(field, msg string) error { return &ValidationError{Field: field, Message: msg} }
+
+// Config is what the account rules need from the site configuration.
+type Config struct {
+	// BaseURL starts every mailed link, without a trailing slash.
+	BaseURL string
+	// AdminEmails are lower-cased addresses that are admins once confirmed.
+	AdminEmails []string
+	// AdminDomain makes every confirmed address of this domain an admin.
+	AdminDomain string
+}
+
+// Service holds the account rules. It keeps no per-request state and is safe
+// for concurrent use.
+type Service struct {
+	db     *store.DB
+	cfg    Config
+	now    func() time.Time
+	params Params
+	// dummyHash is verified when an address has no account, so a sign-in
+	// costs the same hashing work either way.
+	dummyHash string
+	dummyOnce sync.Once
+	// hashSlots bounds concurrent argon2 work (each takes Params.Memory).
+	hashSlots chan struct{}
+	// resetFloor is the least time RequestPasswordReset takes.
+	resetFloor time.Duration
+}
+
+// Option adjusts a Service.
+type Option func(*Service)
+
+// WithClock replaces time.Now, for tests of expiry and renewal.
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
+// WithResetFloor replaces ResetFloor.
+func WithResetFloor(d time.Duration) Option { return func(s *Service) { s.resetFloor = d } }
+
+// WithParams replaces DefaultParams.
+func WithParams(p Params) Option { return func(s *Service) { s.params = p } }
+
+// New returns the account service over db.
+func New(db *store.DB, cfg Config, opts ...Option) *Service {
+	s := &Service{db: db, cfg: cfg, now: time.Now, params: DefaultParams, resetFloor: ResetFloor}
+	for _, o := range opts {
+		o(s)
+	}
+	s.cfg.AdminDomain = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(s.cfg.AdminDomain), "@"))
+	emails := make([]string, 0, len(cfg.AdminEmails))
+	for _, e := range cfg.AdminEmails {
+		emails = append(emails, NormalizeEmail(e))
+	}
+	s.cfg.AdminEmails = emails
+	s.hashSlots = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
+	return s
+}
+
+// dummy returns the hash verified for addresses without an account, made
+// once with the service's parameters so it costs what a real one costs.
+func (s *Service) dummy() string {
+	s.dummyOnce.Do(func() {
+		// HashPassword fails only if crypto/rand does, which it never does.
+		h, _ := HashPassword("not a password: it equalises sign-in timing", s.params)
+		s.dummyHash = h
+	})
+	return s.dummyHash
+}
+
+// clock is the current instant as stored.
+func (s *Service) clock() store.Time { return store.At(s.now()) }
+
+func (s *Service) hash(ctx context.Context, password string) (string, error) {
+	if err := s.acquire(ctx); err != nil {
+		return "", err
+	}
+	defer s.release()
+	return HashPassword(password, s.params)
+}
+
+func (s *Service) verify(ctx context.Context, password, encoded string) (bool, error) {
+	if err := s.acquire(ctx); err != nil {
+		return false, err
+	}
+	defer s.release()
+	return VerifyPassword(password, encoded)
+}
+
+func (s *Service) acquire(ctx context.Context) error {
+	select {
+	case s.hashSlots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("wait for password hashing: %w", ctx.Err())
+	}
+}
+
+func (s *Service) release() { <-s.hashSlots }
+
+// NormalizeEmail is the form addresses are compared in: trimmed and
+// lower-cased.
+func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+// CheckEmail validates an address typed by a person and returns it trimmed.
+func CheckEmail(email string) (string, error) {
+	email = strings.TrimSpace(email)
+	if email == "" {
+		return "", invalid("email", "E-mail is required.")
+	}
+	if len(email) > MaxEmailLen {
+		return "", invalid("email", fmt.Sprintf("E-mail must be at most %d characters.", MaxEmailLen))
+	}
+	a, err := mail.ParseAddress(email)
+	if err != nil || a.Address != email || !strings.Contains(email[strings.LastIndexByte(email, '@')+1:], ".") {
+		return "", invalid("email", "Enter a valid e-mail address.")
+	}
+	return email, nil
+}
+
+// CheckFullName validates a full name and returns it trimmed.
+func CheckFullName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "", invalid("full_name", "Full name is required.")
+	}
+	if utf8.RuneCountInString(name) > MaxFullNameLen || len(name) > 4*MaxFullNameLen {
+		return "", invalid("full_name", fmt.Sprintf("Full name must be at most %d characters.", MaxFullNameLen))
+	}
+	if strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return "", invalid("full_name", "Full name cannot contain control characters.")
+	}
+	return name, nil
+}
+
+// CheckPassword validates a new password.
+func CheckPassword(password string) error {
+	n := utf8.RuneCountInString(password)
+	if n < MinPasswordLen {
+		return invalid("password", fmt.Sprintf("Password must be at least %d characters.", MinPasswordLen))
+	}
+	if n > MaxPasswordLen || len(password) > 4*MaxPasswordLen {
+		return invalid("password", fmt.Sprintf("Password must be at most %d characters.", MaxPasswordLen))
+	}
+	return nil
+}
+
+// newToken returns a random opaque token and the hash that is stored.
+func newToken() (token, hash string) {
+	var b [32]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	token = base64.RawURLEncoding.EncodeToString(b[:])
+	return token, HashToken(token)
+}
+
+// HashToken is how session and link tokens are stored: lowercase hex of
+// their SHA-256. The tokens are 256 random bits, so no slow hash is needed.
+func HashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// isAdmin decides admin rights: a confirmed address that configuration lists,
+// whose domain is the admin domain, or that an operator granted.
+func (s *Service) isAdmin(emailNormalized string, confirmed, granted bool) bool {
+	if !confirmed {
+		return false
+	}
+	if granted {
+		return true
+	}
+	for _, e := range s.cfg.AdminEmails {
+		if e == emailNormalized {
+			return true
+		}
+	}
+	if s.cfg.AdminDomain != "" {
+		if at := strings.LastIndexByte(emailNormalized, '@'); at >= 0 && emailNormalized[at+1:] == s.cfg.AdminDomain {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,158 @@
+package ratelimit
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+)
+
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func newClock() *fakeClock { return &fakeClock{t: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)} }
+
+func TestLimiterBurstThenRefill(t *testing.T) {
+	c := newClock()
+	l := New(3, 10*time.Second, WithClock(c.Now))
+	for i := range 3 {
+		if ok, _ := l.Allow("ip"); !ok {
+			t.Fatalf("request %d refused inside the burst", i+1)
+		}
+	}
+	ok, wait := l.Allow("ip")
+	if ok || wait != 10*time.Second {
+		t.Fatalf("4th request: ok=%v wait=%v, want refused with 10s", ok, wait)
+	}
+	if ok, _ := l.Allow("other"); !ok {
+		t.Fatal("another key must have its own bucket")
+	}
+	c.Advance(4 * time.Second)
+	if ok, wait := l.Allow("ip"); ok || wait != 6*time.Second {
+		t.Fatalf("after 4s: ok=%v wait=%v, want 6s", ok, wait)
+	}
+	c.Advance(6 * time.Second)
+	if ok, _ := l.Allow("ip"); !ok {
+		t.Fatal("one token must be back after the interval")
+	}
+	if ok, _ := l.Allow("ip"); ok {
+		t.Fatal("only one token came back")
+	}
+	c.Advance(time.Hour)
+	for i := range 3 {
+		if ok, _ := l.Allow("ip"); !ok {
+			t.Fatalf("after a long pause the full burst is back; request %d refused", i+1)
+		}
+	}
+}
+
+func TestLimiterEvictsIdleKeysAndStaysBounded(t *testing.T) {
+	c := newClock()
+	l := New(2, time.Second, WithClock(c.Now), WithMaxKeys(100))
+	for i := range 1000 {
+		l.Allow(fmt.Sprint("k", i))
+		if l.Len() > 100 {
+			t.Fatalf("limiter holds %d keys, bound is 100", l.Len())
+		}
+	}
+	c.Advance(2 * time.Minute)
+	l.Allow("fresh")
+	if l.Len() != 1 {
+		t.Fatalf("idle keys must be swept; %d remain", l.Len())
+	}
+}
+
+func TestLimiterConcurrentUse(t *testing.T) {
+	l := New(50, time.Hour)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	allowed := 0
+	for range 200 {
+		wg.Go(func() {
+			if ok, _ := l.Allow("k"); ok {
+				mu.Lock()
+				allowed++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if allowed != 50 {
+		t.Fatalf("%d requests allowed, want exactly the burst of 50", allowed)
+	}
+}
+
+func TestBackoffGrowsCapsAndResets(t *testing.T) {
+	c := newClock()
+	b := NewBackoff(3, time.Second, 8*time.Second, WithClock(c.Now))
+	for i := range 3 {
+		if d := b.Fail("ada"); d != 0 {
+			t.Fatalf("free failure %d gave delay %v", i+1, d)
+		}
+	}
+	if w := b.Wait("ada"); w != 0 {
+		t.Fatalf("after the free failures no wait yet, got %v", w)
+	}
+	want := []time.Duration{1, 2, 4, 8, 8, 8}
+	for i, sec := range want {
+		if d := b.Fail("ada"); d != sec*time.Second {
+			t.Fatalf("failure %d: delay %v, want %v", i+4, d, sec*time.Second)
+		}
+		if w := b.Wait("ada"); w != sec*time.Second {
+			t.Fatalf("wait %v after failure %d", w, i+4)
+		}
+		c.Advance(sec * time.Second)
+		if w := b.Wait("ada"); w != 0 {
+			t.Fatalf("after waiting the delay, wait is %v", w)
+		}
+	}
+	if w := b.Wait("grace"); w != 0 {
+		t.Fatal("other accounts are unaffected")
+	}
+	b.Fail("ada")
+	b.Reset("ada")
+	if w := b.Wait("ada"); w != 0 {
+		t.Fatalf("Reset must clear the delay, got %v", w)
+	}
+	if d := b.Fail("ada"); d != 0 {
+		t.Fatalf("after Reset failures count from zero again, got %v", d)
+	}
+}
+
+func TestBackoffForgetsOldFailures(t *testing.T) {
+	c := newClock()
+	b := NewBackoff(1, time.Second, time.Minute, WithClock(c.Now))
+	b.Fail("ada")
+	if d := b.Fail("ada"); d != time.Second {
+		t.Fatalf("second failure: %v", d)
+	}
+	c.Advance(b.Forget)
+	if w := b.Wait("ada"); w != 0 {
+		t.Fatalf("forgotten key still waits %v", w)
+	}
+	if d := b.Fail("ada"); d != 0 {
+		t.Fatalf("after Forget the count restarts; delay %v", d)
+	}
+}
+
+func TestRetryAfterRoundsUp(t *testing.T) {
+	for d, want := range map[time.Duration]int{0: 1, 100 * time.Millisecond: 1, time.Second: 1, 1001 * time.Millisecond: 2, 59500 * time.Millisecond: 60} {
+		if got := RetryAfter(d); got != want {
+			t.Errorf("RetryAfter(%v) = %d, want %d", d, got, want)
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package waitlist
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tribe/internal/auth"
+	"tribe/internal/store"
+	"tribe/internal/store/storetest"
+)
+
+func TestJoinDeduplicatesAndMailsOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		added, err := Join(ctx, db, " Ada Lovelace ", "Ada@Example.com", "https://ruv.example")
+		if err != nil || !added {
+			t.Fatalf("first join: %v %v", added, err)
+		}
+		// Concurrent joins with the same address in other spellings add nothing.
+		var wg sync.WaitGroup
+		for i := range 10 {
+			wg.Go(func() {
+				added, err := Join(ctx, db, "Ada", strings.Repeat(" ", i)+"ada@EXAMPLE.com", "https://ruv.example")
+				if err != nil || added {
+					t.Errorf("repeat join: %v %v", added, err)
+				}
+			})
+		}
+		wg.Wait()
+		var mails int
+		var subject, text string
+		_ = db.Read.QueryRow(`SELECT COUNT(*) FROM mail_outbox`).Scan(&mails)
+		_ = db.Read.QueryRow(`SELECT subject, text_body FROM mail_outbox`).Scan(&subject, &text)
+		if mails != 1 || subject != "You're on the tribe wait list" || !strings.Contains(text, "https://ruv.example/tribe") {
+			t.Fatalf("%d mails, %q:\n%s", mails, subject, text)
+		}
+		if _, err := Join(ctx, db, "Grace", "grace@example.com", "https://ruv.example"); err != nil {
+			t.Fatal(err)
+		}
+		list, err := List(ctx, db)
+		if err != nil || len(list) != 2 {
+			t.Fatalf("list: %v %v", list, err)
+		}
+		if list[0].Email != "grace@example.com" || list[1].FullName != "Ada Lovelace" || list[1].Email != "Ada@Example.com" {
+			t.Fatalf("newest first: %+v", list)
+		}
+		if time.Since(list[1].CreatedAt) > time.Minute {
+			t.Fatalf("created_at %v", list[1].CreatedAt)
+		}
+	})
+}
+
+func TestJoinValidates(t *testing.T) {
+	db := storetest.Open(t, "", t.TempDir())
+	for _, c := range [][2]string{{"", "a@b.co"}, {"Ada", "not an address"}, {strings.Repeat("x", 121), "a@b.co"}} {
+		_, err := Join(context.Background(), db, c[0], c[1], "")
+		var v *auth.ValidationError
+		if !errors.As(err, &v) {
+			t.Errorf("%q: %v, want a validation error", c, err)
+		}
+	}
+	if list, _ := List(context.Background(), db); len(list) != 0 {
+		t.Fatal("invalid joins were stored")
+	}
+}
+
+func TestCSVQuotesAndNeutralisesFormulas(t *testing.T) {
+	at := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	var b bytes.Buffer
+	err := WriteCSV(&b, []Entry{
+		{FullName: "=1+1", Email: "a@b.co", CreatedAt: at},
+		{FullName: `Lovelace, "Ada"`, Email: "+x@b.co", CreatedAt: at},
+		{FullName: "-cmd", Email: "@SUM(A1)", CreatedAt: at},
+		{FullName: "Plain", Email: "p@b.co", CreatedAt: at},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "full_name,email,joined_at\n" +
+		"'=1+1,a@b.co,2026-11-23T10:00:00.000Z\n" +
+		`"Lovelace, ""Ada""",'+x@b.co,2026-11-23T10:00:00.000Z` + "\n" +
+		"'-cmd,'@SUM(A1),2026-11-23T10:00:00.000Z\n" +
+		"Plain,p@b.co,2026-11-23T10:00:00.000Z\n"
+	if b.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
