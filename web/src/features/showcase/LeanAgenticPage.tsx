@@ -1,14 +1,24 @@
-import { ShowcasePage } from './ShowcasePage';
+import * as data from './data/lean-agentic';
+import { PackageShowcase } from './PackageShowcase';
 
 export function LeanAgenticPage() {
   return (
-    <ShowcasePage
-      title="Lean Agentic"
-      command="cat showcase/lean-agentic.md"
-      lead="A theorem-prover package that lets agents state and check proofs, so their reasoning can be verified rather than trusted."
-      badges={['theorem proving', 'MIT']}
-      install="npm install lean-agentic"
-      repoUrl="https://github.com/ruvnet"
+    <PackageShowcase
+      title={data.title}
+      command="npx lean-agentic --help"
+      tagline={data.tagline}
+      lead={data.lead}
+      badges={data.badges}
+      links={data.links}
+      features={data.features}
+      install={data.install}
+      usage={{ title: 'example.mjs', code: data.usage }}
+      stats={data.stats}
+      benchmarks={data.benchmarks}
+      closing={{
+        title: 'Proofs your agents can check',
+        text: 'lean-agentic is open source. Install it from npm or crates.io, read the kernel on GitHub, or browse the other agent tools in the projects list.',
+      }}
     />
   );
 }

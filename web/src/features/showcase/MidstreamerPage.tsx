@@ -1,14 +1,23 @@
-import { ShowcasePage } from './ShowcasePage';
+import * as data from './data/midstreamer';
+import { PackageShowcase } from './PackageShowcase';
 
 export function MidstreamerPage() {
   return (
-    <ShowcasePage
-      title="Midstreamer"
-      command="cat showcase/midstreamer.md"
-      lead="Temporal analysis for streaming data: find patterns and changes in a stream while it is still flowing, not after it lands."
-      badges={['temporal analysis', 'streaming', 'MIT']}
-      install="npm install midstreamer"
-      repoUrl="https://github.com/ruvnet"
+    <PackageShowcase
+      title={data.title}
+      command="npx midstreamer help"
+      tagline={data.tagline}
+      lead={data.lead}
+      badges={data.badges}
+      links={data.links}
+      features={data.features}
+      install={data.install}
+      stats={data.stats}
+      benchmarks={data.benchmarks}
+      closing={{
+        title: 'Analyse streams while they flow',
+        text: 'Midstreamer is open source. Install it from npm, read the Rust crates on GitHub, or browse the other agent tools in the projects list.',
+      }}
     />
   );
 }
