@@ -99,6 +99,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       TRIBE_ADDR: `127.0.0.1:${port}`,
       TRIBE_DATA_DIR: dataDir,
       TRIBE_BASE_URL: `http://127.0.0.1:${port}`,
+      // The members-area tests sign this address up and confirm it through the dev mailbox.
+      TRIBE_ADMIN_EMAILS: 'admin@example.test',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -16,6 +16,9 @@ const app = (
 );
 
 // Public pages arrive prerendered (scripts/prerender.mjs): hydrate them so nothing flashes.
-// The members area and other client-only pages arrive as the empty shell.
-if (root.hasChildNodes()) hydrateRoot(root, app);
+// The members area and other client-only pages arrive as the empty shell. When the site owner
+// overrides the content files, the server embeds them as #tribe-content and the prerendered text
+// (made from the build's content) is stale: render afresh, which replaces it in one commit.
+const contentOverridden = document.getElementById('tribe-content') !== null;
+if (root.hasChildNodes() && !contentOverridden) hydrateRoot(root, app);
 else createRoot(root).render(app);

@@ -1,35 +1,16 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
-import { Toaster } from 'sonner';
-import { ApiError } from '@/lib/api';
+import type { ReactNode } from 'react';
+import { ToastRegion } from '@/lib/toast';
 
-export function createQueryClient(): QueryClient {
-  return new QueryClient({
-    defaultOptions: {
-      queries: {
-        staleTime: 60_000,
-        refetchOnWindowFocus: false,
-        // Client errors (4xx) will not change on retry; network and server errors might.
-        retry: (failureCount, error) =>
-          !(error instanceof ApiError && error.status >= 400 && error.status < 500) &&
-          failureCount < 2,
-      },
-    },
-  });
-}
-
+/**
+ * What every page shares. Kept small on purpose: the session is an external store
+ * (lib/session.ts), toasts load on first use (lib/toast.ts), and the query client belongs to the
+ * members area (lib/query.ts), so none of them weighs on the first page load.
+ */
 export function Providers({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
   return (
-    <QueryClientProvider client={queryClient}>
+    <>
       {children}
-      <Toaster
-        theme="dark"
-        position="bottom-right"
-        richColors
-        closeButton
-        toastOptions={{ className: 'font-mono' }}
-      />
-    </QueryClientProvider>
+      <ToastRegion />
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { ChevronRight, LogIn, X } from 'lucide-react';
+import { ChevronRight, LogIn, LogOut, X } from 'lucide-react';
 import type { MouseEvent, RefObject } from 'react';
 import { Link, useLocation } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
@@ -16,6 +16,10 @@ export interface MobileMenuProps {
   onNavigate: () => void;
   /** The menu button, which gets focus back when the menu closes. */
   returnFocusTo: RefObject<HTMLButtonElement | null>;
+  /** Signed in: the last item is a Logout button instead of the Member Login link. */
+  signedIn?: boolean;
+  /** Closes the menu and asks for confirmation before signing out. */
+  onLogout?: () => void;
 }
 
 /**
@@ -30,6 +34,8 @@ export function MobileMenu({
   onClose,
   onNavigate,
   returnFocusTo,
+  signedIn = false,
+  onLogout,
 }: MobileMenuProps) {
   const { pathname } = useLocation();
 
@@ -45,7 +51,9 @@ export function MobileMenu({
     onNavigate();
   };
 
-  const links = [...navLinks, memberLoginLink];
+  const links = signedIn ? navLinks : [...navLinks, memberLoginLink];
+  const itemClass =
+    'group flex min-h-14 w-full items-center justify-between rounded-lg border px-4 font-mono text-lg transition-colors';
 
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (next ? onOpen() : onClose())}>
@@ -86,7 +94,7 @@ export function MobileMenu({
                       onClick={choose(link.to)}
                       aria-current={active ? 'page' : undefined}
                       className={cn(
-                        'group flex min-h-14 items-center justify-between rounded-lg border px-4 font-mono text-lg transition-colors',
+                        itemClass,
                         active
                           ? 'border-term-green/50 bg-term-green/10 text-term-green'
                           : 'border-transparent text-fg hover:border-ink-700 hover:bg-ink-850',
@@ -112,6 +120,24 @@ export function MobileMenu({
                   </li>
                 );
               })}
+              {signedIn ? (
+                <li>
+                  <button
+                    type="button"
+                    aria-haspopup="dialog"
+                    onClick={onLogout}
+                    className={cn(
+                      itemClass,
+                      'mt-4 border-ink-600 text-fg hover:border-ink-700 hover:bg-ink-850',
+                    )}
+                  >
+                    <span className="flex items-center gap-3">
+                      <LogOut size={18} aria-hidden="true" className="text-term-cyan" />
+                      Logout
+                    </span>
+                  </button>
+                </li>
+              ) : null}
             </ul>
           </nav>
 

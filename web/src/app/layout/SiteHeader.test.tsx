@@ -1,6 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ada, apiError, json, mockApi, resetAuthState } from '@/features/auth/test-api';
+import { ApiError } from '@/lib/api';
+import { session } from '@/lib/session';
 import { installMatchMedia, setViewportWidth } from '@/test/match-media';
 import { renderRoute } from '@/test/render';
 import { MENU_HISTORY_KEY } from './useMobileMenu';
@@ -53,7 +56,7 @@ describe('desktop navigation', () => {
   });
 });
 
-describe('mobile menu', () => {
+describe('mobile menu', { timeout: 20_000 }, () => {
   async function openMenu(user: ReturnType<typeof userEvent.setup>) {
     const button = screen.getByRole('button', { name: 'Open menu' });
     await user.click(button);
@@ -149,5 +152,106 @@ describe('mobile menu', () => {
     expect(router.state.location.pathname).toBe('/about');
     expect(document.body.style.overflow).toBe('');
     expect(window.history.state).not.toHaveProperty(MENU_HISTORY_KEY);
+  });
+});
+
+describe('signed-in navigation', { timeout: 20_000 }, () => {
+  // The session store is shared by the whole file: start each test from "unknown".
+  beforeEach(() => {
+    resetAuthState();
+  });
+  afterEach(() => {
+    resetAuthState();
+  });
+
+  async function logoutButton() {
+    const nav = mainNav();
+    return within(nav).findByRole('button', { name: 'Logout' });
+  }
+
+  it('shows Member Login until the session says otherwise, then a Logout button', async () => {
+    mockApi({ 'GET /api/auth/session': () => json(200, { user: ada }) });
+    renderRoute('/about');
+    expect(within(mainNav()).getByRole('link', { name: 'Member Login' })).toBeInTheDocument();
+    expect(await logoutButton()).toBeInTheDocument();
+    expect(within(mainNav()).queryByRole('link', { name: 'Member Login' })).not.toBeInTheDocument();
+  });
+
+  it('asks before logging out; Cancel keeps the session', async () => {
+    const api = mockApi({ 'GET /api/auth/session': () => json(200, { user: ada }) });
+    const user = userEvent.setup();
+    renderRoute('/about');
+    await user.click(await logoutButton());
+    const dialog = await screen.findByRole('alertdialog', { name: 'logout' });
+    expect(dialog).toHaveAccessibleDescription('Are you sure you want to log out?');
+    expect(within(dialog).getByText('$')).toHaveAttribute('aria-hidden', 'true');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(api.to('POST', '/api/auth/signout')).toHaveLength(0);
+    expect(session.getSnapshot().status).toBe('signed-in');
+    await waitFor(() =>
+      expect(within(mainNav()).getByRole('button', { name: 'Logout' })).toHaveFocus(),
+    );
+  });
+
+  it('logs out: toast, home page, Member Login again', async () => {
+    const api = mockApi({
+      'GET /api/auth/session': () => json(200, { user: ada }),
+      'POST /api/auth/signout': () => new Response(null, { status: 204 }),
+    });
+    const user = userEvent.setup();
+    const { router } = renderRoute('/about');
+    await user.click(await logoutButton());
+    const dialog = await screen.findByRole('alertdialog', { name: 'logout' });
+    await user.click(within(dialog).getByRole('button', { name: 'Logout' }));
+    expect(await screen.findByText('Logged out')).toBeInTheDocument();
+    expect(screen.getByText('You have been successfully logged out.')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(api.to('POST', '/api/auth/signout')[0]?.body).toEqual({ scope: 'local' });
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(
+      await within(mainNav()).findByRole('link', { name: 'Member Login' }),
+    ).toBeInTheDocument();
+    expect(session.getSnapshot().status).toBe('signed-out');
+  });
+
+  it('says so when logging out fails, and stays signed in', async () => {
+    mockApi({
+      'GET /api/auth/session': () => json(200, { user: ada }),
+      'POST /api/auth/signout': () => apiError(500, 'server_error', 'boom'),
+    });
+    const user = userEvent.setup();
+    const { router } = renderRoute('/about');
+    await user.click(await logoutButton());
+    const dialog = await screen.findByRole('alertdialog', { name: 'logout' });
+    await user.click(within(dialog).getByRole('button', { name: 'Logout' }));
+    expect(await screen.findByText('Failed to log out. Please try again.')).toBeInTheDocument();
+    expect(screen.getByText('Error')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/about');
+    expect(session.getSnapshot().status).toBe('signed-in');
+  });
+
+  it('offers Logout in the mobile menu, which opens the same confirmation', async () => {
+    installMatchMedia(375);
+    mockApi({ 'GET /api/auth/session': () => json(200, { user: ada }) });
+    const user = userEvent.setup();
+    renderRoute('/about');
+    await logoutButton();
+    await user.click(screen.getByRole('button', { name: 'Open menu' }));
+    const menu = await screen.findByRole('dialog', { name: /menu/i });
+    expect(within(menu).queryByRole('link', { name: 'Member Login' })).not.toBeInTheDocument();
+    await user.click(within(menu).getByRole('button', { name: 'Logout' }));
+    await screen.findByRole('alertdialog', { name: 'logout' });
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: /menu/i })).not.toBeInTheDocument(),
+    );
+  });
+
+  it('switches to signed out when another request finds the session expired', async () => {
+    mockApi({ 'GET /api/auth/session': () => json(200, { user: ada }) });
+    renderRoute('/about');
+    await logoutButton();
+    act(() => session.reportError(new ApiError(401, 'unauthorized', 'Not authenticated')));
+    expect(within(mainNav()).getByRole('link', { name: 'Member Login' })).toBeInTheDocument();
   });
 });

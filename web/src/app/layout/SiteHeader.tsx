@@ -1,10 +1,12 @@
-import { LogIn, Menu } from 'lucide-react';
+import { LogIn, LogOut, Menu } from 'lucide-react';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { Container } from '@/components/ui/container';
 import { cn } from '@/lib/cn';
 import { scrollToTopSmooth } from '@/lib/scroll';
+import { useSession } from '@/lib/session';
+import { preloadToasts } from '@/lib/toast';
 import { memberLoginLink } from '../site';
 import { DesktopNavLinks } from './NavLinks';
 import { useMobileMenu } from './useMobileMenu';
@@ -12,6 +14,14 @@ import { useMobileMenu } from './useMobileMenu';
 export const MOBILE_MENU_ID = 'mobile-menu';
 
 const MobileMenu = lazy(async () => ({ default: (await import('./MobileMenu')).MobileMenu }));
+const loadLogoutDialog = () => import('@/features/auth/LogoutDialog');
+const LogoutDialog = lazy(async () => ({ default: (await loadLogoutDialog()).LogoutDialog }));
+
+/** Fetches the logout dialog's code (and the toast library) before it is needed. */
+function warmLogout() {
+  void loadLogoutDialog().catch(() => {});
+  preloadToasts();
+}
 
 export function Logo() {
   return (
@@ -34,6 +44,20 @@ export function SiteHeader() {
   const menuButton = useRef<HTMLButtonElement>(null);
   if (menu.open && !menuLoaded) setMenuLoaded(true);
 
+  // Until the session is known (server render, hydration) the signed-out view is shown.
+  const signedIn = useSession().status === 'signed-in';
+  const [logoutOpen, setLogoutOpen] = useState(false);
+  const [logoutLoaded, setLogoutLoaded] = useState(false);
+  const logoutButton = useRef<HTMLButtonElement>(null);
+  // Where focus goes when the logout dialog closes: its own button, or the menu button when the
+  // dialog was opened from the mobile menu.
+  const logoutReturn = useRef<HTMLButtonElement | null>(null);
+  const openLogout = (from: HTMLButtonElement | null) => {
+    logoutReturn.current = from;
+    setLogoutLoaded(true);
+    setLogoutOpen(true);
+  };
+
   return (
     <header className="sticky top-5 z-40 border-b border-ink-800 bg-ink-900/85 backdrop-blur supports-[backdrop-filter]:bg-ink-900/70">
       <Container className="flex h-14 items-center justify-between gap-4 md:h-16">
@@ -43,20 +67,35 @@ export function SiteHeader() {
 
         <nav aria-label="Main" className="hidden items-center gap-2 md:flex">
           <DesktopNavLinks />
-          <NavLink
-            to={memberLoginLink.to}
-            onClick={scrollToTopSmooth}
-            className={({ isActive }) =>
-              buttonClasses(
-                'outline',
-                'sm',
-                cn('ml-2', isActive && 'border-term-green text-term-green'),
-              )
-            }
-          >
-            <LogIn size={16} aria-hidden="true" />
-            {memberLoginLink.label}
-          </NavLink>
+          {signedIn ? (
+            <button
+              ref={logoutButton}
+              type="button"
+              aria-haspopup="dialog"
+              className={buttonClasses('outline', 'sm', 'ml-2')}
+              onPointerEnter={warmLogout}
+              onFocus={warmLogout}
+              onClick={() => openLogout(logoutButton.current)}
+            >
+              <LogOut size={16} aria-hidden="true" />
+              Logout
+            </button>
+          ) : (
+            <NavLink
+              to={memberLoginLink.to}
+              onClick={scrollToTopSmooth}
+              className={({ isActive }) =>
+                buttonClasses(
+                  'outline',
+                  'sm',
+                  cn('ml-2', isActive && 'border-term-green text-term-green'),
+                )
+              }
+            >
+              <LogIn size={16} aria-hidden="true" />
+              {memberLoginLink.label}
+            </NavLink>
+          )}
         </nav>
 
         <button
@@ -80,6 +119,20 @@ export function SiteHeader() {
               onClose={menu.closeMenu}
               onNavigate={menu.closeForNavigation}
               returnFocusTo={menuButton}
+              signedIn={signedIn}
+              onLogout={() => {
+                menu.closeMenu();
+                openLogout(menuButton.current);
+              }}
+            />
+          </Suspense>
+        )}
+        {logoutLoaded && (
+          <Suspense fallback={null}>
+            <LogoutDialog
+              open={logoutOpen}
+              onOpenChange={setLogoutOpen}
+              returnFocusTo={logoutReturn}
             />
           </Suspense>
         )}

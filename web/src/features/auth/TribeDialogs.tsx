@@ -1,24 +1,89 @@
-import type { ReactNode } from 'react';
+import {
+  type ComponentType,
+  lazy,
+  type ReactNode,
+  type RefObject,
+  Suspense,
+  useRef,
+  useState,
+} from 'react';
+import { preloadToasts } from '@/lib/toast';
 
 interface DialogButtonProps {
   children: ReactNode;
   className?: string;
 }
 
+interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  returnFocusTo?: RefObject<HTMLElement | null>;
+}
+
+const loadLogin = () => import('./LoginDialog');
+const loadWaitlist = () => import('./WaitlistDialog');
+
+const LoginDialog = lazy(async () => ({ default: (await loadLogin()).LoginDialog }));
+const WaitlistDialog = lazy(async () => ({ default: (await loadWaitlist()).WaitlistDialog }));
+
+/**
+ * A button that opens a modal whose code (and the dialog library) loads on demand: when the
+ * pointer or focus comes near, or at the latest on the click. Once loaded the modal stays
+ * mounted, so closing it hands focus back to the button.
+ */
+function LazyDialogButton({
+  children,
+  className,
+  preload,
+  Dialog,
+}: DialogButtonProps & { preload: () => Promise<unknown>; Dialog: ComponentType<DialogProps> }) {
+  const [open, setOpen] = useState(false);
+  const [loaded, setLoaded] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const warm = () => {
+    void preload().catch(() => {});
+    preloadToasts();
+  };
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        className={className}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onPointerEnter={warm}
+        onFocus={warm}
+        onClick={() => {
+          setLoaded(true);
+          setOpen(true);
+        }}
+      >
+        {children}
+      </button>
+      {loaded ? (
+        <Suspense fallback={null}>
+          <Dialog open={open} onOpenChange={setOpen} returnFocusTo={button} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}
+
 /** Opens the Member Login modal (login and reset-password views). */
 export function LoginDialogButton({ children, className }: DialogButtonProps) {
   return (
-    <button type="button" className={className}>
+    <LazyDialogButton className={className} preload={loadLogin} Dialog={LoginDialog}>
       {children}
-    </button>
+    </LazyDialogButton>
   );
 }
 
 /** Opens the Join the Wait List modal. */
 export function WaitlistDialogButton({ children, className }: DialogButtonProps) {
   return (
-    <button type="button" className={className}>
+    <LazyDialogButton className={className} preload={loadWaitlist} Dialog={WaitlistDialog}>
       {children}
-    </button>
+    </LazyDialogButton>
   );
 }

@@ -1,0 +1,86 @@
+import { type RefObject, useState } from 'react';
+import { session } from '@/lib/session';
+import { toast } from '@/lib/toast';
+import { ForgotPasswordForm, linkButton, SignInForm } from './forms';
+import { Modal } from './Modal';
+import { loadPage, MODAL_REDIRECT_DELAY_MS } from './navigation';
+import { MODAL_PASSWORD_MIN } from './validate';
+
+export interface LoginDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  returnFocusTo?: RefObject<HTMLElement | null>;
+}
+
+type View = { name: 'login'; email: string } | { name: 'reset'; email: string };
+
+/**
+ * The Tribe page's Member Login modal, with a Reset Password view. Signing in loads the members
+ * area as a full page after a short pause, so the welcome toast is seen first.
+ */
+export function LoginDialog({ open, onOpenChange, returnFocusTo }: LoginDialogProps) {
+  const [view, setView] = useState<View>({ name: 'login', email: '' });
+
+  const change = (next: boolean) => {
+    if (!next) setView({ name: 'login', email: '' });
+    onOpenChange(next);
+  };
+
+  if (view.name === 'reset') {
+    return (
+      <Modal
+        open={open}
+        onOpenChange={change}
+        windowTitle="~/tribe $ passwd --reset"
+        title="Reset Password"
+        description="Enter your account's email and we will send you a link to set a new password."
+        returnFocusTo={returnFocusTo}
+      >
+        <ForgotPasswordForm
+          key="reset"
+          initialEmail={view.email}
+          onSent={(email) => {
+            toast.success('Check your email', "We've sent you a password reset link.");
+            setView({ name: 'login', email });
+            return undefined;
+          }}
+          footer={
+            <p className="text-center">
+              <button
+                type="button"
+                className={linkButton}
+                onClick={() => setView({ name: 'login', email: view.email })}
+              >
+                Back to login
+              </button>
+            </p>
+          }
+        />
+      </Modal>
+    );
+  }
+
+  return (
+    <Modal
+      open={open}
+      onOpenChange={change}
+      windowTitle="~/tribe $ login"
+      title="Member Login"
+      description="Sign in to reach the members area."
+      returnFocusTo={returnFocusTo}
+    >
+      <SignInForm
+        key={`login-${view.email}`}
+        initialEmail={view.email}
+        passwordMin={MODAL_PASSWORD_MIN}
+        onForgotPassword={() => setView({ name: 'reset', email: '' })}
+        onSignedIn={(user) => {
+          session.signedIn(user);
+          toast.success('Welcome back!', 'Redirecting to members area...');
+          window.setTimeout(() => loadPage('/members'), MODAL_REDIRECT_DELAY_MS);
+          return 'keep-busy';
+        }}
+      />
+    </Modal>
+  );
+}

@@ -1,0 +1,57 @@
+import type { RefObject } from 'react';
+import { toast } from '@/lib/toast';
+import { WaitlistForm } from './forms';
+import { Modal } from './Modal';
+
+export interface WaitlistDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  returnFocusTo?: RefObject<HTMLElement | null>;
+}
+
+const nextSteps = [
+  'A confirmation email, so you know you are on the list.',
+  'A notification as soon as spots open up.',
+  'Priority access: people on the list hear first.',
+] as const;
+
+/** The Tribe page's Join the Wait List modal. */
+export function WaitlistDialog({ open, onOpenChange, returnFocusTo }: WaitlistDialogProps) {
+  return (
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      windowTitle="~/tribe $ waitlist --join"
+      title="Join the Wait List"
+      description="The tribe is at capacity right now. Leave your name and email and you will be first to know when a spot opens."
+      returnFocusTo={returnFocusTo}
+    >
+      <div className="mb-5 rounded-md border border-ink-700 bg-ink-900 p-4">
+        <p className="font-mono text-xs tracking-wide text-term-green uppercase">
+          What happens next
+        </p>
+        <ul className="mt-2 flex flex-col gap-1.5 text-sm text-muted">
+          {nextSteps.map((step) => (
+            <li key={step} className="flex gap-2">
+              <span aria-hidden="true" className="text-term-green">
+                &gt;
+              </span>
+              {step}
+            </li>
+          ))}
+        </ul>
+      </div>
+      <WaitlistForm
+        onJoined={(answer) => {
+          if (answer.status === 'already') {
+            toast.success("You're already on the list", answer.message);
+          } else {
+            toast.success("You're on the list!", "We'll notify you when spots open up.");
+          }
+          onOpenChange(false);
+          return undefined;
+        }}
+      />
+    </Modal>
+  );
+}

@@ -1,0 +1,203 @@
+import {
+  type FormEvent,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type Ref,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
+import { buttonClasses } from '@/components/ui/button';
+import { errorMessage } from '@/lib/api';
+import { cn } from '@/lib/cn';
+import { session } from '@/lib/session';
+import { toast } from '@/lib/toast';
+
+export interface TextFieldProps
+  extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name' | 'value' | 'onChange'> {
+  label: string;
+  name: string;
+  value: string;
+  onValueChange: (value: string) => void;
+  error?: string;
+  hint?: string;
+}
+
+/** A labelled input with an optional hint and a visible error tied to it for screen readers. */
+export function TextField({
+  label,
+  name,
+  value,
+  onValueChange,
+  error,
+  hint,
+  className,
+  ...input
+}: TextFieldProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ');
+  return (
+    <div className={cn('flex flex-col gap-1.5', className)}>
+      <label htmlFor={id} className="font-mono text-sm text-fg">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        value={value}
+        onChange={(event) => onValueChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        className={cn(
+          'h-11 w-full rounded-md border bg-ink-900 px-3 font-mono text-base text-fg placeholder:text-dim sm:text-sm',
+          'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-term-cyan',
+          error ? 'border-term-red' : 'border-ink-600',
+        )}
+        {...input}
+      />
+      {hint ? (
+        <p id={hintId} className="text-xs text-dim">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={errorId} className="text-sm text-term-red">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export interface SubmitButtonProps {
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+  className?: string;
+}
+
+/**
+ * The form's submit button. While a request runs it shows the busy label and ignores clicks; it
+ * stays focusable (aria-disabled rather than disabled) so keyboard focus is not lost.
+ */
+export function SubmitButton({ busy, label, busyLabel, className }: SubmitButtonProps) {
+  return (
+    <button
+      type="submit"
+      aria-disabled={busy || undefined}
+      className={buttonClasses(
+        'primary',
+        'md',
+        cn('w-full', busy && 'cursor-wait opacity-70', className),
+      )}
+    >
+      {busy ? busyLabel : label}
+    </button>
+  );
+}
+
+/** A message for the whole form (the server's answer), announced when it appears. */
+export function FormError({ message }: { message: string | null }) {
+  return (
+    <div role="alert" className="empty:hidden">
+      {message ? (
+        <p className="rounded-md border border-term-red/50 bg-term-red/10 px-3 py-2 text-sm text-term-red">
+          {message}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export interface Action {
+  busy: boolean;
+  error: string | null;
+  /**
+   * Runs `work` unless a run is under way. A thrown error is shown in the form and as an 'Error'
+   * toast with the server's message; a 401 also tells the session store. `work` may return
+   * `'keep-busy'` when it is navigating away, so the button stays busy until the page changes.
+   */
+  run: (work: () => Promise<undefined | 'keep-busy'>) => Promise<void>;
+  clearError: () => void;
+}
+
+export function useAction(): Action {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const running = useRef(false);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  const run = useCallback(async (work: () => Promise<undefined | 'keep-busy'>) => {
+    if (running.current) return;
+    running.current = true;
+    setBusy(true);
+    setError(null);
+    let keep = false;
+    try {
+      keep = (await work()) === 'keep-busy';
+    } catch (caught) {
+      session.reportError(caught);
+      const message = errorMessage(caught);
+      toast.error('Error', message);
+      if (mounted.current) setError(message);
+    } finally {
+      if (!keep) {
+        running.current = false;
+        if (mounted.current) setBusy(false);
+      }
+    }
+  }, []);
+
+  const clearError = useCallback(() => setError(null), []);
+  return { busy, error, run, clearError };
+}
+
+/** Focuses the first field named in `errors` (in form order), so keyboard users land on it. */
+export function focusFirstInvalid(form: HTMLFormElement | null, names: readonly string[]): void {
+  if (!form) return;
+  for (const name of names) {
+    const input = form.elements.namedItem(name);
+    if (input instanceof HTMLInputElement) {
+      input.focus();
+      return;
+    }
+  }
+}
+
+/** A form that leaves validation to the app (visible messages instead of browser bubbles). */
+export function Form({
+  onSubmit,
+  children,
+  label,
+  formRef,
+}: {
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  children: ReactNode;
+  label: string;
+  formRef?: Ref<HTMLFormElement>;
+}) {
+  return (
+    <form
+      ref={formRef}
+      noValidate
+      aria-label={label}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit(event);
+      }}
+      className="flex flex-col gap-4"
+    >
+      {children}
+    </form>
+  );
+}
