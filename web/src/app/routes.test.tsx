@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ada, json, mockApi, resetAuthState } from '@/features/auth/test-api';
 import { renderRoute } from '@/test/render';
 import { pageRoutes } from './routes';
 import { pageMeta } from './seo';
@@ -23,14 +24,23 @@ const specRoutes = [
   '/aimds',
 ];
 
+/** Renders a route as its audience sees it: the members area signed in, everything else signed out. */
+function visit(path: string) {
+  resetAuthState();
+  mockApi(path === '/members' ? { 'GET /api/auth/session': () => json(200, { user: ada }) } : {});
+  return renderRoute(path);
+}
+
 describe('routes', () => {
+  afterEach(resetAuthState);
+
   it('registers exactly the spec routes', () => {
     expect(pageRoutes.map((r) => r.path).sort()).toEqual([...specRoutes].sort());
   });
 
   it.each(specRoutes)('%s renders its own page, not the 404', async (path) => {
     const error = vi.spyOn(console, 'error');
-    renderRoute(path);
+    visit(path);
     const heading = await screen.findByRole('heading', { level: 1 });
     expect(heading).not.toHaveTextContent(/page not found/i);
     expect(screen.queryByText('404')).not.toBeInTheDocument();
@@ -47,7 +57,7 @@ describe('routes', () => {
   });
 
   it.each(specRoutes)('%s sets the title its prerendered HTML carries', async (path) => {
-    renderRoute(path);
+    visit(path);
     await screen.findByRole('heading', { level: 1 });
     await waitFor(() => expect(document.title).toBe(`${pageMeta[path]?.title} | rUv`));
   });
@@ -55,7 +65,7 @@ describe('routes', () => {
   it('gives every page a distinct document title', async () => {
     const titles = new Set<string>();
     for (const path of specRoutes) {
-      const { unmount } = renderRoute(path);
+      const { unmount } = visit(path);
       await screen.findByRole('heading', { level: 1 });
       await waitFor(() => expect(document.title).toMatch(/ \| rUv$/));
       titles.add(document.title);
