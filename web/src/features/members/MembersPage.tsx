@@ -1,14 +1,344 @@
+import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
+import { LogOut, MessageCircle, RefreshCw, Users } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Badge } from '@/components/ui/badge';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
 import { PageHeader } from '@/components/ui/page-header';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { signOut } from '@/features/auth/auth-api';
+import { errorMessage } from '@/lib/api';
+import { createQueryClient } from '@/lib/query';
+import { session, type User, useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
+import { AdminTab } from './AdminTab';
+import { CohortTab } from './CohortTab';
+import { GROUP_CHAT_URL } from './community';
+import { DashboardTab } from './DashboardTab';
+import { keys, membersApi, type Overview } from './members-api';
+import { ProfileTab } from './ProfileTab';
+import { LoadingBlock, Skeleton } from './parts';
+import { useLiveUpdates } from './useLiveUpdates';
 
+/** Query flags that a checkout return leaves on /members (spec §2). */
+const CHECKOUT_FLAGS = ['success', 'canceled', 'awaiting_subscription'] as const;
+/** Flags this page reads once and then removes from the address. */
+const ONE_TIME_FLAGS = [...CHECKOUT_FLAGS, 'confirmed', 'confirm_error'] as const;
+
+/** The subscription refreshes by itself this often (spec §9). */
+const AUTO_REFRESH_MS = 300_000;
+
+/** Where a visitor without a session goes, keeping checkout flags (spec §2). */
+export function authRedirect(params: URLSearchParams): string {
+  const kept = new URLSearchParams();
+  for (const flag of CHECKOUT_FLAGS) {
+    const value = params.get(flag);
+    if (value !== null) kept.set(flag, value);
+  }
+  if ([...kept.keys()].length === 0) return '/auth';
+  kept.set('return', 'members');
+  return `/auth?${kept.toString()}`;
+}
+
+function confirmErrorText(code: string): string {
+  if (code === 'expired') return 'This confirmation link has expired. Ask for a new one here.';
+  if (code === 'used') return 'This confirmation link has already been used.';
+  return 'This confirmation link is not valid.';
+}
+
+/**
+ * /members: the signed-in members area. It brings its own query client, so TanStack Query loads
+ * with this chunk and never with the public pages.
+ */
 export function MembersPage() {
+  const [client] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={client}>
+      <MembersArea />
+    </QueryClientProvider>
+  );
+}
+
+function MembersArea() {
+  const state = useSession();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const leaving = useRef(false);
+
+  useEffect(() => {
+    if (state.status !== 'signed-out' || leaving.current) return;
+    navigate(authRedirect(params), { replace: true });
+  }, [state.status, params, navigate]);
+
+  useLiveUpdates(state.status === 'signed-in');
+
+  if (state.status !== 'signed-in') {
+    return (
+      <Page title="Members">
+        <LoadingBlock label="Loading the members area…" rows={3} />
+      </Page>
+    );
+  }
+
+  const signOutEverywhere = async () => {
+    leaving.current = true;
+    try {
+      await signOut('global');
+    } catch {
+      // The global sign-out failed: end at least this browser's session.
+      await signOut('local').catch(() => {});
+    }
+    navigate('/auth?logged_out=true', { replace: true });
+    session.signedOut();
+  };
+
+  return <SignedInArea user={state.user} onSignOut={signOutEverywhere} />;
+}
+
+/** Toasts for the one-time flags, checkout polling, then a clean address. */
+function useOneTimeFlags(refreshSubscription: () => Promise<Overview | undefined>) {
+  const [params, setParams] = useSearchParams();
+  const handled = useRef(false);
+
+  useEffect(() => {
+    if (handled.current) return;
+    if (!ONE_TIME_FLAGS.some((flag) => params.has(flag))) return;
+    handled.current = true;
+
+    if (params.get('confirmed') === 'true') {
+      toast.success('Email confirmed', 'Your e-mail address is confirmed. Welcome to the tribe!');
+    }
+    const confirmError = params.get('confirm_error');
+    if (confirmError !== null) toast.error('Error', confirmErrorText(confirmError));
+    if (params.get('awaiting_subscription') === 'true') {
+      toast.info('Finish checkout', 'Complete your checkout in the new tab, then come back here.');
+    }
+    if (params.get('canceled') === 'true') {
+      toast.error('Checkout canceled', 'Your checkout was canceled. You have not been charged.');
+    }
+    const success = params.get('success') === 'true';
+
+    const next = new URLSearchParams(params);
+    for (const flag of ONE_TIME_FLAGS) next.delete(flag);
+    setParams(next, { replace: true });
+
+    if (!success) return;
+    toast.success('Subscription successful!', 'Activating your membership…');
+    // The payment provider tells the server shortly after the return: wait 2 s, then ask up to
+    // 15 times, about 3 s apart (spec §4).
+    let stopped = false;
+    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    void (async () => {
+      await wait(2_000);
+      for (let attempt = 0; attempt < 15 && !stopped; attempt += 1) {
+        const overview = await refreshSubscription().catch(() => undefined);
+        await wait(1_000);
+        if (overview?.subscription?.status === 'active') {
+          if (!stopped) toast.success('Subscription Active!', 'Welcome to the tribe.');
+          return;
+        }
+        await wait(2_000);
+      }
+    })();
+    return () => {
+      stopped = true;
+    };
+  }, [params, setParams, refreshSubscription]);
+}
+
+function ResendConfirmation() {
+  const [state, setState] = useState<'idle' | 'busy' | 'sent'>('idle');
+  if (state === 'sent') return <span>A new link is on its way.</span>;
+  return (
+    <button
+      type="button"
+      disabled={state === 'busy'}
+      className="font-medium underline underline-offset-2 hover:text-fg disabled:opacity-60"
+      onClick={() => {
+        setState('busy');
+        membersApi
+          .resendConfirmation()
+          .then(() => setState('sent'))
+          .catch((error: unknown) => {
+            setState('idle');
+            toast.error('Error', errorMessage(error));
+          });
+      }}
+    >
+      {state === 'busy' ? 'Sending…' : 'Send a new link'}
+    </button>
+  );
+}
+
+function SignedInArea({ user, onSignOut }: { user: User; onSignOut: () => Promise<void> }) {
+  const client = useQueryClient();
+  const overview = useQuery({
+    queryKey: keys.overview,
+    queryFn: ({ signal }) => membersApi.overview(signal),
+    refetchInterval: AUTO_REFRESH_MS,
+  });
+  const [refreshing, setRefreshing] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+  const [tab, setTab] = useState('dashboard');
+
+  const refreshSubscription = useRef(async () => {
+    await session.refresh();
+    await client.invalidateQueries({ queryKey: keys.sessions });
+    return client.fetchQuery({
+      queryKey: keys.overview,
+      queryFn: ({ signal }) => membersApi.overview(signal),
+      staleTime: 0,
+    });
+  }).current;
+  useOneTimeFlags(refreshSubscription);
+
+  const isSubscriber = overview.data?.is_subscriber ?? user.subscription?.status === 'active';
+  const isAdmin = overview.data?.is_admin ?? user.is_admin;
+  const capacity = overview.data?.tribe.capacity;
+  const name = user.full_name.trim() || user.email;
+
+  const refresh = async () => {
+    setRefreshing(true);
+    try {
+      await refreshSubscription();
+    } catch (error) {
+      // Refresh errors are only logged (spec §8); the cards keep what they showed.
+      console.warn('subscription refresh failed', error);
+    } finally {
+      setRefreshing(false);
+    }
+  };
+
   return (
     <Page title="Members">
       <PageHeader
         command="cd ~/members"
-        title="Members area"
-        lead="Cohorts, live sessions, the knowledge base and the AI assistant for tribe members. This area is not open yet."
-      />
+        title={
+          <>
+            Welcome back, <span className="break-words text-term-green">{name}</span>
+          </>
+        }
+        lead="Your dashboard, live sessions, cohort and profile."
+      >
+        <div className="mt-6 flex flex-wrap gap-3">
+          <Button variant="outline" size="sm" onClick={() => void refresh()} disabled={refreshing}>
+            <RefreshCw
+              size={16}
+              aria-hidden="true"
+              className={refreshing ? 'motion-safe:animate-spin' : undefined}
+            />
+            {refreshing ? 'Refreshing…' : 'Refresh subscription'}
+          </Button>
+          <Button
+            variant="ghost"
+            size="sm"
+            disabled={signingOut}
+            onClick={() => {
+              setSigningOut(true);
+              void onSignOut().finally(() => setSigningOut(false));
+            }}
+          >
+            <LogOut size={16} aria-hidden="true" />
+            {signingOut ? 'Signing out…' : 'Sign out'}
+          </Button>
+        </div>
+      </PageHeader>
+
+      {!user.email_confirmed ? (
+        <p
+          role="status"
+          className="mt-6 rounded-md border border-term-amber/50 bg-term-amber/10 px-4 py-3 text-sm text-term-amber"
+        >
+          Please confirm your e-mail address: we sent you a link when you signed up.{' '}
+          <ResendConfirmation />
+        </p>
+      ) : null}
+
+      <div className="mt-8 grid gap-4 md:grid-cols-2">
+        <Card>
+          <h2 className="flex items-center gap-2 text-lg font-semibold text-fg">
+            <Users size={18} aria-hidden="true" className="text-term-green" />
+            Welcome to the Tribe
+          </h2>
+          <p className="mt-2 text-sm text-muted">
+            A small community of builders of AI agent applications. The tribe is limited to{' '}
+            {capacity === undefined ? (
+              <Skeleton className="inline-block h-4 w-6 align-middle" />
+            ) : (
+              <strong className="text-fg">{capacity}</strong>
+            )}{' '}
+            members, so everyone gets to know each other.
+          </p>
+        </Card>
+        <Card>
+          <h2 className="flex items-center gap-2 text-lg font-semibold text-fg">
+            <MessageCircle size={18} aria-hidden="true" className="text-term-cyan" />
+            Community
+          </h2>
+          {overview.isPending ? (
+            <Skeleton className="mt-3 h-11 w-40" />
+          ) : isSubscriber ? (
+            GROUP_CHAT_URL ? (
+              <>
+                <p className="mt-2 text-sm text-muted">
+                  Talk with the other members between sessions in the group chat.
+                </p>
+                <a
+                  href={GROUP_CHAT_URL}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className={buttonClasses('primary', 'md', 'mt-4')}
+                >
+                  Join the group chat
+                </a>
+              </>
+            ) : (
+              <p className="mt-2 text-sm text-muted">
+                The group chat is being set up. Your invitation will come by e-mail and in the next
+                live session.
+              </p>
+            )
+          ) : (
+            <>
+              <p className="mt-2 text-sm text-muted">
+                Subscribers talk with each other between sessions in the group chat.
+              </p>
+              <Link to="/tribe" className={buttonClasses('primary', 'md', 'mt-4')}>
+                Subscribe to Join
+              </Link>
+            </>
+          )}
+        </Card>
+      </div>
+
+      <Tabs value={tab} onValueChange={setTab} className="mt-10">
+        <TabsList aria-label="Members area">
+          <TabsTrigger value="dashboard">Dashboard</TabsTrigger>
+          <TabsTrigger value="cohort">My Cohort</TabsTrigger>
+          <TabsTrigger value="profile">Profile</TabsTrigger>
+          {isAdmin ? (
+            <TabsTrigger value="admin">
+              Admin <Badge tone="amber">admin</Badge>
+            </TabsTrigger>
+          ) : null}
+        </TabsList>
+        <TabsContent value="dashboard">
+          <DashboardTab overview={overview} isSubscriber={isSubscriber} />
+        </TabsContent>
+        <TabsContent value="cohort">
+          <CohortTab />
+        </TabsContent>
+        <TabsContent value="profile">
+          <ProfileTab />
+        </TabsContent>
+        {isAdmin ? (
+          <TabsContent value="admin">
+            <AdminTab />
+          </TabsContent>
+        ) : null}
+      </Tabs>
     </Page>
   );
 }

@@ -1,0 +1,431 @@
+import { mkdirSync } from 'node:fs';
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  expect,
+  type Page,
+  test,
+} from '@playwright/test';
+
+/**
+ * The members area end to end against the real server (dev mailbox, TRIBE_ADMIN_EMAILS set to
+ * admin@example.test by the run): dashboard and level dialog, sessions made by an admin and seen
+ * by a free member who never receives a meeting password, cohorts between two members with live
+ * updates across browsers, and the profile. Screenshots at 375 and 1440 px land in
+ * test-results/members/.
+ */
+
+const ADMIN_EMAIL = 'admin@example.test';
+const PASSWORD = 'members-e2e-password-1';
+const SHOTS = 'test-results/members';
+/** An 8×8 opaque PNG. */
+const TINY_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGMwnnkGK2IYWhIAtNFmAVCW3mYAAAAASUVORK5CYII=';
+
+interface DevMessage {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+function uniqueEmail(tag: string): string {
+  return `e2e-members-${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
+}
+
+/** A date `days` from today as YYYY-MM-DD (UTC). */
+function dayOffset(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Signs a new account up in this browser context (the cookie lands in the context); signs in if it exists. */
+async function account(context: BrowserContext, fullName: string, email: string) {
+  const res = await context.request.post('/api/auth/signup', {
+    data: { full_name: fullName, email, password: PASSWORD },
+  });
+  if (res.status() === 201) return;
+  const signin = await context.request.post('/api/auth/signin', {
+    data: { email, password: PASSWORD },
+  });
+  expect(signin.status(), `sign-in of ${email}`).toBe(200);
+}
+
+async function waitForMail(request: APIRequestContext, to: string): Promise<DevMessage> {
+  let found: DevMessage | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get('/api/dev/mail');
+        if (!res.ok()) return undefined;
+        const { messages } = (await res.json()) as { messages: DevMessage[] };
+        found = messages.find((m) => m.to.includes(to) && /confirm/i.test(m.subject + m.text));
+        return found?.id;
+      },
+      { timeout: 15_000, message: `a confirmation mail to ${to}` },
+    )
+    .toBeTruthy();
+  return found as DevMessage;
+}
+
+/** A signed-in admin page: the account is made, its address confirmed through the mailed link. */
+async function adminPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  await account(context, 'Ada Admin', ADMIN_EMAIL);
+  const page = await context.newPage();
+  const me = await (await context.request.get('/api/auth/session')).json();
+  if (!me.user.email_confirmed) {
+    const mail = await waitForMail(context.request, ADMIN_EMAIL);
+    const link = /https?:\/\/\S+\/auth\/confirm\?token=[\w-]+/.exec(mail.text)?.[0];
+    expect(link, 'the confirmation link in the mail').toBeTruthy();
+    await page.goto(link as string);
+    await expect(page).toHaveURL(/\/members$/);
+    await expectToast(page, 'Email confirmed');
+  } else {
+    await page.goto('/members');
+  }
+  return { context, page };
+}
+
+async function memberPage(browser: Browser, name: string, tag: string) {
+  const context = await browser.newContext();
+  await account(context, name, uniqueEmail(tag));
+  const page = await context.newPage();
+  return { context, page };
+}
+
+async function expectToast(page: Page, title: string) {
+  await expect(
+    page.locator('[data-sonner-toast]').filter({ hasText: title }).first(),
+  ).toBeVisible();
+}
+
+/** Full-page screenshots at phone and desktop widths. */
+async function shoot(page: Page, name: string, fullPage = true) {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+function tab(page: Page, name: string | RegExp) {
+  return page.getByRole('tab', { name });
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('dashboard, level dialog, admin sessions, and a free member never gets a meeting password', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const secret = `pw-${Math.random().toString(36).slice(2, 10)}`;
+  const futureTitle = `Agent memory patterns ${Date.now()}`;
+  const pastTitle = `Retrieval basics ${Date.now()}`;
+
+  const admin = await adminPage(browser);
+  const a = admin.page;
+  await expect(a.getByRole('heading', { name: /Welcome back, Ada Admin/ })).toBeVisible();
+  await expect(a.getByText('Free Member', { exact: true })).toBeVisible();
+  await expect(a.getByText(/^\d+ \/ 50$/)).toBeVisible();
+  await expect(a.getByText('Growing Community', { exact: true })).toBeVisible();
+  await expect(a.getByText('Coming Soon', { exact: true })).toBeVisible();
+
+  // The level dialog.
+  await a.getByRole('button', { name: /Apprentice/ }).click();
+  const levels = a.getByRole('dialog', { name: 'Tribal progression' });
+  await expect(levels.getByText('1/5 levels')).toBeVisible();
+  await expect(levels.getByText('IN_PROGRESS')).toBeVisible();
+  await expect(levels.getByText('LOCKED')).toHaveCount(4);
+  await expect(levels.getByText('Next Milestone')).toBeVisible();
+  await shoot(a, 'level-dialog', false);
+  await a.keyboard.press('Escape');
+  await expect(levels).toBeHidden();
+
+  // A past session through the API, a future one through the Admin tab.
+  const past = await admin.context.request.post('/api/admin/sessions', {
+    data: {
+      title: pastTitle,
+      description: 'How retrieval feeds an agent.',
+      tags: ['rag'],
+      session_date: dayOffset(-20),
+      session_time: '17:00',
+      duration: '2 hours',
+      timezone: 'America/New_York',
+      zoom_meeting_id: '999 000 111',
+      zoom_password: secret,
+      zoom_join_url: 'https://zoom.us/j/999000111',
+    },
+  });
+  expect(past.status()).toBe(201);
+
+  await tab(a, /Admin/).click();
+  await expect(a.getByRole('heading', { name: 'Manage live sessions' })).toBeVisible();
+  await expect(a.getByRole('heading', { name: 'Wait list' })).toBeVisible();
+  await expect(a.getByRole('link', { name: /Export CSV/ })).toHaveAttribute(
+    'href',
+    '/api/admin/waitlist.csv',
+  );
+  await expect(a.getByRole('heading', { name: /Knowledge base/ })).toBeVisible();
+  await a.getByRole('button', { name: 'New session' }).click();
+  const form = a.getByRole('dialog', { name: 'New session' });
+  await expect(form.getByLabel('Time zone')).not.toHaveValue('');
+  // The server's own message lands next to its field.
+  await form.getByLabel('Title').fill(futureTitle);
+  await form.getByLabel('Date').fill(dayOffset(30));
+  await form.getByLabel('Start time').fill('17:00');
+  await form.getByLabel('Time zone').fill('Mars/Olympus');
+  await form.getByRole('button', { name: 'Save session' }).click();
+  await expect(
+    form.getByText('Time zone must be an IANA name such as America/New_York.'),
+  ).toBeVisible();
+  await form.getByLabel('Time zone').fill('America/New_York');
+  await form.getByLabel(/Description/).fill('Short and long-term memory for agents.');
+  await form.getByLabel(/Tags/).fill('agents, memory');
+  await form.getByLabel('Meeting ID').fill('123 456 7890');
+  await form.getByLabel('Meeting password').fill(secret);
+  await form.getByLabel('Join URL').fill('https://zoom.us/j/1234567890');
+  await shoot(a, 'admin-session-dialog', false);
+  await form.getByRole('button', { name: 'Save session' }).click();
+  await expectToast(a, 'Session created');
+  await expect(form).toBeHidden();
+  const adminCard = a.getByRole('listitem').filter({ hasText: futureTitle });
+  await expect(adminCard.getByText(secret)).toBeVisible();
+  await shoot(a, 'admin-tab');
+
+  // Edit, then cancel the past one and check the delete confirmation.
+  await adminCard.getByRole('button', { name: 'Edit' }).click();
+  const edit = a.getByRole('dialog', { name: 'Edit session' });
+  await expect(edit.getByLabel('Title')).toHaveValue(futureTitle);
+  await edit.getByLabel('Duration').fill('90 minutes');
+  await edit.getByRole('button', { name: 'Save session' }).click();
+  await expectToast(a, 'Session updated');
+  await expect(adminCard).toContainText('90 minutes');
+
+  // The admin's dashboard shows the meeting details.
+  await tab(a, 'Dashboard').click();
+  await expect(a.getByRole('button', { name: /^Upcoming \(\d+\)$/ })).toBeVisible();
+  const adminDash = a.getByRole('listitem').filter({ hasText: futureTitle });
+  await expect(adminDash.getByText(secret)).toBeVisible();
+  await expect(adminDash.getByRole('link', { name: /Join Session/ })).toHaveAttribute(
+    'href',
+    'https://zoom.us/j/1234567890',
+  );
+  await shoot(a, 'dashboard-admin');
+
+  // A free member: the split, the locked join, and no password anywhere on the wire.
+  const member = await memberPage(browser, 'Fran Free', 'free');
+  const m = member.page;
+  const bodies: Promise<string>[] = [];
+  m.on('response', (response) => {
+    const type = response.headers()['content-type'] ?? '';
+    if (type.includes('event-stream')) return;
+    bodies.push(response.text().catch(() => ''));
+  });
+  await m.goto('/members');
+  await expect(m.getByText('Free Member', { exact: true })).toBeVisible();
+  await expect(tab(m, /Admin/)).toHaveCount(0);
+  const upcoming = m.getByRole('button', { name: /^Upcoming \(\d+\)$/ });
+  const archive = m.getByRole('button', { name: /^Archive \(\d+\)$/ });
+  await expect(upcoming).toHaveAttribute('aria-pressed', 'true');
+  const futureCard = m.getByRole('listitem').filter({ hasText: futureTitle });
+  await expect(futureCard).toBeVisible();
+  await expect(futureCard.getByRole('link', { name: 'Subscribe to Join' })).toBeVisible();
+  await expect(futureCard.getByRole('link', { name: 'Add to calendar' })).toHaveAttribute(
+    'href',
+    /\/api\/sessions\/[^/]+\/calendar\.ics$/,
+  );
+  await expect(futureCard).toContainText('5:00 PM');
+  await expect(m.getByText(pastTitle)).toHaveCount(0);
+  await shoot(m, 'dashboard-free');
+  await archive.click();
+  await expect(m.getByText(pastTitle)).toBeVisible();
+  await expect(m.getByText(futureTitle)).toHaveCount(0);
+
+  // The .ics downloads for the member, without meeting details.
+  const download = m.waitForEvent('download');
+  await upcoming.click();
+  await futureCard.getByRole('link', { name: 'Add to calendar' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/\.ics$/);
+
+  // Calendar feed: create (shown once), then revoke.
+  await m.getByRole('button', { name: 'Create feed URL' }).click();
+  await expect(m.getByLabel(/Your feed URL/)).toHaveValue(/\/calendar\/[^/]+\.ics$/);
+  await m.getByRole('button', { name: 'Revoke' }).click();
+  await m.getByRole('alertdialog').getByRole('button', { name: 'Revoke' }).click();
+  await expectToast(m, 'Calendar feed revoked');
+  await expect(m.getByRole('button', { name: 'Create feed URL' })).toBeVisible();
+
+  // A session the admin cancels updates on the member's page without a reload.
+  await tab(a, /Admin/).click();
+  await a
+    .getByRole('listitem')
+    .filter({ hasText: futureTitle })
+    .getByRole('button', { name: 'Cancel session' })
+    .click();
+  await expectToast(a, 'Session cancelled');
+  await expect(futureCard).toContainText('cancelled');
+
+  const texts = await Promise.all(bodies);
+  expect(texts.length).toBeGreaterThan(3);
+  for (const text of texts) expect(text).not.toContain(secret);
+
+  // The admin deletes the past session after confirming.
+  await a
+    .getByRole('listitem')
+    .filter({ hasText: pastTitle })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  const confirm = a.getByRole('alertdialog');
+  await expect(confirm).toContainText('cannot be undone');
+  await confirm.getByRole('button', { name: 'Delete session' }).click();
+  await expectToast(a, 'Session deleted');
+  await expect(a.getByText(pastTitle)).toHaveCount(0);
+
+  await admin.context.close();
+  await member.context.close();
+});
+
+test('cohorts between two members, with live updates across browsers', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const name = `Rust agents ${Date.now()}`;
+  const one = await memberPage(browser, 'Olive One', 'one');
+  const two = await memberPage(browser, 'Theo Two', 'two');
+  const p1 = one.page;
+  const p2 = two.page;
+
+  await p1.goto('/members');
+  await tab(p1, 'My Cohort').click();
+  await expect(p1.getByRole('heading', { name: 'Available cohorts' })).toBeVisible();
+  await p1.getByRole('button', { name: 'Create Cohort' }).click();
+  const dialog = p1.getByRole('dialog', { name: 'Create Cohort' });
+  await expect(dialog).toContainText('up to 5 members');
+  await dialog.getByLabel('Name').fill('   ');
+  await dialog.getByLabel(/GitHub URL/).fill('github.com/no-scheme');
+  await dialog.getByLabel(/Homepage URL/).fill('ftp://example.com');
+  await dialog.getByRole('button', { name: 'Create Cohort' }).click();
+  await expect(dialog.getByText('Please enter a cohort name')).toBeVisible();
+  await expect(dialog.getByText('Invalid GitHub URL format')).toBeVisible();
+  await expect(dialog.getByText('Invalid homepage URL format')).toBeVisible();
+  await shoot(p1, 'cohort-dialog-errors', false);
+  await dialog.getByLabel('Name').fill(`  ${name}  `);
+  await dialog.getByLabel(/Description/).fill('We build agents in Rust.');
+  await dialog.getByRole('radio', { name: 'rocket' }).check({ force: true });
+  await dialog.getByLabel(/GitHub URL/).fill('https://github.com/ruvnet');
+  await dialog.getByLabel(/Homepage URL/).fill('');
+  await dialog.getByRole('button', { name: 'Create Cohort' }).click();
+  await expectToast(p1, 'Cohort created!');
+  await expect(p1.getByRole('heading', { name })).toBeVisible();
+  await expect(p1.getByText('1 / 5 members')).toBeVisible();
+  const gh = p1.getByRole('link', { name: `GitHub of ${name} (opens in a new tab)` });
+  await expect(gh).toHaveAttribute('rel', 'noopener noreferrer');
+  await expect(gh).toHaveAttribute('target', '_blank');
+
+  // The second member joins; the first sees it without reloading.
+  await p2.goto('/members');
+  await tab(p2, 'My Cohort').click();
+  const item = p2.getByRole('listitem').filter({ hasText: name });
+  await item.getByRole('button', { name: `Join ${name}` }).click();
+  await expectToast(p2, 'Joined cohort!');
+  await expect(p2.getByRole('heading', { name })).toBeVisible();
+  await expect(p2.getByRole('button', { name: 'Edit' })).toHaveCount(0);
+  await expect(p1.getByText('2 / 5 members')).toBeVisible({ timeout: 10_000 });
+  await expect(p1.getByText('Theo Two')).toBeVisible();
+  await shoot(p1, 'cohort-card');
+
+  // The creator edits; the member's page follows.
+  await p1.getByRole('button', { name: 'Edit' }).click();
+  const edit = p1.getByRole('dialog', { name: 'Edit Cohort' });
+  await expect(edit.getByLabel('Name')).toHaveValue(name);
+  await edit.getByLabel('Name').fill(' ');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(edit.getByText('Please enter a cohort name')).toBeVisible();
+  await edit.getByLabel('Name').fill(`${name} v2`);
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expectToast(p1, 'Cohort updated!');
+  await expect(p2.getByRole('heading', { name: `${name} v2` })).toBeVisible({ timeout: 10_000 });
+
+  // The member leaves.
+  await p2.getByRole('button', { name: 'Leave' }).click();
+  await expectToast(p2, 'Left cohort');
+  await expect(p2.getByRole('heading', { name: 'Available cohorts' })).toBeVisible();
+  await expect(p1.getByText('1 / 5 members')).toBeVisible({ timeout: 10_000 });
+
+  // The creator deletes after the warning; the other page drops it too.
+  await p1.getByRole('button', { name: 'Delete' }).click();
+  const confirm = p1.getByRole('alertdialog');
+  await expect(confirm).toContainText('All members will be removed from this cohort.');
+  await expect(confirm).toContainText('This cannot be undone.');
+  await shoot(p1, 'cohort-delete-confirm', false);
+  await confirm.getByRole('button', { name: 'Delete cohort' }).click();
+  await expectToast(p1, 'Cohort deleted');
+  await expect(p1.getByRole('heading', { name: 'Available cohorts' })).toBeVisible();
+  await expect(p2.getByText(`${name} v2`)).toHaveCount(0, { timeout: 10_000 });
+  await shoot(p2, 'cohort-list');
+
+  await one.context.close();
+  await two.context.close();
+});
+
+test('profile edit, cancel and save', async ({ browser }) => {
+  test.setTimeout(60_000);
+  const { context, page } = await memberPage(browser, 'Pat Profile', 'profile');
+  await page.goto('/members');
+  await tab(page, 'Profile').click();
+  await expect(page.getByRole('heading', { name: 'Your profile' })).toBeVisible();
+  await shoot(page, 'profile-view');
+
+  await page.getByRole('button', { name: 'Edit profile' }).click();
+  await expect(page.getByLabel('E-mail')).toHaveAttribute('readonly', '');
+  await expect(page.getByLabel('Bio')).toHaveAttribute('rows', '4');
+  await page.getByLabel('Location').fill('Lisbon');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByText('Lisbon')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Edit profile' }).click();
+  await expect(page.getByLabel('Location')).toHaveValue('');
+  await page.getByLabel('Location').fill('Lisbon');
+  await page.getByLabel('Job title').fill('Agent engineer');
+  await page.getByLabel('Bio').fill('I build agents.\nMostly in Rust.');
+  await shoot(page, 'profile-edit');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expectToast(page, 'Profile updated');
+  await expect(page.getByText('Lisbon')).toBeVisible();
+  await expect(page.getByText('Agent engineer')).toBeVisible();
+
+  // A file that is not an image is refused before upload.
+  await page.getByTestId('avatar-input').setInputFiles({
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('not an image'),
+  });
+  await expect(page.getByRole('alert')).toContainText('must be a PNG, JPEG, GIF or WebP image');
+
+  // A real image uploads, shows, and can be removed.
+  await page.getByTestId('avatar-input').setInputFiles({
+    name: 'me.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from(TINY_PNG, 'base64'),
+  });
+  await expectToast(page, 'Avatar updated');
+  const avatar = page.locator('img[src^="/avatars/"]').first();
+  await expect(avatar).toBeVisible();
+  await page.getByRole('button', { name: 'Remove' }).click();
+  await expectToast(page, 'Avatar removed');
+  await expect(page.locator('img[src^="/avatars/"]')).toHaveCount(0);
+
+  // After a reload the saved values are still there.
+  await page.reload();
+  await tab(page, 'Profile').click();
+  await expect(page.getByText('Lisbon')).toBeVisible();
+
+  // Signing out goes to /auth?logged_out=true and the page is closed to the visitor.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/auth\?logged_out=true$/);
+  await page.goto('/members?success=true');
+  await expect(page).toHaveURL(/\/auth\?success=true&return=members$/);
+  await context.close();
+});

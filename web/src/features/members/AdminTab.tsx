@@ -1,0 +1,459 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { BookOpen, Download, Pencil, Plus, Trash2, XCircle } from 'lucide-react';
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { ApiError, errorMessage } from '@/lib/api';
+import { cn } from '@/lib/cn';
+import { toast } from '@/lib/toast';
+import {
+  browserTimeZone,
+  formatLongDate,
+  parseTags,
+  type SessionField,
+  sessionErrorField,
+} from './logic';
+import {
+  keys,
+  type LiveSession,
+  membersApi,
+  type SessionInput,
+  type SessionStatus,
+  WAITLIST_CSV_URL,
+} from './members-api';
+import {
+  ConfirmDialog,
+  EmptyState,
+  LoadError,
+  LoadingBlock,
+  MemberDialog,
+  TextAreaField,
+  TextField,
+} from './parts';
+import { SessionCard, useErrorToast } from './SessionsPanel';
+
+const STATUSES: readonly SessionStatus[] = ['scheduled', 'live', 'completed', 'cancelled'];
+
+/** The Admin tab: live sessions, the wait list, and a note on the knowledge base. */
+export function AdminTab() {
+  return (
+    <div className="flex flex-col gap-10">
+      <AdminSessions />
+      <Waitlist />
+      <section aria-labelledby="kb-heading">
+        <Card className="border-dashed">
+          <h2 id="kb-heading" className="flex items-center gap-2 text-lg font-semibold text-fg">
+            <BookOpen size={18} aria-hidden="true" className="text-term-amber" />
+            Knowledge base
+          </h2>
+          <p className="mt-2 text-sm text-muted">
+            Seeding the knowledge base and managing its documents (list, add, edit, delete) will
+            live here. This part is not built yet.
+          </p>
+        </Card>
+      </section>
+    </div>
+  );
+}
+
+type FormValues = Omit<SessionInput, 'tags' | 'max_attendees'> & {
+  tags: string;
+  max_attendees: string;
+};
+
+function emptyForm(): FormValues {
+  return {
+    title: '',
+    description: '',
+    tags: '',
+    session_date: '',
+    session_time: '17:00',
+    duration: '2 hours',
+    timezone: browserTimeZone(),
+    status: 'scheduled',
+    max_attendees: '',
+    zoom_meeting_id: '',
+    zoom_password: '',
+    zoom_join_url: '',
+    meeting_link: '',
+  };
+}
+
+function fromSession(s: LiveSession): FormValues {
+  return {
+    title: s.title,
+    description: s.description,
+    tags: s.tags.join(', '),
+    session_date: s.session_date,
+    session_time: s.session_time,
+    duration: s.duration,
+    timezone: s.timezone,
+    status: (STATUSES as readonly string[]).includes(s.status)
+      ? (s.status as SessionStatus)
+      : 'scheduled',
+    max_attendees: s.max_attendees === null ? '' : String(s.max_attendees),
+    zoom_meeting_id: s.zoom_meeting_id ?? '',
+    zoom_password: s.zoom_password ?? '',
+    zoom_join_url: s.zoom_join_url ?? '',
+    meeting_link: s.meeting_link ?? '',
+  };
+}
+
+/** The form as the server expects it; a max attendees that is not a number goes as is, for the server to name. */
+function toInput(v: FormValues): SessionInput | { error: string } {
+  const raw = v.max_attendees.trim();
+  let max: number | null = null;
+  if (raw !== '') {
+    const n = Number(raw);
+    if (!Number.isInteger(n))
+      return { error: 'Max attendees must be a whole number from 1 to 10000.' };
+    max = n;
+  }
+  return { ...v, tags: parseTags(v.tags), max_attendees: max };
+}
+
+function AdminSessions() {
+  const client = useQueryClient();
+  const query = useQuery({
+    queryKey: keys.sessions,
+    queryFn: ({ signal }) => membersApi.sessions(signal),
+  });
+  useErrorToast(query.error, 'Error loading sessions');
+  const [editing, setEditing] = useState<LiveSession | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<LiveSession | null>(null);
+
+  const refresh = () => client.invalidateQueries({ queryKey: keys.sessions });
+
+  const cancel = useMutation({
+    mutationFn: (s: LiveSession) => membersApi.setSessionStatus(s.id, 'cancelled'),
+    onSuccess: async () => {
+      toast.success('Session cancelled');
+      await refresh();
+    },
+    onError: (error) => toast.error('Error', errorMessage(error)),
+  });
+  const remove = useMutation({
+    mutationFn: (s: LiveSession) => membersApi.deleteSession(s.id),
+    onSuccess: async () => {
+      toast.success('Session deleted');
+      setDeleting(null);
+      await refresh();
+    },
+    onError: (error) => toast.error('Error', errorMessage(error)),
+  });
+
+  const sessions = query.data ? [...query.data.sessions].reverse() : [];
+
+  return (
+    <section aria-labelledby="admin-sessions-heading" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="admin-sessions-heading" className="text-xl font-semibold text-fg">
+            Manage live sessions
+          </h2>
+          <p className="mt-1 text-sm text-muted">Newest first. Members see changes at once.</p>
+        </div>
+        <Button onClick={() => setEditing('new')} aria-haspopup="dialog">
+          <Plus size={16} aria-hidden="true" />
+          New session
+        </Button>
+      </div>
+
+      {query.isPending ? (
+        <LoadingBlock label="Loading sessions…" rows={2} />
+      ) : query.isError ? (
+        <LoadError
+          message="The sessions could not be loaded."
+          onRetry={() => void query.refetch()}
+        />
+      ) : sessions.length === 0 ? (
+        <EmptyState title="No sessions yet">
+          Create the first live session for the tribe.
+        </EmptyState>
+      ) : (
+        <ul className="flex flex-col gap-4">
+          {sessions.map((s) => (
+            <li key={s.id}>
+              <SessionCard session={s}>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={() => setEditing(s)}
+                  aria-haspopup="dialog"
+                >
+                  <Pencil size={14} aria-hidden="true" />
+                  Edit
+                </Button>
+                {s.status !== 'cancelled' ? (
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    disabled={cancel.isPending}
+                    onClick={() => cancel.mutate(s)}
+                  >
+                    <XCircle size={14} aria-hidden="true" />
+                    Cancel session
+                  </Button>
+                ) : null}
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  className="hover:text-term-red"
+                  onClick={() => setDeleting(s)}
+                  aria-haspopup="dialog"
+                >
+                  <Trash2 size={14} aria-hidden="true" />
+                  Delete
+                </Button>
+              </SessionCard>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <MemberDialog
+        open={editing !== null}
+        onOpenChange={(open) => {
+          if (!open) setEditing(null);
+        }}
+        windowTitle={editing === 'new' ? '~ $ session --new' : '~ $ session --edit'}
+        title={editing === 'new' ? 'New session' : 'Edit session'}
+        description="Date and time are read in the session's own time zone."
+        className="max-w-2xl"
+      >
+        {editing !== null ? (
+          <SessionForm
+            initial={editing === 'new' ? emptyForm() : fromSession(editing)}
+            onCancel={() => setEditing(null)}
+            onSubmit={async (input) => {
+              if (editing === 'new') {
+                await membersApi.createSession(input);
+                toast.success('Session created');
+              } else {
+                await membersApi.updateSession(editing.id, input);
+                toast.success('Session updated');
+              }
+              setEditing(null);
+              await refresh();
+            }}
+          />
+        ) : null}
+      </MemberDialog>
+
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => {
+          if (!open) setDeleting(null);
+        }}
+        title={`Delete ${deleting?.title ?? 'this session'}?`}
+        description="The session disappears for every member, including from calendar feeds. This cannot be undone. To keep it visible as called off, cancel it instead."
+        confirmLabel="Delete session"
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting);
+        }}
+      />
+    </section>
+  );
+}
+
+function SessionForm({
+  initial,
+  onCancel,
+  onSubmit,
+}: {
+  initial: FormValues;
+  onCancel: () => void;
+  onSubmit: (input: SessionInput) => Promise<void>;
+}) {
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<Partial<Record<SessionField, string>>>({});
+  const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const statusId = useId();
+
+  const change = (key: keyof FormValues) => (value: string) => {
+    setValues((prev) => ({ ...prev, [key]: value }));
+    setErrors((prev) => (prev[key] ? { ...prev, [key]: undefined } : prev));
+  };
+
+  const showError = (field: SessionField, message: string) => {
+    setErrors({ [field]: message });
+    formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (values.title.trim() === '') {
+      showError('title', 'Please enter a title');
+      return;
+    }
+    const input = toInput(values);
+    if ('error' in input) {
+      showError('max_attendees', input.error);
+      return;
+    }
+    setBusy(true);
+    try {
+      await onSubmit(input);
+    } catch (error) {
+      const field = error instanceof ApiError ? sessionErrorField(error.message) : null;
+      if (field && error instanceof Error) showError(field, error.message);
+      else toast.error('Error', errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const text = (
+    key: Exclude<keyof FormValues, 'description' | 'status'>,
+    label: string,
+    extra: Partial<Parameters<typeof TextField>[0]> = {},
+  ) => (
+    <TextField
+      name={key}
+      label={label}
+      value={values[key]}
+      onChange={change(key)}
+      error={errors[key]}
+      {...extra}
+    />
+  );
+
+  return (
+    <form ref={formRef} noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+      {text('title', 'Title', { maxLength: 200, required: true })}
+      <TextAreaField
+        name="description"
+        label="Description (optional)"
+        rows={3}
+        value={values.description}
+        onChange={change('description')}
+        error={errors.description}
+        maxLength={5000}
+      />
+      {text('tags', 'Tags (comma separated)', { placeholder: 'agents, memory' })}
+      <div className="grid gap-4 sm:grid-cols-3">
+        {text('session_date', 'Date', { type: 'date', required: true })}
+        {text('session_time', 'Start time', { type: 'time', required: true })}
+        {text('duration', 'Duration', {
+          placeholder: '2 hours',
+          hint: "e.g. '2 hours', '45 minutes'",
+        })}
+      </div>
+      <div className="grid gap-4 sm:grid-cols-3">
+        {text('timezone', 'Time zone', { placeholder: 'America/New_York', autoComplete: 'off' })}
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={statusId} className="font-mono text-xs text-muted">
+            Status
+          </label>
+          <select
+            id={statusId}
+            name="status"
+            value={values.status}
+            onChange={(e) => change('status')(e.target.value)}
+            aria-invalid={errors.status ? true : undefined}
+            className="h-11 rounded-md border border-ink-600 bg-ink-900 px-3 text-sm text-fg focus-visible:outline-2 focus-visible:outline-term-cyan"
+          >
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+          {errors.status ? <p className="text-xs text-term-red">{errors.status}</p> : null}
+        </div>
+        {text('max_attendees', 'Max attendees', { inputMode: 'numeric', placeholder: 'unlimited' })}
+      </div>
+      <fieldset className="grid gap-4 rounded-md border border-ink-700 p-3 sm:grid-cols-2">
+        <legend className="px-1 font-mono text-xs text-dim">
+          Meeting details (subscribers and admins only)
+        </legend>
+        {text('zoom_meeting_id', 'Meeting ID', { maxLength: 100, autoComplete: 'off' })}
+        {text('zoom_password', 'Meeting password', { maxLength: 100, autoComplete: 'off' })}
+        {text('zoom_join_url', 'Join URL', { type: 'url', placeholder: 'https://zoom.us/j/…' })}
+        {text('meeting_link', 'Other meeting link', { type: 'url', placeholder: 'https://…' })}
+      </fieldset>
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Button variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : 'Save session'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function Waitlist() {
+  const query = useQuery({
+    queryKey: keys.waitlist,
+    queryFn: ({ signal }) => membersApi.waitlist(signal),
+  });
+  useErrorToast(query.error, 'Error loading the wait list');
+  const entries = query.data ?? [];
+  return (
+    <section aria-labelledby="waitlist-heading" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="waitlist-heading" className="text-xl font-semibold text-fg">
+            Wait list
+          </h2>
+          <p className="mt-1 text-sm text-muted">
+            {query.data
+              ? `${entries.length} ${entries.length === 1 ? 'person' : 'people'}, newest first.`
+              : 'Newest first.'}
+          </p>
+        </div>
+        <a href={WAITLIST_CSV_URL} download className={buttonClasses('outline', 'sm')}>
+          <Download size={14} aria-hidden="true" />
+          Export CSV
+        </a>
+      </div>
+      {query.isPending ? (
+        <LoadingBlock label="Loading the wait list…" rows={1} />
+      ) : query.isError ? (
+        <LoadError
+          message="The wait list could not be loaded."
+          onRetry={() => void query.refetch()}
+        />
+      ) : entries.length === 0 ? (
+        <EmptyState title="Nobody on the wait list yet" />
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-ink-700">
+          <table className="w-full min-w-[32rem] text-left text-sm">
+            <thead className="bg-ink-850 font-mono text-xs text-dim">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-normal">
+                  Name
+                </th>
+                <th scope="col" className="px-3 py-2 font-normal">
+                  E-mail
+                </th>
+                <th scope="col" className="px-3 py-2 font-normal">
+                  Joined
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((e, i) => (
+                <tr
+                  key={e.id}
+                  className={cn('border-t border-ink-700', i % 2 === 1 && 'bg-ink-850/40')}
+                >
+                  <td className="px-3 py-2 text-fg">{e.full_name}</td>
+                  <td className="px-3 py-2 break-all text-muted">{e.email}</td>
+                  <td className="px-3 py-2 whitespace-nowrap text-muted">
+                    {formatLongDate(e.created_at)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,156 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Award, CalendarCheck, ChevronRight, CreditCard, ShieldCheck, Users } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { Link } from 'react-router';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { cn } from '@/lib/cn';
+import { CalendarFeedPanel } from './CalendarFeedPanel';
+import { LevelDialog } from './LevelDialog';
+import { type StatusBadge, spotsText, subscriptionBadge } from './logic';
+import type { Overview } from './members-api';
+import { MemberDialog, Skeleton } from './parts';
+import { SessionsPanel } from './SessionsPanel';
+
+const statusColor: Record<StatusBadge['tone'], string> = {
+  green: 'text-term-green',
+  amber: 'text-term-amber',
+  cyan: 'text-term-cyan',
+  neutral: 'text-fg',
+};
+
+/** Everyone starts here; levels above it are not tracked yet. */
+const CURRENT_LEVEL = 'Apprentice';
+
+function StatCard({
+  label,
+  icon,
+  children,
+  className,
+}: {
+  label: string;
+  icon: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <Card className={cn('flex flex-col gap-2 p-4', className)}>
+      <p className="flex items-center gap-2 font-mono text-xs text-dim">
+        {icon}
+        {label}
+      </p>
+      {children}
+    </Card>
+  );
+}
+
+export interface DashboardTabProps {
+  overview: UseQueryResult<Overview>;
+  isSubscriber: boolean;
+}
+
+export function DashboardTab({ overview, isSubscriber }: DashboardTabProps) {
+  const [levelsOpen, setLevelsOpen] = useState(false);
+  const [manageOpen, setManageOpen] = useState(false);
+  const data = overview.data;
+  const badge = data ? subscriptionBadge(data.subscription) : null;
+
+  return (
+    <div className="flex flex-col gap-8">
+      <section aria-label="Your membership" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <StatCard label="Status" icon={<ShieldCheck size={14} aria-hidden="true" />}>
+          {badge ? (
+            <>
+              <p className={cn('text-2xl font-bold', statusColor[badge.tone])}>{badge.label}</p>
+              {badge.detail ? <p className="text-xs text-muted">{badge.detail}</p> : null}
+            </>
+          ) : (
+            <Skeleton className="h-7 w-32" />
+          )}
+        </StatCard>
+
+        <StatCard label="Tribe Members" icon={<Users size={14} aria-hidden="true" />}>
+          {data ? (
+            <>
+              <p className="text-2xl font-bold text-fg">
+                {data.tribe.active_members} / {data.tribe.capacity}
+              </p>
+              <p className="text-xs text-muted">
+                {spotsText(data.tribe.active_members, data.tribe.capacity)}
+              </p>
+            </>
+          ) : (
+            <Skeleton className="h-8 w-24" />
+          )}
+        </StatCard>
+
+        <StatCard
+          label="Tribe Level"
+          icon={<Award size={14} aria-hidden="true" />}
+          className="transition-colors hover:border-term-cyan/60"
+        >
+          <button
+            type="button"
+            onClick={() => setLevelsOpen(true)}
+            aria-haspopup="dialog"
+            className="flex items-center justify-between gap-2 rounded-md text-left text-2xl font-bold text-term-cyan focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-term-cyan"
+          >
+            {CURRENT_LEVEL}
+            <ChevronRight size={20} aria-hidden="true" />
+          </button>
+          <p className="text-xs text-muted">See how to level up</p>
+        </StatCard>
+
+        <StatCard label="Sessions Attended" icon={<CalendarCheck size={14} aria-hidden="true" />}>
+          <p className="text-2xl font-bold text-fg">Coming Soon</p>
+          <p className="text-xs text-muted">Attendance tracking is on its way</p>
+        </StatCard>
+      </section>
+
+      <Card className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <h2 className="flex items-center gap-2 text-lg font-semibold text-fg">
+            <CreditCard size={18} aria-hidden="true" className="text-term-green" />
+            Subscription
+          </h2>
+          <p className="mt-1 text-sm text-muted">
+            {isSubscriber
+              ? 'Your tribe membership is active: live sessions, the group chat and everything else are yours.'
+              : 'You are a free member. Subscribe for $250 a month to join the live sessions and the group chat.'}
+          </p>
+        </div>
+        {isSubscriber ? (
+          <Button variant="outline" onClick={() => setManageOpen(true)} aria-haspopup="dialog">
+            Manage
+          </Button>
+        ) : (
+          <Link to="/tribe" className={buttonClasses('primary')}>
+            Upgrade
+          </Link>
+        )}
+      </Card>
+
+      <SessionsPanel />
+      <CalendarFeedPanel />
+
+      <LevelDialog open={levelsOpen} onOpenChange={setLevelsOpen} currentLevel={CURRENT_LEVEL} />
+      <MemberDialog
+        open={manageOpen}
+        onOpenChange={setManageOpen}
+        windowTitle="~ $ billing"
+        title="Manage subscription"
+        description="Billing management is not available on this site yet."
+      >
+        <p className="text-sm text-muted">
+          To change your payment method, get an invoice or cancel, reply to any membership e-mail
+          and we will take care of it by hand.
+        </p>
+        <div className="mt-5 flex justify-end">
+          <Button variant="outline" onClick={() => setManageOpen(false)}>
+            Close
+          </Button>
+        </div>
+      </MemberDialog>
+    </div>
+  );
+}

@@ -1,0 +1,361 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { session, type User } from '@/lib/session';
+import { renderRoute } from '@/test/render';
+import { authRedirect } from './MembersPage';
+import type { Cohort, LiveSession, Overview, Profile } from './members-api';
+
+const user: User = {
+  id: 'u1',
+  email: 'ada@example.com',
+  email_confirmed: true,
+  full_name: 'Ada Lovelace',
+  avatar_url: null,
+  is_admin: false,
+  created_at: '2026-11-23T10:00:00.000Z',
+  subscription: null,
+};
+
+const overview: Overview = {
+  subscription: null,
+  is_subscriber: false,
+  is_admin: false,
+  tribe: { capacity: 50, active_members: 12, spots_left: 38, at_capacity: false },
+};
+
+const profile: Profile = {
+  id: 'u1',
+  email: 'ada@example.com',
+  full_name: 'Ada Lovelace',
+  avatar_url: null,
+  bio: 'Engines.',
+  phone: '',
+  location: 'London',
+  company: '',
+  job_title: '',
+  created_at: '2026-11-23T10:00:00.000Z',
+  updated_at: '2026-11-23T10:00:00.000Z',
+};
+
+function liveSession(id: string, upcoming: boolean, extra: Partial<LiveSession> = {}): LiveSession {
+  return {
+    id,
+    title: `Session ${id}`,
+    description: '',
+    tags: ['agents'],
+    session_date: '2026-12-03',
+    session_time: '17:00',
+    duration: '2 hours',
+    timezone: 'America/New_York',
+    status: 'scheduled',
+    max_attendees: null,
+    starts_at: '2026-12-03T22:00:00Z',
+    ends_at: '2026-12-04T00:00:00Z',
+    upcoming,
+    locked: true,
+    created_at: '2026-11-23T10:00:00.000Z',
+    updated_at: '2026-11-23T10:00:00.000Z',
+    ...extra,
+  };
+}
+
+function cohort(extra: Partial<Cohort> = {}): Cohort {
+  return {
+    id: 'c1',
+    name: 'Agent Builders',
+    description: 'We build agents.',
+    icon: 'rocket',
+    github_url: 'https://github.com/org/repo',
+    homepage_url: null,
+    created_by: 'u2',
+    max_members: 5,
+    member_count: 5,
+    is_member: false,
+    is_creator: false,
+    is_full: true,
+    members: [
+      {
+        user_id: 'u2',
+        full_name: 'Grace Hopper',
+        avatar_url: null,
+        joined_at: '2026-11-23T10:00:00Z',
+      },
+    ],
+    created_at: '2026-11-23T10:00:00.000Z',
+    updated_at: '2026-11-23T10:00:00.000Z',
+    ...extra,
+  };
+}
+
+type Handler = (init: RequestInit | undefined) => { status: number; body?: unknown };
+
+function json(status: number, body?: unknown) {
+  return new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+/** Answers fetch by "METHOD path"; records every call. */
+function mockServer(routes: Record<string, Handler>) {
+  const calls: Array<{ key: string; body: unknown }> = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = typeof input === 'string' ? input : input.toString();
+    const key = `${init?.method ?? 'GET'} ${path}`;
+    calls.push({ key, body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body });
+    const handler = routes[key];
+    if (!handler) return json(404, { error: { code: 'not_found', message: `no route ${key}` } });
+    const { status, body } = handler(init);
+    return json(status, body);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return calls;
+}
+
+function baseRoutes(over: Partial<Record<string, Handler>> = {}): Record<string, Handler> {
+  const routes: Record<string, Handler> = {
+    'GET /api/auth/session': () => ({ status: 200, body: { user } }),
+    'GET /api/members/overview': () => ({ status: 200, body: overview }),
+    'GET /api/sessions': () => ({
+      status: 200,
+      body: {
+        sessions: [liveSession('past', false), liveSession('next', true)],
+        can_join: false,
+      },
+    }),
+    'GET /api/calendar/feed': () => ({ status: 200, body: { exists: false, created_at: null } }),
+    'GET /api/cohorts': () => ({ status: 200, body: { cohorts: [cohort()], my_cohort_id: null } }),
+    'GET /api/profile': () => ({ status: 200, body: { profile } }),
+  };
+  for (const [key, handler] of Object.entries(over)) if (handler) routes[key] = handler;
+  return routes;
+}
+
+describe('authRedirect', () => {
+  it('keeps checkout flags and adds return=members', () => {
+    expect(authRedirect(new URLSearchParams('success=true&tab=x'))).toBe(
+      '/auth?success=true&return=members',
+    );
+    expect(authRedirect(new URLSearchParams('awaiting_subscription=true&canceled=true'))).toBe(
+      '/auth?canceled=true&awaiting_subscription=true&return=members',
+    );
+  });
+
+  it('goes to plain /auth without flags', () => {
+    expect(authRedirect(new URLSearchParams('confirmed=true'))).toBe('/auth');
+  });
+});
+
+describe('MembersPage', { timeout: 20_000 }, () => {
+  beforeEach(() => {
+    session.dispose();
+  });
+  afterEach(() => {
+    session.dispose();
+    vi.unstubAllGlobals();
+  });
+
+  it('sends a visitor without a session to /auth, keeping checkout flags', async () => {
+    mockServer({ 'GET /api/auth/session': () => ({ status: 200, body: { user: null } }) });
+    const { router } = renderRoute('/members?success=true');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+    expect(router.state.location.search).toBe('?success=true&return=members');
+  });
+
+  it('shows the dashboard of a free member', async () => {
+    mockServer(baseRoutes());
+    renderRoute('/members');
+    expect(
+      await screen.findByRole('heading', { name: /Welcome back, Ada Lovelace/ }),
+    ).toBeVisible();
+    expect(await screen.findByText('Free Member')).toBeVisible();
+    expect(screen.getByText('12 / 50')).toBeVisible();
+    expect(screen.getByText('Growing Community')).toBeVisible();
+    expect(screen.getByText('Coming Soon')).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Upgrade' })).toHaveAttribute('href', '/tribe');
+    // The community card and the locked session both offer it.
+    for (const link of screen.getAllByRole('link', { name: 'Subscribe to Join' })) {
+      expect(link).toHaveAttribute('href', '/tribe');
+    }
+    // No Admin tab for a member the server does not call an admin.
+    expect(screen.queryByRole('tab', { name: /Admin/ })).toBeNull();
+
+    const upcoming = await screen.findByRole('button', { name: 'Upcoming (1)' });
+    expect(upcoming).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByText('Session next')).toBeVisible();
+    expect(screen.getByText('Thursday, December 3, 2026')).toBeVisible();
+    // A locked session offers the subscription, not the meeting.
+    expect(screen.queryByText(/Meeting ID/)).toBeNull();
+    expect(screen.queryByRole('link', { name: /Join Session/ })).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Archive (1)' }));
+    expect(screen.getByText('Session past')).toBeVisible();
+    expect(screen.queryByText('Session next')).toBeNull();
+  });
+
+  it('shows meeting details and Join Session to a subscriber, and counts spots near the cap', async () => {
+    const active = {
+      status: 'active',
+      current_period_end: '2026-12-24T12:00:00Z',
+      cancel_at_period_end: false,
+    };
+    mockServer(
+      baseRoutes({
+        'GET /api/auth/session': () => ({
+          status: 200,
+          body: { user: { ...user, subscription: active } },
+        }),
+        'GET /api/members/overview': () => ({
+          status: 200,
+          body: {
+            ...overview,
+            subscription: active,
+            is_subscriber: true,
+            tribe: { capacity: 50, active_members: 44, spots_left: 6, at_capacity: false },
+          },
+        }),
+        'GET /api/sessions': () => ({
+          status: 200,
+          body: {
+            sessions: [
+              liveSession('next', true, {
+                locked: false,
+                zoom_meeting_id: '123 456',
+                zoom_password: 'tribe-secret',
+                zoom_join_url: 'https://zoom.us/j/123',
+                meeting_link: '',
+              }),
+            ],
+            can_join: true,
+          },
+        }),
+      }),
+    );
+    renderRoute('/members');
+    expect(await screen.findByText('Active Subscriber')).toBeVisible();
+    expect(screen.getByText(/^Renews December 2[45], 2026$/)).toBeVisible();
+    expect(screen.getByText('44 / 50')).toBeVisible();
+    expect(screen.getByText('6 spots left')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Manage' })).toBeVisible();
+    expect(await screen.findByText('tribe-secret')).toBeVisible();
+    const join = screen.getByRole('link', { name: /Join Session/ });
+    expect(join).toHaveAttribute('href', 'https://zoom.us/j/123');
+    expect(join).toHaveAttribute('rel', 'noopener noreferrer');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Manage' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/not available on this site yet/)).toBeVisible();
+  });
+
+  it('opens the progression dialog from the level card', async () => {
+    mockServer(baseRoutes());
+    renderRoute('/members');
+    await userEvent.click(await screen.findByRole('button', { name: /Apprentice/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('1/5 levels')).toBeVisible();
+    expect(within(dialog).getByText('IN_PROGRESS')).toBeVisible();
+    expect(within(dialog).getAllByText('LOCKED')).toHaveLength(4);
+    expect(within(dialog).getByText('Next Milestone')).toBeVisible();
+    expect(within(dialog).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '33');
+  });
+
+  it('shows the Admin tab when the server says admin', async () => {
+    mockServer(
+      baseRoutes({
+        'GET /api/members/overview': () => ({ status: 200, body: { ...overview, is_admin: true } }),
+        'GET /api/admin/waitlist': () => ({
+          status: 200,
+          body: {
+            entries: [
+              {
+                id: 'w1',
+                full_name: 'Lin',
+                email: 'lin@example.com',
+                created_at: '2026-11-20T10:00:00Z',
+              },
+            ],
+          },
+        }),
+      }),
+    );
+    renderRoute('/members');
+    await userEvent.click(await screen.findByRole('tab', { name: /Admin/ }));
+    expect(await screen.findByText('lin@example.com')).toBeVisible();
+    expect(screen.getByRole('link', { name: /Export CSV/ })).toHaveAttribute(
+      'href',
+      '/api/admin/waitlist.csv',
+    );
+    expect(screen.getByRole('heading', { name: /Knowledge base/ })).toBeVisible();
+  });
+
+  it('validates the cohort form in the browser and shows a full cohort as Full', async () => {
+    const calls = mockServer(
+      baseRoutes({
+        'POST /api/cohorts': () => ({ status: 201, body: { cohort: cohort({ id: 'c2' }) } }),
+      }),
+    );
+    renderRoute('/members');
+    await userEvent.click(await screen.findByRole('tab', { name: 'My Cohort' }));
+    const full = await screen.findByRole('button', { name: 'Agent Builders is full' });
+    expect(full).toBeDisabled();
+    expect(full).toHaveTextContent('Full');
+    const github = screen.getByRole('link', { name: /GitHub of Agent Builders/ });
+    expect(github).toHaveAttribute('target', '_blank');
+    expect(github).toHaveAttribute('rel', 'noopener noreferrer');
+
+    await userEvent.click(screen.getByRole('button', { name: /Create Cohort/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/up to 5 members/)).toBeVisible();
+    await userEvent.type(within(dialog).getByLabelText('Name'), '   ');
+    await userEvent.type(within(dialog).getByLabelText(/GitHub URL/), 'not a url');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Cohort' }));
+    expect(within(dialog).getByText('Please enter a cohort name')).toBeVisible();
+    expect(within(dialog).getByText('Invalid GitHub URL format')).toBeVisible();
+    expect(within(dialog).getByLabelText('Name')).toHaveFocus();
+    expect(calls.some((c) => c.key === 'POST /api/cohorts')).toBe(false);
+
+    await userEvent.type(within(dialog).getByLabelText('Name'), '  Rust agents ');
+    await userEvent.clear(within(dialog).getByLabelText(/GitHub URL/));
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'zap' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Cohort' }));
+    await waitFor(() => expect(calls.some((c) => c.key === 'POST /api/cohorts')).toBe(true));
+    expect(calls.find((c) => c.key === 'POST /api/cohorts')?.body).toEqual({
+      name: 'Rust agents',
+      description: '',
+      icon: 'zap',
+      github_url: '',
+      homepage_url: '',
+    });
+  });
+
+  it('edits the profile and restores it on cancel', async () => {
+    const calls = mockServer(
+      baseRoutes({
+        'PUT /api/profile': (init) => ({
+          status: 200,
+          body: { profile: { ...profile, ...JSON.parse(String(init?.body)) } },
+        }),
+      }),
+    );
+    renderRoute('/members');
+    await userEvent.click(await screen.findByRole('tab', { name: 'Profile' }));
+    await userEvent.click(await screen.findByRole('button', { name: /Edit profile/ }));
+    expect(screen.getByLabelText('E-mail')).toHaveAttribute('readonly');
+    expect(screen.getByLabelText('Bio')).toHaveAttribute('rows', '4');
+    const location = screen.getByLabelText('Location');
+    await userEvent.clear(location);
+    await userEvent.type(location, 'Paris');
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByText('London')).toBeVisible();
+
+    await userEvent.click(screen.getByRole('button', { name: /Edit profile/ }));
+    expect(screen.getByLabelText('Location')).toHaveValue('London');
+    await userEvent.clear(screen.getByLabelText('Location'));
+    await userEvent.type(screen.getByLabelText('Location'), 'Paris');
+    await userEvent.click(screen.getByRole('button', { name: 'Save profile' }));
+    expect(await screen.findByText('Paris')).toBeVisible();
+    const put = calls.find((c) => c.key === 'PUT /api/profile');
+    expect(put?.body).toMatchObject({ location: 'Paris', full_name: 'Ada Lovelace' });
+  });
+});

@@ -1,0 +1,302 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ImageUp, Pencil, Trash2 } from 'lucide-react';
+import { type ChangeEvent, type FormEvent, useRef, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { ApiError, errorMessage } from '@/lib/api';
+import { session } from '@/lib/session';
+import { toast } from '@/lib/toast';
+import { keys, membersApi, type Profile, type ProfileInput } from './members-api';
+import { Avatar, LoadError, LoadingBlock, TextAreaField, TextField } from './parts';
+import { useErrorToast } from './SessionsPanel';
+
+type Field = keyof ProfileInput;
+
+/** The server refuses larger files (docs/api.md); saying so early saves the upload. */
+const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+
+const fields: ReadonlyArray<{ key: Field; label: string; max: number; autoComplete?: string }> = [
+  { key: 'full_name', label: 'Full name', max: 120, autoComplete: 'name' },
+  { key: 'job_title', label: 'Job title', max: 120, autoComplete: 'organization-title' },
+  { key: 'company', label: 'Company', max: 120, autoComplete: 'organization' },
+  { key: 'location', label: 'Location', max: 120, autoComplete: 'address-level2' },
+  { key: 'phone', label: 'Phone', max: 40, autoComplete: 'tel' },
+];
+
+/** Which profile field a server message names ("Full name must be …"), if any. */
+function profileErrorField(message: string): Field | null {
+  const byPrefix: ReadonlyArray<readonly [string, Field]> = [
+    ['Full name', 'full_name'],
+    ['Bio', 'bio'],
+    ['Phone', 'phone'],
+    ['Location', 'location'],
+    ['Company', 'company'],
+    ['Job title', 'job_title'],
+  ];
+  return byPrefix.find(([prefix]) => message.startsWith(prefix))?.[1] ?? null;
+}
+
+function toInput(profile: Profile): ProfileInput {
+  return {
+    full_name: profile.full_name,
+    bio: profile.bio,
+    phone: profile.phone,
+    location: profile.location,
+    company: profile.company,
+    job_title: profile.job_title,
+  };
+}
+
+/** Profile: view and edit mode, and the avatar. */
+export function ProfileTab() {
+  const query = useQuery({
+    queryKey: keys.profile,
+    queryFn: ({ signal }) => membersApi.profile(signal),
+  });
+  useErrorToast(query.error, 'Error loading profile');
+  const [editing, setEditing] = useState(false);
+
+  if (query.isPending) return <LoadingBlock label="Loading your profile…" rows={2} />;
+  if (query.isError) {
+    return (
+      <LoadError message="Your profile could not be loaded." onRetry={() => void query.refetch()} />
+    );
+  }
+  const profile = query.data;
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
+      <AvatarCard profile={profile} />
+      <Card className="p-4 sm:p-6">
+        {editing ? (
+          <ProfileForm profile={profile} onDone={() => setEditing(false)} />
+        ) : (
+          <ProfileView profile={profile} onEdit={() => setEditing(true)} />
+        )}
+      </Card>
+    </div>
+  );
+}
+
+function ProfileView({ profile, onEdit }: { profile: Profile; onEdit: () => void }) {
+  const rows: ReadonlyArray<readonly [string, string]> = [
+    ['Full name', profile.full_name],
+    ['E-mail', profile.email],
+    ['Job title', profile.job_title],
+    ['Company', profile.company],
+    ['Location', profile.location],
+    ['Phone', profile.phone],
+  ];
+  return (
+    <section aria-labelledby="profile-heading">
+      <div className="flex items-center justify-between gap-3">
+        <h2 id="profile-heading" className="text-xl font-semibold text-fg">
+          Your profile
+        </h2>
+        <Button variant="outline" size="sm" onClick={onEdit}>
+          <Pencil size={14} aria-hidden="true" />
+          Edit profile
+        </Button>
+      </div>
+      <dl className="mt-5 grid gap-4 sm:grid-cols-2">
+        {rows.map(([label, value]) => (
+          <div key={label} className="min-w-0">
+            <dt className="font-mono text-xs text-dim">{label}</dt>
+            <dd className={value ? 'mt-1 break-words text-fg' : 'mt-1 text-dim'}>
+              {value || 'Not set'}
+            </dd>
+          </div>
+        ))}
+        <div className="sm:col-span-2">
+          <dt className="font-mono text-xs text-dim">Bio</dt>
+          <dd
+            className={
+              profile.bio ? 'mt-1 break-words whitespace-pre-line text-fg' : 'mt-1 text-dim'
+            }
+          >
+            {profile.bio || 'Not set'}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function ProfileForm({ profile, onDone }: { profile: Profile; onDone: () => void }) {
+  const client = useQueryClient();
+  const [values, setValues] = useState<ProfileInput>(() => toInput(profile));
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const formRef = useRef<HTMLFormElement>(null);
+
+  const save = useMutation({
+    mutationFn: (input: ProfileInput) => membersApi.updateProfile(input),
+    onSuccess: (saved) => {
+      client.setQueryData(keys.profile, saved);
+      void session.refresh();
+      toast.success('Profile updated');
+      onDone();
+    },
+    onError: (error) => {
+      const field = error instanceof ApiError ? profileErrorField(error.message) : null;
+      if (field) {
+        setErrors({ [field]: error.message });
+        formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
+      } else {
+        toast.error('Error', errorMessage(error));
+      }
+    },
+  });
+
+  const change = (key: Field) => (value: string) => {
+    setValues((prev) => ({ ...prev, [key]: value }));
+    setErrors((prev) => (prev[key] ? { ...prev, [key]: undefined } : prev));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!save.isPending) save.mutate(values);
+  };
+
+  return (
+    <form ref={formRef} noValidate onSubmit={submit} aria-labelledby="profile-edit-heading">
+      <h2 id="profile-edit-heading" className="text-xl font-semibold text-fg">
+        Edit profile
+      </h2>
+      <div className="mt-5 grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="E-mail"
+          value={profile.email}
+          readOnly
+          hint="Your e-mail address cannot be changed here."
+          wrapperClassName="sm:col-span-2"
+        />
+        {fields.map((f) => (
+          <TextField
+            key={f.key}
+            name={f.key}
+            label={f.label}
+            value={values[f.key]}
+            onChange={change(f.key)}
+            error={errors[f.key]}
+            maxLength={f.max}
+            autoComplete={f.autoComplete}
+            type={f.key === 'phone' ? 'tel' : 'text'}
+          />
+        ))}
+        <TextAreaField
+          name="bio"
+          label="Bio"
+          rows={4}
+          value={values.bio}
+          onChange={change('bio')}
+          error={errors.bio}
+          maxLength={2000}
+          wrapperClassName="sm:col-span-2"
+        />
+      </div>
+      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Button variant="outline" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save profile'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function AvatarCard({ profile }: { profile: Profile }) {
+  const client = useQueryClient();
+  const input = useRef<HTMLInputElement>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const onSaved = (saved: Profile) => {
+    setError(null);
+    client.setQueryData(keys.profile, saved);
+    void session.refresh();
+    void client.invalidateQueries({ queryKey: keys.cohorts });
+  };
+  const upload = useMutation({
+    mutationFn: membersApi.uploadAvatar,
+    onSuccess: (saved) => {
+      onSaved(saved);
+      toast.success('Avatar updated');
+    },
+    onError: (e) => setError(errorMessage(e)),
+  });
+  const remove = useMutation({
+    mutationFn: membersApi.removeAvatar,
+    onSuccess: (saved) => {
+      onSaved(saved);
+      toast.success('Avatar removed');
+    },
+    onError: (e) => setError(errorMessage(e)),
+  });
+  const busy = upload.isPending || remove.isPending;
+
+  const picked = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    if (!file.type.startsWith('image/')) {
+      setError('The avatar must be a PNG, JPEG, GIF or WebP image.');
+      return;
+    }
+    if (file.size > AVATAR_MAX_BYTES) {
+      setError('The avatar must be at most 5 MB.');
+      return;
+    }
+    upload.mutate(file);
+  };
+
+  return (
+    <Card className="flex flex-col items-center gap-4 p-4 text-center sm:p-6" aria-busy={busy}>
+      <div className="relative">
+        <Avatar name={profile.full_name || profile.email} url={profile.avatar_url} size={112} />
+        {busy ? (
+          <span className="absolute inset-0 flex items-center justify-center rounded-full bg-ink-950/70 font-mono text-xs text-term-green">
+            {upload.isPending ? 'Uploading…' : 'Removing…'}
+          </span>
+        ) : null}
+      </div>
+      <div>
+        <p className="font-semibold break-words text-fg">{profile.full_name || 'Member'}</p>
+        <p className="text-xs break-all text-muted">{profile.email}</p>
+      </div>
+      <input
+        ref={input}
+        type="file"
+        accept="image/png,image/jpeg,image/gif,image/webp"
+        className="sr-only"
+        tabIndex={-1}
+        aria-hidden="true"
+        onChange={picked}
+        data-testid="avatar-input"
+      />
+      <div className="flex flex-wrap justify-center gap-2">
+        <Button variant="outline" size="sm" disabled={busy} onClick={() => input.current?.click()}>
+          <ImageUp size={14} aria-hidden="true" />
+          {profile.avatar_url ? 'Change avatar' : 'Upload avatar'}
+        </Button>
+        {profile.avatar_url ? (
+          <Button variant="ghost" size="sm" disabled={busy} onClick={() => remove.mutate()}>
+            <Trash2 size={14} aria-hidden="true" />
+            Remove
+          </Button>
+        ) : null}
+      </div>
+      <p className="text-xs text-dim">PNG, JPEG, GIF or WebP, up to 5 MB.</p>
+      {error ? (
+        <p role="alert" className="text-sm text-term-red">
+          {error}
+        </p>
+      ) : null}
+      {busy ? (
+        <p role="status" className="sr-only">
+          {upload.isPending ? 'Uploading your avatar…' : 'Removing your avatar…'}
+        </p>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,215 @@
+import { useQuery } from '@tanstack/react-query';
+import { CalendarPlus, Clock, Globe, KeyRound, Lock, Video } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { Badge } from '@/components/ui/badge';
+import { buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { errorMessage } from '@/lib/api';
+import { cn } from '@/lib/cn';
+import { toast } from '@/lib/toast';
+import { sessionWhen, splitSessions } from './logic';
+import { keys, type LiveSession, membersApi, sessionCalendarUrl } from './members-api';
+import { EmptyState, LoadError, LoadingBlock } from './parts';
+
+/** Shows a toast once per failure of a query, with the server's own message. */
+export function useErrorToast(error: unknown, title: string): void {
+  useEffect(() => {
+    if (error) toast.error(title, errorMessage(error));
+  }, [error, title]);
+}
+
+const statusTone: Record<string, 'green' | 'cyan' | 'amber' | 'neutral'> = {
+  live: 'green',
+  scheduled: 'cyan',
+  cancelled: 'amber',
+  completed: 'neutral',
+};
+
+/** One session as members see it. `admin` adds nothing here; the Admin tab wraps it. */
+export function SessionCard({
+  session,
+  children,
+}: {
+  session: LiveSession;
+  children?: React.ReactNode;
+}) {
+  const when = sessionWhen(session);
+  const cancelled = session.status === 'cancelled';
+  const joinUrl = session.zoom_join_url || session.meeting_link || '';
+  return (
+    <Card className={cn('flex flex-col gap-3 p-4 sm:p-5', cancelled && 'opacity-80')}>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <h3 className={cn('text-lg font-semibold text-fg', cancelled && 'line-through')}>
+          {session.title}
+        </h3>
+        <Badge tone={statusTone[session.status] ?? 'neutral'}>{session.status}</Badge>
+      </div>
+      {session.description ? (
+        <p className="text-sm whitespace-pre-line text-muted">{session.description}</p>
+      ) : null}
+      {session.tags.length > 0 ? (
+        <ul className="flex flex-wrap gap-1.5" aria-label="Tags">
+          {session.tags.map((tag) => (
+            <li key={tag}>
+              <Badge>{tag}</Badge>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
+        <div className="flex gap-2">
+          <dt className="sr-only">Date</dt>
+          <dd className="text-fg">{when.date}</dd>
+        </div>
+        <div className="flex items-center gap-2">
+          <dt className="sr-only">Time</dt>
+          <dd className="flex items-center gap-1.5 text-fg">
+            <Clock size={14} aria-hidden="true" className="text-dim" />
+            {when.time} {when.zoneShort} · {session.duration}
+          </dd>
+        </div>
+        <div className="flex items-center gap-2">
+          <dt className="sr-only">Time zone</dt>
+          <dd className="flex items-center gap-1.5 text-muted">
+            <Globe size={14} aria-hidden="true" className="text-dim" />
+            {session.timezone}
+          </dd>
+        </div>
+        {when.viewer ? (
+          <div className="flex gap-2">
+            <dt className="text-muted">Your time:</dt>
+            <dd className="text-fg">{when.viewer}</dd>
+          </div>
+        ) : null}
+      </dl>
+
+      {session.upcoming && !cancelled ? (
+        session.locked ? (
+          <div className="flex flex-col gap-2 rounded-md border border-ink-700 bg-ink-900 p-3 sm:flex-row sm:items-center sm:justify-between">
+            <p className="flex items-center gap-2 text-sm text-muted">
+              <Lock size={14} aria-hidden="true" />
+              Meeting details are for subscribers.
+            </p>
+            <Link to="/tribe" className={buttonClasses('primary', 'sm')}>
+              Subscribe to Join
+            </Link>
+          </div>
+        ) : (
+          <div className="flex flex-col gap-3 rounded-md border border-term-green/30 bg-term-green/5 p-3 sm:flex-row sm:items-center sm:justify-between">
+            <dl className="grid gap-1 text-sm">
+              {session.zoom_meeting_id ? (
+                <div className="flex gap-2">
+                  <dt className="text-muted">Meeting ID:</dt>
+                  <dd className="font-mono text-fg">{session.zoom_meeting_id}</dd>
+                </div>
+              ) : null}
+              {session.zoom_password ? (
+                <div className="flex items-center gap-2">
+                  <dt className="flex items-center gap-1 text-muted">
+                    <KeyRound size={12} aria-hidden="true" />
+                    Password:
+                  </dt>
+                  <dd className="font-mono text-fg">{session.zoom_password}</dd>
+                </div>
+              ) : null}
+              {!session.zoom_meeting_id && !session.zoom_password && !joinUrl ? (
+                <p className="text-muted">The meeting link will appear here before the session.</p>
+              ) : null}
+            </dl>
+            {joinUrl ? (
+              <a
+                href={joinUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                className={buttonClasses('primary', 'sm')}
+              >
+                <Video size={16} aria-hidden="true" />
+                Join Session
+              </a>
+            ) : null}
+          </div>
+        )
+      ) : null}
+
+      <div className="flex flex-wrap items-center gap-2">
+        {!cancelled ? (
+          <a
+            href={sessionCalendarUrl(session.id)}
+            download
+            className={buttonClasses('ghost', 'sm', 'px-2')}
+          >
+            <CalendarPlus size={16} aria-hidden="true" />
+            Add to calendar
+          </a>
+        ) : null}
+        {children}
+      </div>
+    </Card>
+  );
+}
+
+/** The Dashboard's session list with the Upcoming / Archive toggle. */
+export function SessionsPanel() {
+  const query = useQuery({
+    queryKey: keys.sessions,
+    queryFn: ({ signal }) => membersApi.sessions(signal),
+  });
+  useErrorToast(query.error, 'Error loading sessions');
+  const [view, setView] = useState<'upcoming' | 'archive'>('upcoming');
+  const split = query.data ? splitSessions(query.data.sessions) : null;
+  const list = split ? split[view] : [];
+
+  return (
+    <section aria-labelledby="sessions-heading" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="sessions-heading" className="text-xl font-semibold text-fg">
+          Live sessions
+        </h2>
+        <fieldset className="flex gap-1 rounded-md border border-ink-700 p-1">
+          <legend className="sr-only">Which sessions</legend>
+          {(['upcoming', 'archive'] as const).map((key) => (
+            <button
+              key={key}
+              type="button"
+              aria-pressed={view === key}
+              onClick={() => setView(key)}
+              className={cn(
+                'min-h-9 rounded px-3 font-mono text-sm text-muted transition-colors hover:text-fg',
+                'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-term-cyan',
+                view === key && 'bg-ink-800 text-term-green',
+              )}
+            >
+              {key === 'upcoming' ? 'Upcoming' : 'Archive'} ({split ? split[key].length : '…'})
+            </button>
+          ))}
+        </fieldset>
+      </div>
+
+      {query.isPending ? (
+        <LoadingBlock label="Loading sessions…" rows={2} />
+      ) : query.isError ? (
+        <LoadError
+          message="The sessions could not be loaded."
+          onRetry={() => void query.refetch()}
+        />
+      ) : list.length === 0 ? (
+        <EmptyState
+          title={view === 'upcoming' ? 'No upcoming sessions yet' : 'No past sessions yet'}
+        >
+          {view === 'upcoming'
+            ? 'New live sessions are announced here; they run every other week for two hours.'
+            : 'Sessions that have ended are listed here.'}
+        </EmptyState>
+      ) : (
+        <ul className="flex flex-col gap-4">
+          {list.map((session) => (
+            <li key={session.id}>
+              <SessionCard session={session} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

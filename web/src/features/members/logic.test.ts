@@ -1,0 +1,235 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cohortErrorField,
+  initials,
+  parseTags,
+  progression,
+  sessionErrorField,
+  sessionWhen,
+  splitSessions,
+  spotsText,
+  subscriptionBadge,
+  validateCohort,
+} from './logic';
+import type { CohortInput, LiveSession } from './members-api';
+
+describe('subscriptionBadge', () => {
+  it('reads Free Member without a subscription', () => {
+    expect(subscriptionBadge(null)).toEqual({
+      label: 'Free Member',
+      tone: 'neutral',
+      detail: null,
+    });
+  });
+
+  it('reads Active Subscriber with the renewal date', () => {
+    const badge = subscriptionBadge(
+      { status: 'active', current_period_end: '2026-12-24T12:00:00Z', cancel_at_period_end: false },
+      'UTC',
+    );
+    expect(badge.label).toBe('Active Subscriber');
+    expect(badge.detail).toBe('Renews December 24, 2026');
+  });
+
+  it('reads Cancels Soon with the end date', () => {
+    const badge = subscriptionBadge(
+      { status: 'active', current_period_end: '2027-01-05T00:30:00Z', cancel_at_period_end: true },
+      'America/Los_Angeles',
+    );
+    expect(badge.label).toBe('Cancels Soon');
+    // 00:30 UTC is still the evening before on the US west coast.
+    expect(badge.detail).toBe('Ends January 4, 2027');
+  });
+
+  it('shows any other status as its own text', () => {
+    const badge = subscriptionBadge({
+      status: 'past_due',
+      current_period_end: null,
+      cancel_at_period_end: false,
+    });
+    expect(badge).toEqual({ label: 'past_due', tone: 'neutral', detail: null });
+  });
+});
+
+describe('spotsText', () => {
+  it('says Growing Community below 30 members', () => {
+    expect(spotsText(0, 50)).toBe('Growing Community');
+    expect(spotsText(29, 50)).toBe('Growing Community');
+  });
+
+  it('counts the spots left from 30 members on, against the given capacity', () => {
+    expect(spotsText(30, 50)).toBe('20 spots left');
+    expect(spotsText(49, 50)).toBe('1 spot left');
+    expect(spotsText(50, 50)).toBe('0 spots left');
+    expect(spotsText(35, 40)).toBe('5 spots left');
+  });
+});
+
+describe('progression', () => {
+  it('puts an Apprentice at level 1 of 5 with the rest locked', () => {
+    const p = progression('Apprentice');
+    expect(p.rows.map((r) => r.name)).toEqual([
+      'Apprentice',
+      'Contributor',
+      'Builder',
+      'Expert',
+      'Master',
+    ]);
+    expect(p.rows.map((r) => r.status)).toEqual([
+      'IN_PROGRESS',
+      'LOCKED',
+      'LOCKED',
+      'LOCKED',
+      'LOCKED',
+    ]);
+    expect(p.rows[0]?.progress).toBeCloseTo(1 / 3);
+    expect(p.position).toBe(1);
+    expect(p.total).toBe(5);
+    expect(p.next?.name).toBe('Contributor');
+  });
+
+  it('completes the levels before the current one', () => {
+    const p = progression('Expert');
+    expect(p.rows.map((r) => r.status)).toEqual([
+      'COMPLETED',
+      'COMPLETED',
+      'COMPLETED',
+      'IN_PROGRESS',
+      'LOCKED',
+    ]);
+    expect(p.position).toBe(4);
+    expect(p.next?.name).toBe('Master');
+  });
+
+  it('has no next milestone at Master', () => {
+    const p = progression('Master');
+    expect(p.next).toBeNull();
+    expect(p.rows.at(-1)?.status).toBe('IN_PROGRESS');
+  });
+
+  it('carries the requirements of the spec', () => {
+    const p = progression('Apprentice');
+    expect(p.rows[1]?.requirements).toMatch(/3 sessions.*1 contribution/);
+    expect(p.rows[4]?.requirements).toMatch(/25 sessions.*10 projects.*workshop/);
+  });
+});
+
+describe('sessionWhen', () => {
+  const session = {
+    starts_at: '2026-12-03T22:00:00Z',
+    timezone: 'America/New_York',
+    session_date: '2026-12-03',
+    session_time: '17:00',
+  };
+
+  it('writes the long US date and 12-hour time in the session zone', () => {
+    const when = sessionWhen(session, 'America/New_York');
+    expect(when.date).toBe('Thursday, December 3, 2026');
+    expect(when.time).toBe('5:00 PM');
+    expect(when.zoneShort).toBe('EST');
+    expect(when.viewer).toBeNull();
+  });
+
+  it("adds the viewer's own time when their zone differs", () => {
+    const when = sessionWhen(session, 'Europe/Berlin');
+    expect(when.viewer).toBe('Thu, Dec 3, 11:00 PM GMT+1');
+  });
+
+  it('crosses the date line for the viewer', () => {
+    const when = sessionWhen(session, 'Asia/Tokyo');
+    expect(when.viewer).toMatch(/^Fri, Dec 4, 7:00 AM/);
+  });
+
+  it('falls back to the raw fields for an unknown zone', () => {
+    const when = sessionWhen({ ...session, timezone: 'Mars/Olympus' });
+    expect(when).toEqual({
+      date: '2026-12-03',
+      time: '17:00',
+      zoneShort: 'Mars/Olympus',
+      viewer: null,
+    });
+  });
+});
+
+describe('splitSessions', () => {
+  const make = (id: string, upcoming: boolean) => ({ id, upcoming }) as LiveSession;
+
+  it('splits by the server flag, the archive most recent first', () => {
+    const { upcoming, archive } = splitSessions([
+      make('a', false),
+      make('b', false),
+      make('c', true),
+      make('d', true),
+    ]);
+    expect(upcoming.map((s) => s.id)).toEqual(['c', 'd']);
+    expect(archive.map((s) => s.id)).toEqual(['b', 'a']);
+  });
+});
+
+describe('validateCohort', () => {
+  const base: CohortInput = {
+    name: 'Agent Builders',
+    description: '',
+    icon: 'users',
+    github_url: '',
+    homepage_url: '',
+  };
+
+  it('accepts a name alone', () => {
+    expect(validateCohort(base)).toEqual({});
+  });
+
+  it('requires a name after trimming', () => {
+    expect(validateCohort({ ...base, name: '   ' })).toEqual({
+      name: 'Please enter a cohort name',
+    });
+  });
+
+  it('requires http(s) URLs when given', () => {
+    expect(
+      validateCohort({ ...base, github_url: 'github.com/x', homepage_url: 'ftp://example.com' }),
+    ).toEqual({
+      github_url: 'Invalid GitHub URL format',
+      homepage_url: 'Invalid homepage URL format',
+    });
+    expect(
+      validateCohort({
+        ...base,
+        github_url: ' https://github.com/org/repo ',
+        homepage_url: 'http://example.com/x',
+      }),
+    ).toEqual({});
+  });
+});
+
+describe('server messages to fields', () => {
+  it('maps session messages', () => {
+    expect(sessionErrorField('Please enter a title')).toBe('title');
+    expect(sessionErrorField('Time zone must be an IANA name such as America/New_York.')).toBe(
+      'timezone',
+    );
+    expect(sessionErrorField('Time must be written HH:MM (24-hour).')).toBe('session_time');
+    expect(sessionErrorField('Invalid join URL format')).toBe('zoom_join_url');
+    expect(sessionErrorField('Something else')).toBeNull();
+  });
+
+  it('maps cohort messages', () => {
+    expect(cohortErrorField('Cohort name must be at most 80 characters.')).toBe('name');
+    expect(cohortErrorField('Invalid homepage URL format')).toBe('homepage_url');
+    expect(cohortErrorField('This cohort is full.')).toBeNull();
+  });
+});
+
+describe('small helpers', () => {
+  it('makes initials', () => {
+    expect(initials('Ada Lovelace')).toBe('AL');
+    expect(initials('  grace  ')).toBe('G');
+    expect(initials('Jean Claude van Damme')).toBe('JD');
+    expect(initials('')).toBe('?');
+  });
+
+  it('parses tags', () => {
+    expect(parseTags(' agents, memory ,, rag ')).toEqual(['agents', 'memory', 'rag']);
+    expect(parseTags('')).toEqual([]);
+  });
+});

@@ -1,0 +1,312 @@
+/** The members area's rules that are worth testing on their own: texts, levels, dates, validation. */
+import type { Subscription } from '@/lib/session';
+import type { CohortInput, LiveSession } from './members-api';
+
+const longDay = (timeZone?: string) =>
+  new Intl.DateTimeFormat('en-US', {
+    weekday: 'long',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone,
+  });
+
+/** A date as "December 3, 2026" (or with the weekday), in the viewer's zone unless one is given. */
+export function formatLongDate(iso: string, timeZone?: string, weekday = false): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  if (weekday) return longDay(timeZone).format(date);
+  return new Intl.DateTimeFormat('en-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone,
+  }).format(date);
+}
+
+export type BadgeTone = 'green' | 'amber' | 'neutral' | 'cyan';
+
+export interface StatusBadge {
+  label: string;
+  tone: BadgeTone;
+  /** The renewal or end date line, when there is one. */
+  detail: string | null;
+}
+
+/** The Dashboard's status badge (spec §4 "Subscription display"). */
+export function subscriptionBadge(
+  subscription: Subscription | null,
+  timeZone?: string,
+): StatusBadge {
+  if (!subscription) return { label: 'Free Member', tone: 'neutral', detail: null };
+  const end = subscription.current_period_end
+    ? formatLongDate(subscription.current_period_end, timeZone)
+    : null;
+  if (subscription.status === 'active' && !subscription.cancel_at_period_end) {
+    return { label: 'Active Subscriber', tone: 'green', detail: end ? `Renews ${end}` : null };
+  }
+  if (subscription.status === 'active') {
+    return { label: 'Cancels Soon', tone: 'amber', detail: end ? `Ends ${end}` : null };
+  }
+  return { label: subscription.status, tone: 'neutral', detail: null };
+}
+
+/** From this many active members on, the members card counts the spots left (spec §9). */
+export const SPOTS_LEFT_FROM = 30;
+
+/** The line under 'n / capacity' on the Tribe Members card. */
+export function spotsText(activeMembers: number, capacity: number): string {
+  if (activeMembers < SPOTS_LEFT_FROM) return 'Growing Community';
+  const left = Math.max(0, capacity - activeMembers);
+  return left === 1 ? '1 spot left' : `${left} spots left`;
+}
+
+export interface TribalLevel {
+  name: string;
+  requirements: string;
+}
+
+/** The five levels of the progression dialog, in order (spec §3). */
+export const TRIBAL_LEVELS: readonly TribalLevel[] = [
+  { name: 'Apprentice', requirements: 'Join the tribe' },
+  { name: 'Contributor', requirements: 'Attend 3 sessions and make 1 contribution' },
+  { name: 'Builder', requirements: 'Attend 8 sessions and share 3 projects' },
+  { name: 'Expert', requirements: 'Attend 15 sessions, share 5 projects and mentor 2 members' },
+  { name: 'Master', requirements: 'Attend 25 sessions, share 10 projects and lead a workshop' },
+];
+
+export type LevelStatus = 'COMPLETED' | 'IN_PROGRESS' | 'LOCKED';
+
+export interface LevelRow extends TribalLevel {
+  status: LevelStatus;
+  /** Fill of the level's bar, 0 to 1: a third for the level in progress. */
+  progress: number;
+}
+
+export interface Progression {
+  rows: LevelRow[];
+  current: TribalLevel;
+  /** 1-based position of the current level. */
+  position: number;
+  total: number;
+  next: TribalLevel | null;
+}
+
+/** Statuses of every level for a member at `currentName` (an unknown name counts as the first). */
+export function progression(currentName: string): Progression {
+  const found = TRIBAL_LEVELS.findIndex((level) => level.name === currentName);
+  const index = found < 0 ? 0 : found;
+  const rows = TRIBAL_LEVELS.map((level, i): LevelRow => {
+    if (i < index) return { ...level, status: 'COMPLETED', progress: 1 };
+    if (i === index) return { ...level, status: 'IN_PROGRESS', progress: 1 / 3 };
+    return { ...level, status: 'LOCKED', progress: 0 };
+  });
+  return {
+    rows,
+    current: TRIBAL_LEVELS[index] as TribalLevel,
+    position: index + 1,
+    total: TRIBAL_LEVELS.length,
+    next: TRIBAL_LEVELS[index + 1] ?? null,
+  };
+}
+
+/** Where the session happens, read in its own zone. */
+export interface SessionWhen {
+  /** "Thursday, December 3, 2026". */
+  date: string;
+  /** "5:00 PM". */
+  time: string;
+  /** "EST", or the zone's name when the browser has no short name for it. */
+  zoneShort: string;
+  /** The start in the viewer's zone, "Thu, Dec 3, 11:00 PM CET", or null when the zones agree. */
+  viewer: string | null;
+}
+
+function shortZoneName(date: Date, timeZone: string | undefined): string {
+  const part = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' })
+    .formatToParts(date)
+    .find((p) => p.type === 'timeZoneName');
+  return part?.value ?? timeZone ?? '';
+}
+
+/** Whether a string is a time-zone name this browser knows. */
+export function isKnownTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Date and time texts of a session: long US date and 12-hour time in its zone, and the viewer's. */
+export function sessionWhen(
+  session: Pick<LiveSession, 'starts_at' | 'timezone' | 'session_date' | 'session_time'>,
+  viewerZone?: string,
+): SessionWhen {
+  const start = new Date(session.starts_at);
+  if (Number.isNaN(start.getTime()) || !isKnownTimeZone(session.timezone)) {
+    return {
+      date: session.session_date,
+      time: session.session_time,
+      zoneShort: session.timezone,
+      viewer: null,
+    };
+  }
+  const zone = session.timezone;
+  const date = longDay(zone).format(start);
+  const time = new Intl.DateTimeFormat('en-US', {
+    hour: 'numeric',
+    minute: '2-digit',
+    hour12: true,
+    timeZone: zone,
+  }).format(start);
+  const viewerResolved = viewerZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const sameClock =
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      dateStyle: 'short',
+      timeStyle: 'short',
+    }).format(start) ===
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: viewerResolved,
+      dateStyle: 'short',
+      timeStyle: 'short',
+    }).format(start);
+  const viewer = sameClock
+    ? null
+    : new Intl.DateTimeFormat('en-US', {
+        weekday: 'short',
+        month: 'short',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+        hour12: true,
+        timeZone: viewerResolved,
+        timeZoneName: 'short',
+      }).format(start);
+  return { date, time, zoneShort: shortZoneName(start, zone), viewer };
+}
+
+/** The viewer's own IANA time zone, the default for new sessions. */
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** Splits sessions into the Upcoming and Archive lists by the server's `upcoming` flag. */
+export function splitSessions(sessions: readonly LiveSession[]) {
+  const upcoming: LiveSession[] = [];
+  const archive: LiveSession[] = [];
+  for (const s of sessions) (s.upcoming ? upcoming : archive).push(s);
+  // The archive reads best most recent first; upcoming soonest first (the server's order).
+  archive.reverse();
+  return { upcoming, archive };
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
+  } catch {
+    return false;
+  }
+}
+
+export type CohortField = 'name' | 'github_url' | 'homepage_url';
+export type CohortErrors = Partial<Record<CohortField, string>>;
+
+/** Trims a cohort form as the server will (spec §5). */
+export function trimCohort(input: CohortInput): CohortInput {
+  return {
+    name: input.name.trim(),
+    description: input.description.trim(),
+    icon: input.icon,
+    github_url: input.github_url.trim(),
+    homepage_url: input.homepage_url.trim(),
+  };
+}
+
+/** The browser's check of a cohort form; the server checks again and has the last word. */
+export function validateCohort(input: CohortInput): CohortErrors {
+  const t = trimCohort(input);
+  const errors: CohortErrors = {};
+  if (t.name === '') errors.name = 'Please enter a cohort name';
+  if (t.github_url !== '' && !isHttpUrl(t.github_url)) {
+    errors.github_url = 'Invalid GitHub URL format';
+  }
+  if (t.homepage_url !== '' && !isHttpUrl(t.homepage_url)) {
+    errors.homepage_url = 'Invalid homepage URL format';
+  }
+  return errors;
+}
+
+/** Up to two initials for an avatar without a picture. */
+export function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return '?';
+  const first = parts[0]?.[0] ?? '';
+  const last = parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '';
+  return (first + last).toUpperCase();
+}
+
+export type SessionField =
+  | 'title'
+  | 'description'
+  | 'tags'
+  | 'session_date'
+  | 'session_time'
+  | 'duration'
+  | 'timezone'
+  | 'status'
+  | 'max_attendees'
+  | 'zoom_meeting_id'
+  | 'zoom_password'
+  | 'zoom_join_url'
+  | 'meeting_link';
+
+const sessionMessageFields: ReadonlyArray<readonly [string, SessionField]> = [
+  ['Please enter a title', 'title'],
+  ['Title ', 'title'],
+  ['Description ', 'description'],
+  ['Tags ', 'tags'],
+  ['Date ', 'session_date'],
+  ['Time zone ', 'timezone'],
+  ['Time ', 'session_time'],
+  ['Duration ', 'duration'],
+  ['Status ', 'status'],
+  ['Max attendees ', 'max_attendees'],
+  ['Meeting ID ', 'zoom_meeting_id'],
+  ['Meeting password ', 'zoom_password'],
+  ['Invalid join URL', 'zoom_join_url'],
+  ['Invalid meeting link', 'meeting_link'],
+];
+
+/** Which field of the session form a server validation message is about (docs/api.md), if any. */
+export function sessionErrorField(message: string): SessionField | null {
+  for (const [prefix, field] of sessionMessageFields) {
+    if (message.startsWith(prefix)) return field;
+  }
+  return null;
+}
+
+export type CohortFormField = CohortField | 'description' | 'icon';
+
+/** Which field of the cohort form a server validation message is about, if any. */
+export function cohortErrorField(message: string): CohortFormField | null {
+  if (message.startsWith('Please enter a cohort name') || message.startsWith('Cohort name')) {
+    return 'name';
+  }
+  if (message.startsWith('Description')) return 'description';
+  if (message.startsWith('Invalid GitHub')) return 'github_url';
+  if (message.startsWith('Invalid homepage')) return 'homepage_url';
+  if (message.startsWith('Choose one of the listed icons')) return 'icon';
+  return null;
+}
+
+/** Reads the admin form's tag field, "agents, memory", as a list. */
+export function parseTags(text: string): string[] {
+  return text
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
+}

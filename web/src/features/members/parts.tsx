@@ -1,0 +1,325 @@
+/** Small building blocks shared by the members tabs: dialogs, fields, skeletons, avatars. */
+import * as Dialog from '@radix-ui/react-dialog';
+import { X } from 'lucide-react';
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type TextareaHTMLAttributes,
+  useId,
+} from 'react';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { cn } from '@/lib/cn';
+import { initials } from './logic';
+
+export interface MemberDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The terminal-style title bar text. */
+  windowTitle: string;
+  title: ReactNode;
+  description?: ReactNode;
+  children: ReactNode;
+  /** `alertdialog` for confirmations: a click outside does not close it. */
+  role?: 'dialog' | 'alertdialog';
+  className?: string;
+}
+
+/** A centred modal drawn as a terminal window; Radix traps focus and returns it on close. */
+export function MemberDialog({
+  open,
+  onOpenChange,
+  windowTitle,
+  title,
+  description,
+  children,
+  role = 'dialog',
+  className,
+}: MemberDialogProps) {
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-[70] bg-ink-950/80 backdrop-blur-sm" />
+        <Dialog.Content
+          role={role}
+          {...(description ? {} : { 'aria-describedby': undefined })}
+          onPointerDownOutside={(event) => {
+            if (role === 'alertdialog') event.preventDefault();
+          }}
+          className={cn(
+            'fixed top-1/2 left-1/2 z-[70] flex max-h-[calc(100dvh-2rem)] w-[calc(100%-1.5rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col',
+            'overflow-hidden rounded-xl border border-ink-700 bg-ink-950 shadow-[0_30px_80px_-40px_rgb(34_211_238/0.45)] focus:outline-none',
+            className,
+          )}
+        >
+          <div className="flex shrink-0 items-center gap-2 border-b border-ink-800 bg-ink-850 py-1.5 pr-1.5 pl-4">
+            <span aria-hidden="true" className="h-2.5 w-2.5 rounded-full bg-term-red/80" />
+            <span aria-hidden="true" className="h-2.5 w-2.5 rounded-full bg-term-amber/80" />
+            <span aria-hidden="true" className="h-2.5 w-2.5 rounded-full bg-term-green/80" />
+            <span aria-hidden="true" className="ml-2 flex-1 truncate font-mono text-xs text-dim">
+              {windowTitle}
+            </span>
+            <Dialog.Close
+              className={cn(buttonClasses('ghost', 'sm'), 'w-9 px-0')}
+              aria-label="Close"
+            >
+              <X size={18} aria-hidden="true" />
+            </Dialog.Close>
+          </div>
+          <div className="overflow-y-auto overscroll-contain p-4 sm:p-6">
+            <Dialog.Title className="text-xl font-semibold text-fg">{title}</Dialog.Title>
+            {description ? (
+              <Dialog.Description className="mt-2 text-sm text-muted">
+                {description}
+              </Dialog.Description>
+            ) : null}
+            <div className="mt-5">{children}</div>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  busy?: boolean;
+  onConfirm: () => void;
+}
+
+/** Asks before something that cannot be undone. */
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  busy = false,
+  onConfirm,
+}: ConfirmDialogProps) {
+  return (
+    <MemberDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      role="alertdialog"
+      windowTitle="~ $ confirm"
+      title={title}
+      description={description}
+    >
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Button variant="outline" onClick={() => onOpenChange(false)}>
+          Cancel
+        </Button>
+        <Button
+          className="bg-term-red text-ink-950 shadow-none hover:bg-term-red/85"
+          disabled={busy}
+          onClick={onConfirm}
+        >
+          {busy ? 'Working…' : confirmLabel}
+        </Button>
+      </div>
+    </MemberDialog>
+  );
+}
+
+const inputClass =
+  'w-full rounded-md border border-ink-600 bg-ink-900 px-3 py-2 text-sm text-fg placeholder:text-dim ' +
+  'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-term-cyan ' +
+  'read-only:cursor-default read-only:border-ink-700 read-only:text-muted aria-[invalid=true]:border-term-red';
+
+interface FieldShellProps {
+  label: string;
+  error?: string | undefined;
+  hint?: ReactNode;
+  className?: string;
+  children: (ids: { id: string; describedBy: string | undefined }) => ReactNode;
+}
+
+function FieldShell({ label, error, hint, className, children }: FieldShellProps) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={cn('flex flex-col gap-1.5', className)}>
+      <label htmlFor={id} className="font-mono text-xs text-muted">
+        {label}
+      </label>
+      {children({ id, describedBy })}
+      {hint ? (
+        <p id={hintId} className="text-xs text-dim">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={errorId} className="text-xs text-term-red">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange'> {
+  label: string;
+  value: string;
+  onChange?: (value: string) => void;
+  error?: string | undefined;
+  hint?: ReactNode;
+  wrapperClassName?: string;
+}
+
+/** A labelled input whose error is announced with it. */
+export function TextField({
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  wrapperClassName,
+  className,
+  ...rest
+}: TextFieldProps) {
+  return (
+    <FieldShell label={label} error={error} hint={hint} className={wrapperClassName}>
+      {({ id, describedBy }) => (
+        <input
+          id={id}
+          value={value}
+          onChange={(event) => onChange?.(event.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          className={cn(inputClass, 'h-11', className)}
+          {...rest}
+        />
+      )}
+    </FieldShell>
+  );
+}
+
+export interface TextAreaFieldProps
+  extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange'> {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+  wrapperClassName?: string;
+}
+
+export function TextAreaField({
+  label,
+  value,
+  onChange,
+  error,
+  wrapperClassName,
+  className,
+  rows = 4,
+  ...rest
+}: TextAreaFieldProps) {
+  return (
+    <FieldShell label={label} error={error} className={wrapperClassName}>
+      {({ id, describedBy }) => (
+        <textarea
+          id={id}
+          rows={rows}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          className={cn(inputClass, 'resize-y', className)}
+          {...rest}
+        />
+      )}
+    </FieldShell>
+  );
+}
+
+/** A pulsing placeholder block shown while data loads. */
+export function Skeleton({ className }: { className?: string }) {
+  return (
+    <div
+      aria-hidden="true"
+      className={cn('rounded-md bg-ink-800 motion-safe:animate-pulse', className)}
+    />
+  );
+}
+
+/** A labelled group of skeleton rows; screen readers hear one "Loading …". */
+export function LoadingBlock({ label, rows = 3 }: { label: string; rows?: number }) {
+  return (
+    <div role="status" aria-live="polite" className="flex flex-col gap-3">
+      <span className="sr-only">{label}</span>
+      {Array.from({ length: rows }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: static placeholders
+        <Skeleton key={i} className="h-20 w-full" />
+      ))}
+    </div>
+  );
+}
+
+/** Said when a list has nothing in it. */
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="rounded-lg border border-dashed border-ink-600 px-4 py-8 text-center">
+      <p className="font-mono text-sm text-fg">{title}</p>
+      {children ? <div className="mt-2 text-sm text-muted">{children}</div> : null}
+    </div>
+  );
+}
+
+/** Says that a load failed, with a retry button. */
+export function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <div
+      role="alert"
+      className="flex flex-col items-start gap-3 rounded-lg border border-term-red/40 bg-term-red/5 px-4 py-4 text-sm text-term-red sm:flex-row sm:items-center sm:justify-between"
+    >
+      <span>{message}</span>
+      <Button variant="outline" size="sm" onClick={onRetry}>
+        Try again
+      </Button>
+    </div>
+  );
+}
+
+/** A round picture of a person, or their initials when there is none. */
+export function Avatar({
+  name,
+  url,
+  size = 40,
+  className,
+}: {
+  name: string;
+  url: string | null;
+  size?: number;
+  className?: string;
+}) {
+  const style = { width: size, height: size };
+  if (url) {
+    return (
+      <img
+        src={url}
+        alt=""
+        width={size}
+        height={size}
+        style={style}
+        className={cn('shrink-0 rounded-full border border-ink-600 object-cover', className)}
+      />
+    );
+  }
+  return (
+    <span
+      aria-hidden="true"
+      style={{ ...style, fontSize: Math.max(11, Math.round(size / 2.8)) }}
+      className={cn(
+        'inline-flex shrink-0 items-center justify-center rounded-full border border-term-green/40 bg-term-green/10 font-mono font-semibold text-term-green',
+        className,
+      )}
+    >
+      {initials(name)}
+    </span>
+  );
+}

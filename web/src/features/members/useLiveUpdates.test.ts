@@ -1,0 +1,42 @@
+import { QueryClient } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import { session } from '@/lib/session';
+import { keys } from './members-api';
+import { invalidateTopic } from './useLiveUpdates';
+
+function setup() {
+  const client = new QueryClient();
+  const invalidate = vi.spyOn(client, 'invalidateQueries').mockResolvedValue();
+  const refresh = vi.spyOn(session, 'refresh').mockResolvedValue({ status: 'signed-out' });
+  const invalidated = () => invalidate.mock.calls.map(([filters]) => filters?.queryKey);
+  return { client, refresh, invalidated };
+}
+
+describe('invalidateTopic', () => {
+  it('refetches cohorts on a cohorts notice, and nothing else', () => {
+    const t = setup();
+    invalidateTopic(t.client, 'cohorts');
+    expect(t.invalidated()).toEqual([keys.cohorts]);
+    expect(t.refresh).not.toHaveBeenCalled();
+  });
+
+  it('refetches sessions on a sessions notice', () => {
+    const t = setup();
+    invalidateTopic(t.client, 'sessions');
+    expect(t.invalidated()).toEqual([keys.sessions]);
+  });
+
+  it('refetches the user, the overview and the sessions on a subscription notice', () => {
+    const t = setup();
+    invalidateTopic(t.client, 'subscription');
+    expect(t.refresh).toHaveBeenCalledTimes(1);
+    expect(t.invalidated()).toEqual([keys.overview, keys.sessions]);
+  });
+
+  it('refetches the user and the profile on a profile notice', () => {
+    const t = setup();
+    invalidateTopic(t.client, 'profile');
+    expect(t.refresh).toHaveBeenCalledTimes(1);
+    expect(t.invalidated()).toEqual([keys.profile]);
+  });
+});
