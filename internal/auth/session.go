@@ -104,3 +104,15 @@ func (s *Service) SignOut(ctx context.Context, p *Principal, global bool) error 
 	}
 	return nil
 }
+
+// SessionActive reports whether a browser session still exists and has not
+// expired. It only reads, so a long-lived stream does not extend the session.
+func (s *Service) SessionActive(ctx context.Context, sessionID string) (bool, error) {
+	var n int
+	err := s.db.Read.QueryRowContext(ctx,
+		`SELECT count(*) FROM auth_sessions WHERE id = $1 AND expires_at > $2`, sessionID, s.clock()).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("check session: %w", err)
+	}
+	return n > 0, nil
+}

@@ -11,7 +11,6 @@ import (
 
 	"tribe/internal/auth"
 	"tribe/internal/events"
-	"tribe/internal/store"
 )
 
 // Stream timing. The heartbeat keeps proxies from closing an idle stream and
@@ -146,7 +145,7 @@ func (es *eventStreams) serve(w http.ResponseWriter, r *http.Request) {
 		case <-tick.C:
 			// Ending the stream is enough when the session is gone: the
 			// browser reconnects, gets 401 and stops retrying.
-			alive, err := sessionActive(r.Context(), es.s.DB, p.SessionID)
+			alive, err := es.s.authService().SessionActive(r.Context(), p.SessionID)
 			if err != nil {
 				if r.Context().Err() == nil {
 					es.s.Logger.Warn("live-update stream: session check failed", "err", err)
@@ -159,16 +158,4 @@ func (es *eventStreams) serve(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-}
-
-// sessionActive reports whether a browser session still exists and has not
-// expired. It only reads: an open tab does not extend the session.
-func sessionActive(ctx context.Context, db *store.DB, sessionID string) (bool, error) {
-	var n int
-	err := db.Read.QueryRowContext(ctx,
-		`SELECT count(*) FROM auth_sessions WHERE id = $1 AND expires_at > $2`, sessionID, store.Now()).Scan(&n)
-	if err != nil {
-		return false, fmt.Errorf("check session: %w", err)
-	}
-	return n > 0, nil
 }

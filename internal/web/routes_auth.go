@@ -60,13 +60,18 @@ func newAuthLimits() authLimits {
 	}
 }
 
-// authService builds the account rules from the site configuration.
+// authService returns the account rules built from the site configuration,
+// made once when the handler is built so every route shares one service
+// (and its bound on concurrent password hashing).
 func (s *server) authService() *auth.Service {
-	return auth.New(s.DB, auth.Config{
-		BaseURL:     s.Config.BaseURL,
-		AdminEmails: s.Config.AdminEmails,
-		AdminDomain: s.Config.AdminDomain,
+	s.authOnce.Do(func() {
+		s.auth = auth.New(s.DB, auth.Config{
+			BaseURL:     s.Config.BaseURL,
+			AdminEmails: s.Config.AdminEmails,
+			AdminDomain: s.Config.AdminDomain,
+		})
 	})
+	return s.auth
 }
 
 // registerAuth adds the account, session and wait-list endpoints.

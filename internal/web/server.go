@@ -9,8 +9,10 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"sync"
 	"time"
 
+	"tribe/internal/auth"
 	"tribe/internal/config"
 	"tribe/internal/content"
 	"tribe/internal/events"
@@ -79,6 +81,9 @@ func New(o Options) (http.Handler, error) {
 type server struct {
 	Options
 	hub *events.Hub // live updates; set by registerEvents
+
+	authOnce sync.Once
+	auth     *auth.Service // see authService
 }
 
 func (s *server) healthz(w http.ResponseWriter, _ *http.Request) {
