@@ -54,6 +54,13 @@ export interface SessionStore {
   signedOut: () => void;
   /** Call with anything an API call threw: a 401 (other than a wrong password) means the session is gone. */
   reportError: (error: unknown) => void;
+  /**
+   * Marks a sign-out this tab has started and is taking the visitor elsewhere itself (the logout
+   * dialog goes to the home page), so members-only pages do not also redirect to /auth meanwhile.
+   * `signedOut()` ends it.
+   */
+  setLeaving: (leaving: boolean) => void;
+  isLeaving: () => boolean;
   /** Stops listening to other tabs and visibility, and starts again from `unknown`. */
   dispose: () => void;
 }
@@ -77,6 +84,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
   const listeners = new Set<() => void>();
   let started = false;
   let channel: BroadcastChannel | null = null;
+  let leaving = false;
   let inFlight: Promise<SessionState> | null = null;
   // Bumped by every local change, so an answer to an older request cannot undo a newer sign-in.
   let version = 0;
@@ -155,6 +163,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       announce({ type: 'signed-in' });
     },
     signedOut() {
+      leaving = false;
       version += 1;
       set(SIGNED_OUT);
       announce({ type: 'signed-out' });
@@ -168,7 +177,12 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       set(SIGNED_OUT);
       announce({ type: 'signed-out' });
     },
+    setLeaving(on) {
+      leaving = on;
+    },
+    isLeaving: () => leaving,
     dispose() {
+      leaving = false;
       channel?.close();
       channel = null;
       if (started) document.removeEventListener('visibilitychange', onVisible);

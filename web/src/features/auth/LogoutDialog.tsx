@@ -33,12 +33,14 @@ export function LogoutDialog({ open, onOpenChange, returnFocusTo }: LogoutDialog
   const confirm = async () => {
     if (busy) return;
     setBusy(true);
+    session.setLeaving(true);
     try {
       await signOut('local');
     } catch (error) {
       // An expired session is as good as signed out; anything else is a failure to report.
       if (!(error instanceof ApiError && error.status === 401)) {
         setBusy(false);
+        session.setLeaving(false);
         toast.error('Error', 'Failed to log out. Please try again.');
         return;
       }

@@ -68,7 +68,7 @@ function MembersArea() {
   const leaving = useRef(false);
 
   useEffect(() => {
-    if (state.status !== 'signed-out' || leaving.current) return;
+    if (state.status !== 'signed-out' || leaving.current || session.isLeaving()) return;
     navigate(authRedirect(params), { replace: true });
   }, [state.status, params, navigate]);
 
