@@ -16,7 +16,13 @@ const serverPaths = [
   '/robots.txt',
   '/downloads',
   '/mcp/',
+  '/auth/confirm',
+  '/dev/mail',
+  '/avatars',
+  '/calendar',
 ];
+
+const contentDir = fileURLToPath(new URL('../content', import.meta.url));
 
 const goServer = process.env.TRIBE_DEV_SERVER ?? 'http://localhost:8080';
 
@@ -27,9 +33,14 @@ const proxy: Record<string, ProxyOptions> = Object.fromEntries(
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: {
+      '@': fileURLToPath(new URL('./src', import.meta.url)),
+      // The repository's content files, bundled so prerendered pages carry real text and prices.
+      '@content': contentDir,
+    },
   },
-  server: { proxy },
+  // The content folder sits beside web/, outside the dev server's default file root.
+  server: { proxy, fs: { allow: ['.', contentDir] } },
   preview: { proxy },
   build: {
     outDir: 'dist',

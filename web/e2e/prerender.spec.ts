@@ -40,6 +40,43 @@ test.describe('prerendered pages', () => {
     expect(person.makesOffer.map((o) => o.price)).toEqual(['149', '299', '499']);
   });
 
+  test('prices and offers are in the HTML, from the content files', async ({ request }) => {
+    const expectations: Record<string, string[]> = {
+      '/': ['$299', '$250', 'Go to booking page', 'AgentDB'],
+      '/booking': [
+        '$149',
+        '$299',
+        '$499',
+        '$3,000',
+        '$5,000',
+        '$50,000',
+        'https://cal.com/ruv/30min',
+      ],
+      '/tribe': ['Limited to 50 members', '$250', 'Join Wait List'],
+      '/about': ['PACT', 'Kellogg School of Management'],
+      '/projects': ['Claude-Flow', 'href="/agentic-payments"', 'href="/mcp"'],
+      '/mcp': ['Download ZIP Package', '/downloads/client-side-mcp-tools.zip'],
+    };
+    for (const [path, texts] of Object.entries(expectations)) {
+      const html = await (await request.get(path)).text();
+      for (const text of texts) expect(html, `${path} lacks ${text}`).toContain(text);
+    }
+  });
+
+  test('booking and tribe carry their offers as structured data', async ({ request }) => {
+    const ld = async (path: string) => {
+      const html = await (await request.get(path)).text();
+      const block = html.match(/<script type="application\/ld\+json">(.*?)<\/script>/s)?.[1];
+      return JSON.parse(block ?? 'null') as Record<string, unknown> | null;
+    };
+    const booking = (await ld('/booking')) as {
+      hasOfferCatalog: { itemListElement: { price: string }[] };
+    };
+    expect(booking.hasOfferCatalog.itemListElement.map((o) => o.price)).toContain('299');
+    const tribe = (await ld('/tribe')) as { offers: { price: string } };
+    expect(tribe.offers.price).toBe('250');
+  });
+
   test('client-only pages and unknown paths get the empty shell', async ({ request }) => {
     for (const path of ['/members', '/no/such/page']) {
       const html = await (await request.get(path)).text();

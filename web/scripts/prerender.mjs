@@ -52,6 +52,79 @@ export function structuredData(path, content, title, description) {
       })),
     };
   }
+  if (path === '/about') {
+    const { about, contact } = content;
+    return {
+      '@context': 'https://schema.org',
+      '@type': 'ProfilePage',
+      name: title,
+      description,
+      url: `${base}/about`,
+      mainEntity: {
+        '@type': 'Person',
+        name: about.name,
+        alternateName: about.handle,
+        jobTitle: about.title,
+        description: about.summary,
+        sameAs: Object.values(contact.online_presence.links),
+        knowsAbout: about.expertise,
+      },
+    };
+  }
+  if (path === '/booking') {
+    const { about, services } = content;
+    const offer = (name, description, price, url) => ({
+      '@type': 'Offer',
+      name,
+      description,
+      price: String(price),
+      priceCurrency: services.currency,
+      url: url && /^https?:/.test(url) ? url : `${base}/booking`,
+    });
+    return {
+      '@context': 'https://schema.org',
+      '@type': 'Service',
+      name: title,
+      description,
+      url: `${base}/booking`,
+      provider: { '@type': 'Person', name: about.name, url: `${base}/about` },
+      hasOfferCatalog: {
+        '@type': 'OfferCatalog',
+        name: 'Sessions and training',
+        itemListElement: [
+          ...services.sessions.map((s) =>
+            offer(`${s.name} (${s.duration} minutes)`, s.description, s.price, s.booking_link),
+          ),
+          ...services.training.map((t) =>
+            offer(`Neural Trader ${t.title}`, t.subtitle ?? t.duration, t.price, t.booking_link),
+          ),
+        ],
+      },
+    };
+  }
+  if (path === '/tribe') {
+    const { about, services } = content;
+    const { tribe } = services;
+    return {
+      '@context': 'https://schema.org',
+      '@type': 'Service',
+      name: tribe.name,
+      description: tribe.summary,
+      url: `${base}/tribe`,
+      provider: { '@type': 'Person', name: about.name, url: `${base}/about` },
+      offers: {
+        '@type': 'Offer',
+        price: String(tribe.price_monthly),
+        priceCurrency: tribe.currency,
+        priceSpecification: {
+          '@type': 'UnitPriceSpecification',
+          price: String(tribe.price_monthly),
+          priceCurrency: tribe.currency,
+          unitCode: 'MON',
+        },
+      },
+    };
+  }
   if (path === '/mcp') {
     return {
       '@context': 'https://schema.org',

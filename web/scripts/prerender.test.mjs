@@ -77,6 +77,25 @@ describe('prerender', () => {
     );
     expect(person.makesOffer.map((o) => o.price)).toContain('299');
     expect(structuredData('/mcp', content, 'MCP', 'desc')['@type']).toBe('SoftwareSourceCode');
-    expect(structuredData('/about', content, 'About', 'desc')).toBeNull();
+    expect(structuredData('/projects', content, 'Projects', 'desc')).toBeNull();
+  });
+
+  it('builds the about, booking and tribe records from the content files', async () => {
+    const content = {
+      about: await readContent('about.json'),
+      services: await readContent('services.json'),
+      contact: await readContent('contact.json'),
+    };
+    const profile = structuredData('/about', content, 'About', 'desc');
+    expect(profile['@type']).toBe('ProfilePage');
+    expect(profile.mainEntity.name).toBe(content.about.name);
+    const booking = structuredData('/booking', content, 'Booking', 'desc');
+    const prices = booking.hasOfferCatalog.itemListElement.map((o) => o.price);
+    expect(prices).toEqual(['149', '299', '499', '500', '3000', '50000']);
+    // A mailto: booking link is not a page to point search engines at.
+    expect(booking.hasOfferCatalog.itemListElement[5].url).toBe('%TRIBE_BASE_URL%/booking');
+    const tribe = structuredData('/tribe', content, 'The Tribe', 'desc');
+    expect(tribe.offers.price).toBe('250');
+    expect(tribe.offers.priceSpecification.unitCode).toBe('MON');
   });
 });

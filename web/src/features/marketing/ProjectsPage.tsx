@@ -1,70 +1,248 @@
-import { ArrowRight, ArrowUpRight } from 'lucide-react';
+import { ArrowRight, ArrowUpRight, Package, Wrench } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { Badge } from '@/components/ui/badge';
+import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ExternalLink } from '@/components/ui/external-link';
 import { Page } from '@/components/ui/page';
 import { PageHeader } from '@/components/ui/page-header';
+import { ProjectIcon } from '@/components/ui/project-icon';
+import { Section } from '@/components/ui/section';
+import { SocialIcon } from '@/components/ui/social-icon';
+import { siteContent } from '@/content/site';
+import type { Project } from '@/content/types';
 import { scrollToTopSmooth } from '@/lib/scroll';
 
-const showcases = [
-  {
-    to: '/agentic-payments',
-    name: 'Agentic Payments',
-    text: 'Signed spending mandates for agents.',
-  },
-  { to: '/lean-agentic', name: 'Lean Agentic', text: 'A theorem-prover package for agents.' },
-  { to: '/midstreamer', name: 'Midstreamer', text: 'Temporal analysis of streaming data.' },
-  { to: '/ai-defence', name: 'AI Defence', text: 'Detection and response for LLM threats.' },
-  { to: '/aimds', name: 'AIMDS', text: 'The platform behind AI Defence.' },
-  { to: '/mcp', name: 'Client-side tools', text: 'MCP-style tools that run in the browser.' },
-] as const;
+/** Card classes for a card whose one link covers it entirely. */
+const linkCard =
+  'group relative h-full transition-colors hover:border-term-green/50 has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-term-cyan';
+const coverLink = 'after:absolute after:inset-0 after:rounded-lg focus-visible:outline-none';
+
+function Tags({ tags }: { tags: string[] }) {
+  if (tags.length === 0) return null;
+  return (
+    <ul className="mt-4 flex flex-wrap gap-1.5" aria-label="Topics">
+      {tags.map((t) => (
+        <li key={t}>
+          <Badge>{t}</Badge>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function ExternalProjectCard({ project }: { project: Project }) {
+  return (
+    <Card className={`${linkCard} flex flex-col`}>
+      <div className="flex items-center gap-3">
+        <ProjectIcon name={project.icon} size={20} className="shrink-0 text-term-cyan" />
+        <h3 className="min-w-0 font-semibold text-fg">
+          <ExternalLink href={project.url} className={coverLink}>
+            {project.name}
+          </ExternalLink>
+        </h3>
+        {project.badge ? (
+          <Badge tone="green" className="ml-auto">
+            {project.badge}
+          </Badge>
+        ) : (
+          <ArrowUpRight
+            size={16}
+            aria-hidden="true"
+            className="ml-auto shrink-0 text-dim group-hover:text-term-green"
+          />
+        )}
+      </div>
+      <p className="mt-3 text-sm text-muted">{project.description}</p>
+      <div className="mt-auto">
+        <Tags tags={project.tags} />
+      </div>
+    </Card>
+  );
+}
+
+interface Profile {
+  href: string;
+  name: string;
+  detail: string;
+  icon: ReactNode;
+}
 
 export function ProjectsPage() {
+  const { projects: content, contact } = siteContent();
+  const { featured, projects, stats } = content;
+  const showcased = projects.filter((p) => p.page);
+  const external = projects.filter((p) => !p.page);
+  const links = contact.online_presence.links;
+
+  const profiles: Profile[] = [
+    {
+      href: stats.github_url,
+      name: 'GitHub',
+      detail: `${stats.total_repositories_display} open-source repositories`,
+      icon: <SocialIcon kind="github" width={22} height={22} />,
+    },
+    ...(stats.npm_url
+      ? [
+          {
+            href: stats.npm_url,
+            name: 'npm',
+            detail: 'Published TypeScript and WebAssembly packages',
+            icon: <Package size={22} aria-hidden="true" />,
+          },
+        ]
+      : []),
+    ...(links.youtube
+      ? [
+          {
+            href: links.youtube,
+            name: 'YouTube',
+            detail: 'Walkthroughs and live builds',
+            icon: <SocialIcon kind="youtube" width={22} height={22} />,
+          },
+        ]
+      : []),
+    {
+      href: links.linkedin,
+      name: 'LinkedIn',
+      detail: 'Articles and announcements',
+      icon: <SocialIcon kind="linkedin" width={22} height={22} />,
+    },
+  ];
+
   return (
     <Page title="Projects">
       <PageHeader
         command="ls ~/projects"
         title="Projects"
-        lead="Open-source and commercial work on AI agents: orchestration frameworks, agent databases, trading systems, security tooling and MCP servers. Most of it lives in more than 80 repositories on GitHub."
-      >
-        <p className="mt-6">
-          <ExternalLink
-            href="https://github.com/ruvnet"
-            className="inline-flex items-center gap-1 font-mono text-sm text-term-cyan hover:underline"
-          >
-            github.com/ruvnet
-            <ArrowUpRight size={14} aria-hidden="true" />
-          </ExternalLink>
-        </p>
-      </PageHeader>
-      <section aria-labelledby="showcases" className="mt-12">
-        <h2 id="showcases" className="text-xl font-semibold text-fg">
-          Showcased packages
-        </h2>
-        <ul className="mt-5 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {showcases.map((s) => (
-            <li key={s.to}>
-              <Card className="group relative h-full transition-colors hover:border-term-green/50 has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-term-cyan">
-                <h3 className="font-mono text-fg">
-                  <Link
-                    to={s.to}
-                    onClick={scrollToTopSmooth}
-                    className="after:absolute after:inset-0 focus-visible:outline-none"
-                  >
-                    {s.name}
-                  </Link>
-                </h3>
-                <p className="mt-2 text-sm text-muted">{s.text}</p>
-                <ArrowRight
-                  size={16}
-                  aria-hidden="true"
-                  className="absolute top-5 right-5 text-dim group-hover:text-term-green"
-                />
+        lead={`Open-source and commercial work on AI agents: orchestration frameworks, agent memory, trading systems, security tooling and MCP servers, across ${stats.total_repositories_display} repositories on GitHub.`}
+      />
+
+      <ul className="mt-10 grid gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Profiles">
+        {profiles.map((p) => (
+          <li key={p.href}>
+            <Card className={`${linkCard} flex items-center gap-3 p-4`}>
+              <span className="text-term-green">{p.icon}</span>
+              <div className="min-w-0">
+                <p className="font-mono font-semibold text-fg">
+                  <ExternalLink href={p.href} className={coverLink}>
+                    {p.name}
+                  </ExternalLink>
+                </p>
+                <p className="text-xs text-muted">{p.detail}</p>
+              </div>
+              <ArrowUpRight
+                size={16}
+                aria-hidden="true"
+                className="ml-auto shrink-0 text-dim group-hover:text-term-green"
+              />
+            </Card>
+          </li>
+        ))}
+      </ul>
+
+      <Section id="featured" eyebrow="featured" title="Featured projects">
+        <ul className="mt-6 grid gap-5 lg:grid-cols-3">
+          {featured.map((p) => (
+            <li key={p.id}>
+              <Card className={`${linkCard} flex flex-col border-ink-600 p-6`}>
+                <div className="flex items-center gap-3">
+                  <span className="inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-md border border-ink-700 bg-ink-900 text-term-green">
+                    <ProjectIcon name={p.icon} size={22} />
+                  </span>
+                  <h3 className="min-w-0 text-xl font-bold text-fg">
+                    <ExternalLink href={p.url} className={coverLink}>
+                      {p.name}
+                    </ExternalLink>
+                  </h3>
+                  {p.badge ? (
+                    <Badge tone="green" className="ml-auto">
+                      {p.badge}
+                    </Badge>
+                  ) : null}
+                </div>
+                <p className="mt-4 text-sm text-muted">{p.description}</p>
+                <div className="mt-auto">
+                  <Tags tags={p.tags} />
+                </div>
               </Card>
             </li>
           ))}
         </ul>
-      </section>
+      </Section>
+
+      <Section
+        id="showcases"
+        eyebrow="on this site"
+        title="Package showcases"
+        lead="Guided tours of packages: what they do, how to install them and how fast they run."
+      >
+        <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {showcased.map((p) => (
+            <li key={p.id}>
+              <Card className={linkCard}>
+                <div className="flex items-center gap-3">
+                  <ProjectIcon name={p.icon} size={20} className="shrink-0 text-term-green" />
+                  <h3 className="font-mono font-semibold text-fg">
+                    <Link
+                      to={p.page ?? '/projects'}
+                      onClick={scrollToTopSmooth}
+                      className={coverLink}
+                    >
+                      {p.name}
+                    </Link>
+                  </h3>
+                  <ArrowRight
+                    size={16}
+                    aria-hidden="true"
+                    className="ml-auto shrink-0 text-dim transition-transform group-hover:translate-x-0.5 group-hover:text-term-green"
+                  />
+                </div>
+                <p className="mt-3 text-sm text-muted">{p.description}</p>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Section id="open-source" eyebrow="open source" title="Frameworks and tools">
+        <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {external.map((p) => (
+            <li key={p.id}>
+              <ExternalProjectCard project={p} />
+            </li>
+          ))}
+        </ul>
+        <p className="mt-6">
+          <ExternalLink href={stats.github_url} className={buttonClasses('outline', 'md')}>
+            <SocialIcon kind="github" />
+            All {stats.total_repositories_display} repositories
+          </ExternalLink>
+        </p>
+      </Section>
+
+      <Section id="mcp" eyebrow="mcp" title="Client-side MCP tools">
+        <Card className="mt-6 grid gap-5 border-term-cyan/40 p-6 sm:p-8 md:grid-cols-[1fr_auto] md:items-center">
+          <div>
+            <p className="flex items-center gap-2 font-mono text-sm text-term-cyan">
+              <Wrench size={16} aria-hidden="true" />
+              Model Context Protocol, in the browser
+            </p>
+            <p className="mt-3 max-w-2xl text-muted">
+              A starter kit of MCP-style tools that run entirely on the page: list and read
+              resources, search an index and read JSON paths over static files. No tool server to
+              host, and your visitors' data never leaves their browser. MIT licensed.
+            </p>
+          </div>
+          <div>
+            <Link to="/mcp" onClick={scrollToTopSmooth} className={buttonClasses('primary', 'md')}>
+              Tools and starter kit
+              <ArrowRight size={16} aria-hidden="true" />
+            </Link>
+          </div>
+        </Card>
+      </Section>
     </Page>
   );
 }

@@ -1,32 +1,269 @@
+import type { LucideIcon } from 'lucide-react';
+import {
+  ArrowRight,
+  Bot,
+  Check,
+  Database,
+  GitMerge,
+  Network,
+  Rocket,
+  Users,
+  Workflow,
+} from 'lucide-react';
+import { Link } from 'react-router';
+import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Page } from '@/components/ui/page';
-import { PageHeader } from '@/components/ui/page-header';
+import { Container } from '@/components/ui/container';
+import { ExternalLink } from '@/components/ui/external-link';
+import { Section } from '@/components/ui/section';
+import { SocialIcon } from '@/components/ui/social-icon';
+import { formatPrice } from '@/content/format';
+import { siteContent } from '@/content/site';
+import { LoginDialogButton, WaitlistDialogButton } from '@/features/auth/TribeDialogs';
+import { cn } from '@/lib/cn';
+import { usePageTitle } from '@/lib/page-title';
+import { scrollToTopSmooth } from '@/lib/scroll';
+import { type TribeStatus, useTribeStatus } from './status';
+import { TypedText } from './TypedText';
 
-const steps = [
-  { n: '01', title: 'Find your tribe', text: 'Join a small cohort of builders at your level.' },
-  { n: '02', title: 'Meet and build together', text: 'Bi-weekly two-hour live sessions.' },
-  { n: '03', title: 'Ship and iterate', text: 'Take agents from idea to production.' },
-] as const;
+/** Icons for the six "what you will build" items, in order; extra items reuse the last. */
+const buildIcons: readonly LucideIcon[] = [Bot, Network, Database, Workflow, GitMerge, Rocket];
+
+/** The capacity line: neutral until the live count arrives (and whenever it cannot). */
+export function CapacityNotice({
+  capacity,
+  status,
+  live = true,
+}: {
+  capacity: number;
+  status: TribeStatus | null;
+  /** Announce changes to screen readers (once per page is enough). */
+  live?: boolean;
+}) {
+  const role = live ? 'status' : undefined;
+  if (status?.at_capacity) {
+    return (
+      <div
+        role={role}
+        className="inline-flex flex-col gap-1 rounded-lg border border-term-amber/60 bg-term-amber/10 px-4 py-3 text-left"
+      >
+        <p className="flex items-center gap-2 font-mono font-bold text-term-amber">
+          <Users size={16} aria-hidden="true" />
+          At Capacity
+        </p>
+        <p className="text-sm text-fg">
+          All {status.capacity} places are taken. Join the wait list and you will hear first when a
+          spot opens.
+        </p>
+      </div>
+    );
+  }
+  const text =
+    status === null
+      ? `Limited to ${capacity} members`
+      : `${status.spots_left} ${status.spots_left === 1 ? 'spot' : 'spots'} left of ${status.capacity}`;
+  return (
+    <p
+      role={role}
+      className="inline-flex min-w-[15rem] items-center justify-center gap-2 rounded-full border border-term-green/40 bg-term-green/10 px-4 py-1.5 font-mono text-sm text-term-green"
+    >
+      <Users size={14} aria-hidden="true" />
+      {text}
+    </p>
+  );
+}
+
+/** Join Wait List and Login; the wait list leads when the tribe is full. */
+function TribeActions({ status, className }: { status: TribeStatus | null; className?: string }) {
+  const full = status?.at_capacity === true;
+  return (
+    <div className={cn('flex flex-col gap-3 sm:flex-row', className)}>
+      <WaitlistDialogButton className={buttonClasses(full ? 'primary' : 'outline', 'lg')}>
+        Join Wait List
+      </WaitlistDialogButton>
+      <LoginDialogButton className={buttonClasses(full ? 'outline' : 'primary', 'lg')}>
+        Login
+      </LoginDialogButton>
+    </div>
+  );
+}
 
 export function TribePage() {
+  usePageTitle('The Tribe');
+  const { services, about, contact } = siteContent();
+  const { tribe } = services;
+  const status = useTribeStatus();
+  const price = formatPrice(tribe.price_monthly, tribe.currency);
+  const links = contact.online_presence.links;
+
+  const steps = [
+    {
+      title: 'Find your tribe',
+      text: `Join a cohort of about ${tribe.cohort_size} builders at a similar stage, so every session is about work like yours.`,
+    },
+    {
+      title: 'Meet and build together',
+      text: `Live sessions of ${tribe.session_length}, ${tribe.session_cadence}, led by ${about.handle}: design reviews, pairing and answers to the questions you bring.`,
+    },
+    {
+      title: 'Ship and iterate',
+      text: 'Take what you built to production between sessions, then bring back the results and improve it with the group.',
+    },
+  ];
+
   return (
-    <Page title="The Tribe">
-      <PageHeader
-        command="join --tribe"
-        title="The Tribe"
-        lead="A paid community for people building agentic AI: small cohorts, bi-weekly live sessions led by rUv, and real projects shipped together. $250 per month, cancel anytime."
-      />
-      <ol className="mt-12 grid gap-4 md:grid-cols-3">
-        {steps.map((step) => (
-          <li key={step.n}>
-            <Card className="h-full">
-              <p className="font-mono text-sm text-term-green">{step.n}</p>
-              <h2 className="mt-2 text-lg font-semibold text-fg">{step.title}</h2>
-              <p className="mt-1 text-sm text-muted">{step.text}</p>
-            </Card>
-          </li>
-        ))}
-      </ol>
-    </Page>
+    <>
+      <section className="relative isolate overflow-hidden border-b border-ink-800">
+        <div aria-hidden="true" className="absolute inset-0 -z-10 bg-grid" />
+        <div
+          aria-hidden="true"
+          className="absolute -top-40 left-1/2 -z-10 h-96 w-[48rem] max-w-[200vw] -translate-x-1/2 rounded-full bg-term-cyan/10 blur-3xl"
+        />
+        <Container className="py-14 text-center sm:py-20 lg:py-24">
+          <p className="font-mono text-sm text-dim">
+            <span className="text-term-green">$</span> join --tribe
+          </p>
+          <h1 className="mt-4 text-4xl font-bold text-fg sm:text-5xl lg:text-6xl">
+            The <span className="text-term-green">Tribe</span>
+          </h1>
+          <p className="mx-auto mt-5 max-w-2xl text-lg text-term-cyan sm:text-xl">
+            <TypedText text="Build agentic AI with a small cohort of builders." />
+          </p>
+          <p className="mx-auto mt-4 max-w-2xl text-base text-muted sm:text-lg">
+            {tribe.summary} {price} per month, {tribe.billing.toLowerCase()}.
+          </p>
+          <div className="mt-6 flex justify-center">
+            <CapacityNotice capacity={tribe.capacity} status={status} />
+          </div>
+          <TribeActions status={status} className="mt-8 justify-center" />
+        </Container>
+      </section>
+
+      <Container className="pb-16 sm:pb-24">
+        <Section id="what" eyebrow="what it is" title="What the tribe is">
+          <div className="mt-6 grid gap-6 md:grid-cols-2">
+            <p className="text-base leading-relaxed text-muted">
+              The tribe is a paid, small-group community for developers and teams who want to build
+              agentic AI, not just read about it. You join a cohort, meet in live sessions of{' '}
+              {tribe.session_length}, {tribe.session_cadence}, and work on real projects with people
+              who are solving the same problems. Membership is capped at {tribe.capacity} so every
+              member is known by name.
+            </p>
+            <ul className="space-y-3">
+              {tribe.features.map((f) => (
+                <li key={f} className="flex gap-3 text-fg">
+                  <Check size={18} aria-hidden="true" className="mt-0.5 shrink-0 text-term-green" />
+                  {f}
+                </li>
+              ))}
+            </ul>
+          </div>
+        </Section>
+
+        <Section id="led-by" eyebrow="led by" title={`Led by ${about.handle}`}>
+          <Card className="mt-6 p-6 sm:p-8">
+            <p className="font-mono text-lg text-fg">{about.name}</p>
+            <p className="font-mono text-sm text-term-cyan">{about.title}</p>
+            <p className="mt-4 max-w-3xl text-muted">{about.summary}</p>
+            <Link
+              to="/about"
+              onClick={scrollToTopSmooth}
+              className="mt-4 inline-flex items-center gap-1.5 font-mono text-sm text-term-cyan hover:underline"
+            >
+              More about {about.handle}
+              <ArrowRight size={14} aria-hidden="true" />
+            </Link>
+          </Card>
+        </Section>
+
+        <Section id="how" eyebrow="how it works" title="How it works">
+          <ol className="mt-6 grid gap-4 md:grid-cols-3">
+            {steps.map((step, i) => (
+              <li key={step.title}>
+                <Card className="flex h-full flex-col">
+                  <p aria-hidden="true" className="font-mono text-sm text-term-green">
+                    {String(i + 1).padStart(2, '0')}
+                  </p>
+                  <h3 className="mt-2 text-lg font-semibold text-fg">{step.title}</h3>
+                  <p className="mt-1 text-sm text-muted">{step.text}</p>
+                  {i === 1 ? <TribeActions status={status} className="mt-auto pt-5" /> : null}
+                </Card>
+              </li>
+            ))}
+          </ol>
+        </Section>
+
+        <Section id="build" eyebrow="projects" title="What you will build">
+          <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {tribe.what_you_will_build.map((item, i) => {
+              const Icon = buildIcons[Math.min(i, buildIcons.length - 1)] ?? Bot;
+              return (
+                <li
+                  key={item}
+                  className="flex items-center gap-3 rounded-lg border border-ink-700 bg-ink-850/60 p-4"
+                >
+                  <Icon size={20} aria-hidden="true" className="shrink-0 text-term-cyan" />
+                  <span className="text-fg">{item}</span>
+                </li>
+              );
+            })}
+          </ul>
+        </Section>
+
+        <Section id="pricing" eyebrow="pricing" title="Membership">
+          <Card className="mx-auto mt-6 max-w-md border-term-green/60 p-6 text-center sm:p-8">
+            <p className="font-mono text-sm text-term-green">{tribe.name}</p>
+            <p className="mt-2 font-mono text-5xl font-bold text-fg">
+              {price}
+              <span className="text-lg font-normal text-muted">/month</span>
+            </p>
+            <p className="mt-1 text-sm text-muted">{tribe.billing}</p>
+            <ul className="mt-6 space-y-2 text-left">
+              {[
+                `Live sessions of ${tribe.session_length}, ${tribe.session_cadence}`,
+                `Cohorts of about ${tribe.cohort_size}`,
+                `Limited to ${tribe.capacity} members`,
+                ...tribe.features.slice(2),
+              ].map((f) => (
+                <li key={f} className="flex gap-2 text-sm text-fg">
+                  <Check size={16} aria-hidden="true" className="mt-0.5 shrink-0 text-term-green" />
+                  {f}
+                </li>
+              ))}
+            </ul>
+          </Card>
+        </Section>
+
+        <section
+          aria-labelledby="join"
+          className="mt-16 rounded-xl border border-ink-700 bg-ink-850/80 p-6 text-center sm:mt-20 sm:p-10"
+        >
+          <h2 id="join" className="text-2xl font-bold text-fg sm:text-3xl">
+            Ready to build with the tribe?
+          </h2>
+          <p className="mx-auto mt-3 max-w-xl text-muted">
+            Join the wait list to hear when a cohort opens, or log in if you are already a member.
+          </p>
+          <div className="mt-5 flex justify-center">
+            <CapacityNotice capacity={tribe.capacity} status={status} live={false} />
+          </div>
+          <TribeActions status={status} className="mt-6 justify-center" />
+          <ul className="mt-8 flex justify-center gap-3" aria-label={`Follow ${about.handle}`}>
+            <li>
+              <ExternalLink href={links.linkedin} className={buttonClasses('ghost', 'sm')}>
+                <SocialIcon kind="linkedin" />
+                LinkedIn
+              </ExternalLink>
+            </li>
+            <li>
+              <ExternalLink href={links.github} className={buttonClasses('ghost', 'sm')}>
+                <SocialIcon kind="github" />
+                GitHub
+              </ExternalLink>
+            </li>
+          </ul>
+        </section>
+      </Container>
+    </>
   );
 }

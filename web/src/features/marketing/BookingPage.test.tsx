@@ -1,0 +1,67 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bundledContent } from '@/content/site';
+import { renderRoute } from '@/test/render';
+
+afterEach(() => {
+  document.getElementById('tribe-content')?.remove();
+});
+
+describe('Booking page', () => {
+  it('shows the three sessions with their prices from the content files', async () => {
+    renderRoute('/booking');
+    const cards = await screen.findAllByTestId('session-card');
+    expect(cards.map((c) => within(c).getByText(/^\$/).textContent)).toEqual([
+      '$149',
+      '$299',
+      '$499',
+    ]);
+    expect(within(cards[1] as HTMLElement).getByText('★ Most popular')).toBeInTheDocument();
+    for (const card of cards) {
+      const book = within(card).getByRole('link', { name: /^Book Now/ });
+      expect(book).toHaveAttribute('target', '_blank');
+      expect(book.getAttribute('rel')).toContain('noopener');
+    }
+  });
+
+  it('shows the training cards with the struck-through original price and the badges', async () => {
+    renderRoute('/booking');
+    const cards = await screen.findAllByTestId('training-card');
+    expect(cards).toHaveLength(3);
+    const priv = cards[1] as HTMLElement;
+    expect(within(priv).getByText('$3,000')).toBeInTheDocument();
+    expect(priv.querySelector('s')).toHaveTextContent('was $5,000');
+    expect(within(priv).getByText('Limited time')).toBeInTheDocument();
+    expect(within(cards[0] as HTMLElement).getByText('★ Popular')).toBeInTheDocument();
+  });
+
+  it('links the tribe card to /tribe', async () => {
+    renderRoute('/booking');
+    const region = await screen.findByRole('region', { name: 'Tribe membership' });
+    expect(within(region).getByRole('link', { name: 'The Tribe' })).toHaveAttribute(
+      'href',
+      '/tribe',
+    );
+  });
+
+  it('uses the content the server injected, and disables Book for a card without a link', async () => {
+    const content = structuredClone(bundledContent);
+    const first = content.services.sessions[0];
+    if (!first) throw new Error('no sessions in the content');
+    first.price = 175;
+    first.booking_link = '';
+    const element = document.createElement('script');
+    element.id = 'tribe-content';
+    element.type = 'application/json';
+    element.textContent = JSON.stringify(content);
+    document.body.append(element);
+
+    renderRoute('/booking');
+    const cards = await screen.findAllByTestId('session-card');
+    const card = cards[0] as HTMLElement;
+    expect(within(card).getByText('$175')).toBeInTheDocument();
+    expect(within(card).queryByRole('link')).not.toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: /^Book Now/ })).toBeDisabled();
+    expect(within(cards[1] as HTMLElement).getByRole('link', { name: /^Book Now/ })).toBeEnabled();
+  });
+});

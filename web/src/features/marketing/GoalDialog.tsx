@@ -1,0 +1,46 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { X } from 'lucide-react';
+
+export interface GoalDialogProps {
+  onClose: () => void;
+}
+
+/**
+ * The goal-planning dialog Home opens for `/?goal=true`. The planning widget is an external
+ * script, which this site's Content-Security-Policy does not load, so the mount point stays empty
+ * and the dialog says so instead of pretending.
+ */
+export function GoalDialog({ onClose }: GoalDialogProps) {
+  return (
+    <Dialog.Root
+      defaultOpen
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+    >
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-ink-950/80 backdrop-blur-sm" />
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 rounded-xl border border-ink-700 bg-ink-850 p-6 shadow-2xl focus-visible:outline-none">
+          <Dialog.Title className="font-mono text-lg font-semibold text-fg">
+            <span className="text-term-green">$</span> goal --plan
+          </Dialog.Title>
+          <Dialog.Description className="mt-3 text-sm text-muted">
+            The goal-planning widget runs from an external script that this site does not load, so
+            there is nothing to plan with here yet. To work on a goal together, book a session.
+          </Dialog.Description>
+          <div
+            id="goal-widget"
+            data-testid="goal-widget-mount"
+            className="mt-4 min-h-24 rounded-md border border-dashed border-ink-600"
+          />
+          <Dialog.Close
+            aria-label="Close"
+            className="absolute top-4 right-4 rounded-md p-1 text-muted hover:text-fg"
+          >
+            <X size={18} aria-hidden="true" />
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
