@@ -2,6 +2,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Card } from '@/components/ui/card';
+import { Modal } from '@/components/ui/modal';
 import { Page } from '@/components/ui/page';
 import { PageHeader } from '@/components/ui/page-header';
 import { TerminalWindow } from '@/components/ui/terminal-window';
@@ -10,7 +11,6 @@ import { session, useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { signOut } from './auth-api';
 import { ForgotPasswordForm, linkButton, NewPasswordForm, SignInForm, SignUpForm } from './forms';
-import { Modal } from './Modal';
 import { safeReturnPath } from './navigation';
 import { useHydrated } from './useHydrated';
 

@@ -1,8 +1,8 @@
 import { type RefObject, useState } from 'react';
+import { Modal } from '@/components/ui/modal';
 import { session } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { ForgotPasswordForm, linkButton, SignInForm } from './forms';
-import { Modal } from './Modal';
 import { loadPage, MODAL_REDIRECT_DELAY_MS } from './navigation';
 import { MODAL_PASSWORD_MIN } from './validate';
 

@@ -1,11 +1,11 @@
 import { type RefObject, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
+import { Modal } from '@/components/ui/modal';
 import { ApiError } from '@/lib/api';
 import { session } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { signOut } from './auth-api';
-import { Modal } from './Modal';
 
 export interface LogoutDialogProps {
   open: boolean;

@@ -1,7 +1,7 @@
 import type { RefObject } from 'react';
+import { Modal } from '@/components/ui/modal';
 import { toast } from '@/lib/toast';
 import { WaitlistForm } from './forms';
-import { Modal } from './Modal';
 
 export interface WaitlistDialogProps {
   open: boolean;

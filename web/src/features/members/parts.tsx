@@ -1,13 +1,12 @@
 /** Small building blocks shared by the members tabs: dialogs, fields, skeletons, avatars. */
-import * as Dialog from '@radix-ui/react-dialog';
-import { X } from 'lucide-react';
 import {
   type InputHTMLAttributes,
   type ReactNode,
   type TextareaHTMLAttributes,
   useId,
 } from 'react';
-import { Button, buttonClasses } from '@/components/ui/button';
+import { Button } from '@/components/ui/button';
+import { Modal } from '@/components/ui/modal';
 import { cn } from '@/lib/cn';
 import { initials } from './logic';
 
@@ -24,60 +23,9 @@ export interface MemberDialogProps {
   className?: string;
 }
 
-/** A centred modal drawn as a terminal window; Radix traps focus and returns it on close. */
-export function MemberDialog({
-  open,
-  onOpenChange,
-  windowTitle,
-  title,
-  description,
-  children,
-  role = 'dialog',
-  className,
-}: MemberDialogProps) {
-  return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-[70] bg-ink-950/80 backdrop-blur-sm" />
-        <Dialog.Content
-          role={role}
-          {...(description ? {} : { 'aria-describedby': undefined })}
-          onPointerDownOutside={(event) => {
-            if (role === 'alertdialog') event.preventDefault();
-          }}
-          className={cn(
-            'fixed top-1/2 left-1/2 z-[70] flex max-h-[calc(100dvh-2rem)] w-[calc(100%-1.5rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col',
-            'overflow-hidden rounded-xl border border-ink-700 bg-ink-950 shadow-[0_30px_80px_-40px_rgb(34_211_238/0.45)] focus:outline-none',
-            className,
-          )}
-        >
-          <div className="flex shrink-0 items-center gap-2 border-b border-ink-800 bg-ink-850 py-1.5 pr-1.5 pl-4">
-            <span aria-hidden="true" className="h-2.5 w-2.5 rounded-full bg-term-red/80" />
-            <span aria-hidden="true" className="h-2.5 w-2.5 rounded-full bg-term-amber/80" />
-            <span aria-hidden="true" className="h-2.5 w-2.5 rounded-full bg-term-green/80" />
-            <span aria-hidden="true" className="ml-2 flex-1 truncate font-mono text-xs text-dim">
-              {windowTitle}
-            </span>
-            <Dialog.Close
-              className={cn(buttonClasses('ghost', 'sm'), 'w-9 px-0')}
-              aria-label="Close"
-            >
-              <X size={18} aria-hidden="true" />
-            </Dialog.Close>
-          </div>
-          <div className="overflow-y-auto overscroll-contain p-4 sm:p-6">
-            <Dialog.Title className="text-xl font-semibold text-fg">{title}</Dialog.Title>
-            {description ? (
-              <Dialog.Description className="mt-2 text-sm text-muted">
-                {description}
-              </Dialog.Description>
-            ) : null}
-            <div className="mt-5">{children}</div>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
-  );
+/** The members area's dialogs: the site's terminal-window modal, wide enough for forms. */
+export function MemberDialog(props: MemberDialogProps) {
+  return <Modal {...props} size="lg" />;
 }
 
 export interface ConfirmDialogProps {

@@ -16,6 +16,8 @@ export interface ModalProps {
   children: ReactNode;
   /** `alert` for confirmations: Escape still cancels, a click outside does not. */
   role?: 'dialog' | 'alertdialog';
+  /** `lg` for forms with many fields (the members area's dialogs). */
+  size?: 'md' | 'lg';
   className?: string;
 }
 
@@ -29,6 +31,7 @@ export function Modal({
   returnFocusTo,
   children,
   role = 'dialog',
+  size = 'md',
   className,
 }: ModalProps) {
   return (
@@ -50,7 +53,8 @@ export function Modal({
             if (role === 'alertdialog') event.preventDefault();
           }}
           className={cn(
-            'fixed top-1/2 left-1/2 z-[70] flex max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 flex-col',
+            'fixed top-1/2 left-1/2 z-[70] flex max-h-[calc(100dvh-2rem)] w-[calc(100%-1.5rem)] -translate-x-1/2 -translate-y-1/2 flex-col',
+            size === 'lg' ? 'max-w-lg' : 'max-w-md',
             'overflow-hidden rounded-xl border border-ink-700 bg-ink-950 shadow-[0_30px_80px_-40px_rgb(34_211_238/0.45)] focus:outline-none',
             className,
           )}
