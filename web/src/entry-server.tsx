@@ -5,7 +5,7 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { prerender } from 'react-dom/static';
-import { StaticRouter } from 'react-router';
+import { StaticRouter } from '@/lib/router';
 import { Providers } from './app/providers';
 import { AppRoutes } from './app/routes';
 

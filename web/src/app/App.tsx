@@ -1,4 +1,4 @@
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter } from '@/lib/router';
 import { Providers } from './providers';
 import { AppRoutes } from './routes';
 

@@ -1,7 +1,7 @@
 import { type ComponentType, lazy } from 'react';
-import { type RouteObject, useRoutes } from 'react-router';
 import { NotFoundPage } from '@/features/errors/NotFoundPage';
 import { HomePage } from '@/features/marketing/HomePage';
+import { useLocation } from '@/lib/router';
 import { RootLayout } from './layout/RootLayout';
 
 /** Loads a named page export as its own chunk. */
@@ -58,23 +58,18 @@ export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType 
   { path: '/aimds', Component: AimdsPage },
 ];
 
-export const routes: RouteObject[] = [
-  {
-    Component: RootLayout,
-    children: [
-      ...pageRoutes.map(({ path, Component }) =>
-        path === '/' ? { index: true, Component } : { path, Component },
-      ),
-      { path: '*', Component: NotFoundPage },
-    ],
-  },
-];
+/** Finds the page for a path: exact, ignoring case and a trailing slash; NotFoundPage otherwise. */
+export function pageFor(pathname: string): ComponentType {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '').toLowerCase() : pathname;
+  return pageRoutes.find((route) => route.path === path)?.Component ?? NotFoundPage;
+}
 
-/**
- * Renders the route tree under a declarative router (BrowserRouter in the app, StaticRouter when
- * prerendering). Declarative mode keeps React Router's data-loading code out of the bundle: about
- * 13 KB gzipped instead of 30 (bench/RESULTS.md).
- */
+/** Renders the current location's page inside the shared layout. */
 export function AppRoutes() {
-  return useRoutes(routes);
+  const Page = pageFor(useLocation().pathname);
+  return (
+    <RootLayout>
+      <Page />
+    </RootLayout>
+  );
 }

@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { Providers } from '@/app/providers';
-import { routes } from '@/app/routes';
+import { AppRoutes } from '@/app/routes';
+import { createMemoryHistory, Router } from '@/lib/router';
 
 export interface RenderRouteOptions {
   /** Index into the entries to start at (defaults to the last). */
@@ -9,19 +9,17 @@ export interface RenderRouteOptions {
 }
 
 /**
- * Renders the real route tree, with the real providers, in a memory router. The app itself uses
- * the declarative BrowserRouter over the same route objects; the memory data router is used here
- * because tests read and drive its state (`router.state`, `router.navigate`).
+ * Renders the real route tree, with the real providers, over a memory history that tests read
+ * (`router.location`) and drive (`router.navigate`).
  */
 export function renderRoute(entries: string | string[], options: RenderRouteOptions = {}) {
   const initialEntries = Array.isArray(entries) ? entries : [entries];
-  const router = createMemoryRouter(routes, {
-    initialEntries,
-    initialIndex: options.initialIndex ?? initialEntries.length - 1,
-  });
+  const router = createMemoryHistory(initialEntries, options.initialIndex);
   const result = render(
     <Providers>
-      <RouterProvider router={router} />
+      <Router history={router}>
+        <AppRoutes />
+      </Router>
     </Providers>,
   );
   return { router, ...result };

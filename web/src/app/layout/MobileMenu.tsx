@@ -1,10 +1,10 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { ChevronRight, LogIn, LogOut, X } from 'lucide-react';
 import type { MouseEvent, RefObject } from 'react';
-import { Link, useLocation } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { SocialIcon } from '@/components/ui/social-icon';
 import { cn } from '@/lib/cn';
+import { Link, useLocation } from '@/lib/router';
 import { SCROLL_RESET_ATTR, scrollToTopSmooth } from '@/lib/scroll';
 import { externalLinkProps, memberLoginLink, navLinks, socialLinks } from '../site';
 

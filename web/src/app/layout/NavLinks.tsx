@@ -1,5 +1,5 @@
-import { NavLink as RouterNavLink } from 'react-router';
 import { cn } from '@/lib/cn';
+import { NavLink as RouterNavLink } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import { type NavLink, navLinks } from '../site';
 

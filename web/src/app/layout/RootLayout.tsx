@@ -1,5 +1,4 @@
-import { Suspense } from 'react';
-import { Outlet } from 'react-router';
+import { type ReactNode, Suspense } from 'react';
 import { PageLoading } from '@/components/ui/loading';
 import { ScrollManager } from './ScrollManager';
 import { ScrollProgress } from './ScrollProgress';
@@ -8,7 +7,7 @@ import { SiteHeader } from './SiteHeader';
 import { MAIN_ID, SkipLink } from './SkipLink';
 
 /** Shared frame of every page: scroll progress, navigation, main area and footer. */
-export function RootLayout() {
+export function RootLayout({ children }: { children: ReactNode }) {
   return (
     <div className="flex min-h-dvh flex-col pt-5">
       <SkipLink />
@@ -16,9 +15,7 @@ export function RootLayout() {
       <ScrollProgress />
       <SiteHeader />
       <main id={MAIN_ID} tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
-        <Suspense fallback={<PageLoading />}>
-          <Outlet />
-        </Suspense>
+        <Suspense fallback={<PageLoading />}>{children}</Suspense>
       </main>
       <SiteFooter />
     </div>

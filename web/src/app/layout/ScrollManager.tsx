@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '@/lib/router';
 import { resetScrollRepeatedly } from '@/lib/scroll';
 
 /** Turns off the browser's scroll restoration; the app decides where a page starts. */

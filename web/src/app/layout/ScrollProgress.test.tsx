@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createMemoryHistory, Router } from '@/lib/router';
 import { ScrollProgress } from './ScrollProgress';
 
 function setScroll(y: number) {
@@ -24,10 +24,11 @@ describe('ScrollProgress', () => {
   });
 
   it('shows the percentage scrolled as text and as progressbar value', () => {
-    const router = createMemoryRouter([{ path: '*', Component: ScrollProgress }], {
-      initialEntries: ['/about'],
-    });
-    render(<RouterProvider router={router} />);
+    render(
+      <Router history={createMemoryHistory(['/about'])}>
+        <ScrollProgress />
+      </Router>,
+    );
     const bar = screen.getByRole('progressbar', { name: 'Page scrolled' });
     expect(bar).toHaveAttribute('aria-valuenow', '0');
     expect(screen.getByTestId('scroll-percent')).toHaveTextContent('0%');

@@ -1,12 +1,15 @@
 import { render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createMemoryHistory, Router } from '@/lib/router';
 import { siblingSites, socialLinks } from '../site';
 import { SiteFooter } from './SiteFooter';
 
 function renderFooter() {
-  const router = createMemoryRouter([{ path: '*', Component: SiteFooter }]);
-  render(<RouterProvider router={router} />);
+  render(
+    <Router history={createMemoryHistory()}>
+      <SiteFooter />
+    </Router>,
+  );
   return screen.getByRole('contentinfo');
 }
 

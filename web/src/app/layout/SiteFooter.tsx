@@ -1,7 +1,7 @@
 import { ArrowUpRight, LogIn } from 'lucide-react';
-import { Link } from 'react-router';
 import { Container } from '@/components/ui/container';
 import { SocialIcon } from '@/components/ui/social-icon';
+import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import { externalLinkProps, memberLoginLink, siblingSites, site, socialLinks } from '../site';
 import { Logo } from './SiteHeader';

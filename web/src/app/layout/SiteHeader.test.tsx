@@ -51,7 +51,7 @@ describe('desktop navigation', () => {
     const user = userEvent.setup();
     const { router } = renderRoute('/');
     await user.click(within(mainNav()).getByRole('link', { name: 'Tribe' }));
-    expect(router.state.location.pathname).toBe('/tribe');
+    expect(router.location.pathname).toBe('/tribe');
     expect(window.scrollTo).toHaveBeenCalledWith({ top: 0, left: 0, behavior: 'smooth' });
   });
 });
@@ -90,7 +90,7 @@ describe('mobile menu', { timeout: 20_000 }, () => {
     const { router } = renderRoute('/');
     const { dialog } = await openMenu(user);
     await user.click(within(dialog).getByRole('link', { name: 'Projects' }));
-    expect(router.state.location.pathname).toBe('/projects');
+    expect(router.location.pathname).toBe('/projects');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(document.body.style.overflow).toBe('');
     expect(await screen.findByRole('heading', { level: 1, name: 'Projects' })).toBeInTheDocument();
@@ -103,7 +103,7 @@ describe('mobile menu', { timeout: 20_000 }, () => {
     const { dialog } = await openMenu(user);
     await user.click(within(dialog).getByRole('link', { name: 'Home' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
   });
 
   it('closes on Escape and returns focus to the menu button', async () => {
@@ -149,7 +149,7 @@ describe('mobile menu', { timeout: 20_000 }, () => {
     expect(window.history.state).toHaveProperty(MENU_HISTORY_KEY, true);
     act(() => window.history.back());
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(router.state.location.pathname).toBe('/about');
+    expect(router.location.pathname).toBe('/about');
     expect(document.body.style.overflow).toBe('');
     expect(window.history.state).not.toHaveProperty(MENU_HISTORY_KEY);
   });
@@ -206,7 +206,7 @@ describe('signed-in navigation', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Logout' }));
     expect(await screen.findByText('Logged out')).toBeInTheDocument();
     expect(screen.getByText('You have been successfully logged out.')).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/'));
     expect(api.to('POST', '/api/auth/signout')[0]?.body).toEqual({ scope: 'local' });
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
     expect(
@@ -227,7 +227,7 @@ describe('signed-in navigation', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Logout' }));
     expect(await screen.findByText('Failed to log out. Please try again.')).toBeInTheDocument();
     expect(screen.getByText('Error')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/about');
+    expect(router.location.pathname).toBe('/about');
     expect(session.getSnapshot().status).toBe('signed-in');
   });
 

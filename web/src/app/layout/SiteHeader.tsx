@@ -1,9 +1,9 @@
 import { LogIn, LogOut, Menu } from 'lucide-react';
 import { lazy, Suspense, useRef, useState } from 'react';
-import { Link, NavLink } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { Container } from '@/components/ui/container';
 import { cn } from '@/lib/cn';
+import { Link, NavLink } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import { useSession } from '@/lib/session';
 import { preloadToasts } from '@/lib/toast';

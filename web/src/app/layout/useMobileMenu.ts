@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useLocation } from 'react-router';
 import { MD_QUERY } from '@/lib/media';
+import { useLocation } from '@/lib/router';
 
 /** Marker put in the history entry pushed when the menu opens, so Back closes the menu. */
 export const MENU_HISTORY_KEY = '__ruvMobileMenu';

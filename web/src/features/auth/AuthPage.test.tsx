@@ -57,7 +57,7 @@ describe('/auth', { timeout: 20_000 }, () => {
     expect(within(signInForm()).getByRole('button', { name: 'Signing in...' })).toBeInTheDocument();
     answer.resolve(signedIn());
     await expectToast('Welcome back!', 'You have successfully logged in.');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/members'));
+    await waitFor(() => expect(router.location.pathname).toBe('/members'));
     expect(session.getSnapshot().status).toBe('signed-in');
   });
 
@@ -69,7 +69,7 @@ describe('/auth', { timeout: 20_000 }, () => {
     await user.type(within(signInForm()).getByLabelText('Email'), 'ada@example.com');
     await user.type(within(signInForm()).getByLabelText('Password'), 'x');
     await user.click(within(signInForm()).getByRole('button', { name: 'Sign In' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/members'));
+    await waitFor(() => expect(router.location.pathname).toBe('/members'));
   });
 
   it('needs every sign-up field and shows the server message on a short password', async () => {
@@ -120,7 +120,7 @@ describe('/auth', { timeout: 20_000 }, () => {
       'Account created!',
       'You have successfully signed up. Redirecting to members area...',
     );
-    await waitFor(() => expect(router.state.location.pathname).toBe('/members'));
+    await waitFor(() => expect(router.location.pathname).toBe('/members'));
   });
 
   it('sends a reset link from the Forgot password? dialog', async () => {
@@ -142,8 +142,8 @@ describe('/auth', { timeout: 20_000 }, () => {
   it('sends a member on to /members, keeping other parameters and dropping return', async () => {
     mockApi({ 'GET /api/auth/session': signedIn });
     const { router } = renderRoute('/auth?return=%2Fmembers%2Fprofile&tab=cohorts&confirmed=true');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/members'));
-    const params = new URLSearchParams(router.state.location.search);
+    await waitFor(() => expect(router.location.pathname).toBe('/members'));
+    const params = new URLSearchParams(router.location.search);
     expect(params.get('tab')).toBe('cohorts');
     expect(params.get('confirmed')).toBe('true');
     expect(params.has('return')).toBe(false);
@@ -158,7 +158,7 @@ describe('/auth', { timeout: 20_000 }, () => {
     await waitFor(() => expect(api.to('POST', '/api/auth/signout')).toHaveLength(1));
     expect(api.to('POST', '/api/auth/signout')[0]?.body).toEqual({ scope: 'local' });
     await waitFor(() => expect(session.getSnapshot().status).toBe('signed-out'));
-    expect(router.state.location.pathname).toBe('/auth');
+    expect(router.location.pathname).toBe('/auth');
     expect(screen.getByRole('status')).toHaveTextContent('You have been logged out.');
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect(within(nav).getByRole('link', { name: 'Member Login' })).toBeInTheDocument();
@@ -185,7 +185,7 @@ describe('/auth', { timeout: 20_000 }, () => {
     await user.click(within(form).getByRole('button', { name: 'Set New Password' }));
     expect(within(form).getByRole('button', { name: 'Saving...' })).toBeInTheDocument();
     answer.resolve(json(200, { user: ada }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/members'));
+    await waitFor(() => expect(router.location.pathname).toBe('/members'));
     expect(api.to('POST', '/api/auth/password/reset')[0]?.body).toEqual({
       token: 'tok123',
       password: 'brand new pass',

@@ -1,12 +1,12 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Card } from '@/components/ui/card';
 import { Modal } from '@/components/ui/modal';
 import { Page } from '@/components/ui/page';
 import { PageHeader } from '@/components/ui/page-header';
 import { TerminalWindow } from '@/components/ui/terminal-window';
 import { cn } from '@/lib/cn';
+import { Link, useNavigate, useSearchParams } from '@/lib/router';
 import { session, useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { signOut } from './auth-api';

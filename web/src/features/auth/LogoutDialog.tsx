@@ -1,8 +1,8 @@
 import { type RefObject, useEffect, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { ApiError } from '@/lib/api';
+import { useLocation, useNavigate } from '@/lib/router';
 import { session } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { signOut } from './auth-api';

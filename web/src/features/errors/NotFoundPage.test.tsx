@@ -39,7 +39,7 @@ describe('NotFoundPage', () => {
     const user = userEvent.setup();
     const { router } = renderRoute('/missing');
     await user.click(screen.getByRole('button', { name: 'Return Home' }));
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
     expect(
       screen.getByRole('heading', { level: 1, name: 'Agentic Coaching & Mentoring' }),
     ).toBeInTheDocument();
@@ -49,7 +49,7 @@ describe('NotFoundPage', () => {
     const user = userEvent.setup();
     const { router } = renderRoute('/missing');
     await user.click(screen.getByRole('button', { name: 'View Projects' }));
-    expect(router.state.location.pathname).toBe('/projects');
+    expect(router.location.pathname).toBe('/projects');
     expect(await screen.findByRole('heading', { level: 1, name: 'Projects' })).toBeInTheDocument();
   });
 
@@ -57,7 +57,7 @@ describe('NotFoundPage', () => {
     const user = userEvent.setup();
     const { router } = renderRoute(['/about', '/missing']);
     await user.click(screen.getByRole('button', { name: 'Go Back' }));
-    expect(router.state.location.pathname).toBe('/about');
+    expect(router.location.pathname).toBe('/about');
     expect(await screen.findByRole('heading', { level: 1, name: 'About rUv' })).toBeInTheDocument();
   });
 
@@ -66,7 +66,7 @@ describe('NotFoundPage', () => {
     const user = userEvent.setup();
     const { router } = renderRoute('/missing');
     await user.click(screen.getByRole('button', { name: 'Go Back' }));
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
   });
 
   it('logs again when moving to another unknown path', async () => {

@@ -1,9 +1,9 @@
 import { ArrowLeft, FolderGit2, Home } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Container } from '@/components/ui/container';
 import { usePageTitle } from '@/lib/page-title';
+import { useLocation, useNavigate } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 
 const timeFormat = new Intl.DateTimeFormat('en-US', {

@@ -1,6 +1,5 @@
 import { ArrowUpRight, Building2, CalendarClock } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ExternalLink } from '@/components/ui/external-link';
@@ -10,6 +9,7 @@ import { Section } from '@/components/ui/section';
 import { TerminalWindow } from '@/components/ui/terminal-window';
 import { siteContent } from '@/content/site';
 import type { About } from '@/content/types';
+import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 
 /** One `"key": value` line of the profile block, coloured like a terminal's JSON output. */

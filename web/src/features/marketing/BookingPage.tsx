@@ -1,5 +1,4 @@
 import { ArrowRight, Check, Clock, Users } from 'lucide-react';
-import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -10,6 +9,7 @@ import { formatPrice } from '@/content/format';
 import { siteContent } from '@/content/site';
 import type { Session, TrainingOption } from '@/content/types';
 import { cn } from '@/lib/cn';
+import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import { BookButton } from './BookButton';
 

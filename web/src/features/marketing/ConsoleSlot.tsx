@@ -1,8 +1,8 @@
 import { ArrowRight } from 'lucide-react';
-import { Link } from 'react-router';
 import { TerminalWindow } from '@/components/ui/terminal-window';
 import { formatPrice } from '@/content/format';
 import type { ConsoleContent } from '@/content/home';
+import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 
 export interface ConsoleSlotProps {

@@ -45,7 +45,7 @@ describe('Home page', () => {
     expect(within(dialog).getByTestId('goal-widget-mount')).toBeEmptyDOMElement();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(router.state.location.search).toBe('');
+    expect(router.location.search).toBe('');
   });
 
   it('has no goal dialog without the flag', () => {

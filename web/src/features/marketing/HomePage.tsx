@@ -1,10 +1,10 @@
 import { ArrowRight, CalendarClock, Terminal } from 'lucide-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { Container } from '@/components/ui/container';
 import { consoleContent } from '@/content/home';
 import { usePageTitle } from '@/lib/page-title';
+import { Link, useSearchParams } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import { ConsoleSlot } from './ConsoleSlot';
 

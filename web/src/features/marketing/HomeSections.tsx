@@ -11,7 +11,6 @@ import {
   Users,
   Workflow,
 } from 'lucide-react';
-import { Link } from 'react-router';
 import { socialLinks } from '@/app/site';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
@@ -23,6 +22,7 @@ import { Section } from '@/components/ui/section';
 import { SocialIcon } from '@/components/ui/social-icon';
 import { formatPrice } from '@/content/format';
 import { homeContent } from '@/content/home-sections';
+import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 
 const insights = [

@@ -1,6 +1,5 @@
 import { ArrowRight, ArrowUpRight, Package, Wrench } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -12,6 +11,7 @@ import { Section } from '@/components/ui/section';
 import { SocialIcon } from '@/components/ui/social-icon';
 import { siteContent } from '@/content/site';
 import type { Project } from '@/content/types';
+import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 
 /** Card classes for a card whose one link covers it entirely. */

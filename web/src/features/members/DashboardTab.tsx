@@ -1,10 +1,10 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Award, CalendarCheck, ChevronRight, CreditCard, ShieldCheck, Users } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
-import { Link } from 'react-router';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
+import { Link } from '@/lib/router';
 import { CalendarFeedPanel } from './CalendarFeedPanel';
 import { LevelDialog } from './LevelDialog';
 import { type StatusBadge, spotsText, subscriptionBadge } from './logic';

@@ -159,8 +159,8 @@ describe('MembersPage', { timeout: 20_000 }, () => {
   it('sends a visitor without a session to /auth, keeping checkout flags', async () => {
     mockServer({ 'GET /api/auth/session': () => ({ status: 200, body: { user: null } }) });
     const { router } = renderRoute('/members?success=true');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
-    expect(router.state.location.search).toBe('?success=true&return=members');
+    await waitFor(() => expect(router.location.pathname).toBe('/auth'));
+    expect(router.location.search).toBe('?success=true&return=members');
   });
 
   it('shows the dashboard of a free member', async () => {

@@ -1,7 +1,6 @@
 import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LogOut, MessageCircle, RefreshCw, Users } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -11,6 +10,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { signOut } from '@/features/auth/auth-api';
 import { errorMessage } from '@/lib/api';
 import { createQueryClient } from '@/lib/query';
+import { Link, useNavigate, useSearchParams } from '@/lib/router';
 import { session, type User, useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { AdminTab } from './AdminTab';

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { CalendarPlus, Clock, Globe, KeyRound, Lock, Video } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/cn';
+import { Link } from '@/lib/router';
 import { toast } from '@/lib/toast';
 import { sessionWhen, splitSessions } from './logic';
 import { keys, type LiveSession, membersApi, sessionCalendarUrl } from './members-api';

@@ -1,9 +1,9 @@
 import { Cpu } from 'lucide-react';
-import { Link } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { CodeBlock } from '@/components/ui/code-block';
 import { Page } from '@/components/ui/page';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import * as data from './data/ai-defence';
 import {

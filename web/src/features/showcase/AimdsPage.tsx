@@ -1,10 +1,10 @@
 import { ArrowDown, ArrowRight, Shield } from 'lucide-react';
-import { Link } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { CodeBlock } from '@/components/ui/code-block';
 import { Page } from '@/components/ui/page';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import * as data from './data/aimds';
 import {

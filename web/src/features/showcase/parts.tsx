@@ -4,13 +4,13 @@
  */
 import { ArrowLeft, ArrowUpRight, Box, Package } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { CodeBlock } from '@/components/ui/code-block';
 import { ExternalLink } from '@/components/ui/external-link';
 import { SocialIcon } from '@/components/ui/social-icon';
 import { cn } from '@/lib/cn';
+import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import type { Feature, FigureTable, PackageLink, RegistryKind, Snippet, Stat } from './types';
 

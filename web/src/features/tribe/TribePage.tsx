@@ -10,7 +10,6 @@ import {
   Users,
   Workflow,
 } from 'lucide-react';
-import { Link } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Container } from '@/components/ui/container';
@@ -22,6 +21,7 @@ import { siteContent } from '@/content/site';
 import { LoginDialogButton, WaitlistDialogButton } from '@/features/auth/TribeDialogs';
 import { cn } from '@/lib/cn';
 import { usePageTitle } from '@/lib/page-title';
+import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import { type TribeStatus, useTribeStatus } from './status';
 import { TypedText } from './TypedText';
