@@ -7,6 +7,10 @@ interface Showcase {
   heading: string;
   /** Phrases that must be in the HTML before any JavaScript runs (no HTML-escaped characters). */
   rawText: readonly string[];
+  /** The badge list's accessible name and its items, in order, as the spec lists them. */
+  badges: { list: string; items: readonly string[] };
+  /** Sections (by heading) and how many cards (h3) each one holds. */
+  cards: ReadonlyArray<readonly [section: string, count: number]>;
 }
 
 const showcases: readonly Showcase[] = [
@@ -24,6 +28,22 @@ const showcases: readonly Showcase[] = [
       'npx agentic-payments mandate create',
       '--private-key ./keys/alice.ed25519',
     ],
+    badges: {
+      list: 'Package facts',
+      items: [
+        '31K+ downloads',
+        'v2.1.8',
+        'MIT',
+        'Production Ready',
+        '< 200 KB bundle',
+        'TypeScript + Rust',
+      ],
+    },
+    cards: [
+      ['Four payment protocols, one library', 4],
+      ['What a mandate controls', 9],
+      ['Use cases', 8],
+    ],
   },
   {
     path: '/ai-defence',
@@ -39,6 +59,12 @@ const showcases: readonly Showcase[] = [
       'threshold: 0.8',
       'Security layers',
     ],
+    badges: { list: 'aidefence versions and requirements', items: ['v0.1.0', 'MIT', 'Node 18+'] },
+    cards: [
+      ['Why AI applications need their own defence', 6],
+      ['Key features', 6],
+      ['Security layers', 5],
+    ],
   },
   {
     path: '/aimds',
@@ -53,18 +79,56 @@ const showcases: readonly Showcase[] = [
       'cargo add aimds-core',
       'Architecture',
     ],
+    badges: {
+      list: 'aimds versions and requirements',
+      items: [
+        'v2.1.1',
+        'Dual licence MIT/Apache-2.0',
+        'Rust 1.85+',
+        'TypeScript 5.0+',
+        '98.3% test coverage',
+      ],
+    },
+    cards: [
+      ['Features', 6],
+      ['Core libraries', 4],
+      ['Use cases', 6],
+    ],
   },
   {
     path: '/lean-agentic',
     title: 'Lean Agentic | rUv',
     heading: 'Lean Agentic',
     rawText: ['A WebAssembly theorem prover', 'Hash-consing', 'npm install lean-agentic', '150x'],
+    badges: {
+      list: 'Package facts',
+      items: [
+        'WebAssembly',
+        'Dependent types',
+        '150x faster equality',
+        '< 100 KB',
+        '10 MCP tools',
+        'Rust + TypeScript',
+      ],
+    },
+    cards: [['Features', 8]],
   },
   {
     path: '/midstreamer',
     title: 'Midstreamer | rUv',
     heading: 'Midstreamer',
     rawText: ['Dynamic time warping', 'npm install midstreamer', 'Benchmarks', 'O(n·m)'],
+    badges: {
+      list: 'Package facts',
+      items: [
+        'WebAssembly',
+        'DTW · LCS · edit distance',
+        '< 100 KB per target',
+        'Rust + TypeScript',
+        'CLI included',
+      ],
+    },
+    cards: [['Features', 8]],
   },
 ];
 
@@ -100,6 +164,16 @@ test.describe('showcase pages', () => {
       await expect(page).toHaveTitle(s.title);
       await expect(page.getByRole('heading', { level: 1, name: s.heading })).toBeVisible();
       await page.waitForLoadState('networkidle');
+
+      await expect(
+        page.getByRole('list', { name: s.badges.list }).getByRole('listitem'),
+      ).toHaveText([...s.badges.items]);
+      for (const [section, count] of s.cards) {
+        await expect(
+          page.getByRole('region', { name: section }).getByRole('heading', { level: 3 }),
+          `${section} holds ${count} cards`,
+        ).toHaveCount(count);
+      }
 
       const results = await new AxeBuilder({ page }).analyze();
       const serious = results.violations
@@ -232,6 +306,13 @@ test.describe('typed title', () => {
   });
 });
 
+/** How far the page can scroll sideways (0 when nothing sticks out). */
+function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+}
+
 test.describe('narrow screens', () => {
   test.use({ viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true });
 
@@ -239,10 +320,89 @@ test.describe('narrow screens', () => {
     test(`${s.path} fits 320 px without sideways scrolling`, async ({ page }) => {
       await page.goto(s.path);
       await expect(page.getByRole('heading', { level: 1, name: s.heading })).toBeVisible();
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      await page.waitForLoadState('networkidle');
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        320,
       );
-      expect(overflow).toBeLessThanOrEqual(0);
+    });
+  }
+
+  test('the command tabs stay on one row that scrolls, and the keyboard reaches the last', async ({
+    page,
+  }) => {
+    await page.goto('/ai-defence');
+    const list = page.getByRole('tablist', { name: 'Command groups' });
+    await list.scrollIntoViewIfNeeded();
+    const tops = await list
+      .getByRole('tab')
+      .evaluateAll((tabs) => tabs.map((t) => Math.round(t.getBoundingClientRect().top)));
+    expect(new Set(tops).size).toBe(1);
+    await list.getByRole('tab', { name: 'Detection' }).focus();
+    await page.keyboard.press('End');
+    const monitoring = list.getByRole('tab', { name: 'Monitoring' });
+    await expect(monitoring).toBeFocused();
+    await expect(monitoring).toBeInViewport();
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+});
+
+test.describe('phones and wide screens', () => {
+  for (const viewport of [
+    { width: 375, height: 812 },
+    { width: 1440, height: 900 },
+  ]) {
+    test(`every page fits ${viewport.width} px without sideways scrolling`, async ({ browser }) => {
+      const page = await browser.newPage({ viewport });
+      for (const s of showcases) {
+        await page.goto(s.path);
+        await expect(page.getByRole('heading', { level: 1, name: s.heading })).toBeVisible();
+        expect(await sidewaysOverflow(page), s.path).toBeLessThanOrEqual(0);
+      }
+      await page.close();
+    });
+  }
+});
+
+test.describe('sticky package bar', () => {
+  const cases = [
+    { path: '/ai-defence', viewport: { width: 375, height: 812 }, bar: 'package-bar-row', top: 77 },
+    { path: '/ai-defence', viewport: { width: 1280, height: 800 }, bar: 'package-bar', top: 85 },
+    { path: '/aimds', viewport: { width: 375, height: 812 }, bar: 'package-bar-row', top: 77 },
+    { path: '/aimds', viewport: { width: 1280, height: 800 }, bar: 'package-bar', top: 85 },
+  ];
+  for (const c of cases) {
+    test(`${c.path} keeps its bar under the site header at ${c.viewport.width} px`, async ({
+      browser,
+    }) => {
+      const page = await browser.newPage({ viewport: c.viewport, reducedMotion: 'reduce' });
+      await page.goto(c.path);
+      const bar = page.getByTestId(c.bar);
+      await expect(bar).toBeVisible();
+      await expect(bar).toContainText(c.path === '/aimds' ? 'aimds' : 'aidefence');
+      await page.getByRole('heading', { level: 2, name: 'Quick start' }).scrollIntoViewIfNeeded();
+      await page.mouse.wheel(0, 1500);
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+      const box = await bar.boundingBox();
+      expect(box?.y).toBe(c.top);
+      await expect(bar).toBeInViewport();
+      await page.close();
+    });
+  }
+});
+
+test.describe('reduced motion', () => {
+  test.use({ reducedMotion: 'reduce' });
+
+  for (const s of showcases) {
+    test(`${s.path} runs no animations`, async ({ page }) => {
+      await page.goto(s.path);
+      await expect(page.getByRole('heading', { level: 1, name: s.heading })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      const running = await page.evaluate(() =>
+        document.getAnimations().map((a) => (a instanceof CSSAnimation ? a.animationName : a.id)),
+      );
+      expect(running).toEqual([]);
     });
   }
 });

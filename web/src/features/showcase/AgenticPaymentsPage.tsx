@@ -64,13 +64,13 @@ export function AgenticPaymentsPage() {
               <CodeBlock key={s.title} title={s.title} code={s.code} language={s.language} />
             ))}
           </div>
-          <dl className="grid grid-cols-3 gap-3">
+          <dl className="grid grid-cols-3 gap-2 sm:gap-3">
             {data.mcpStats.map((s) => (
               <div
                 key={s.label}
-                className="flex flex-col rounded-lg border border-ink-700 bg-ink-850/80 p-3 text-center sm:p-4"
+                className="flex min-w-0 flex-col rounded-lg border border-ink-700 bg-ink-850/80 px-2 py-3 text-center sm:p-4"
               >
-                <dt className="order-2 font-mono text-sm text-fg">{s.label}</dt>
+                <dt className="order-2 font-mono text-xs text-fg sm:text-sm">{s.label}</dt>
                 <dd className="order-1 font-mono text-3xl font-bold text-term-green">{s.value}</dd>
                 <dd className="order-3 mt-1 text-xs text-dim">{s.detail}</dd>
               </div>

@@ -2,7 +2,7 @@ import { Cpu } from 'lucide-react';
 import { buttonClasses } from '@/components/ui/button';
 import { CodeBlock } from '@/components/ui/code-block';
 import { Page } from '@/components/ui/page';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { Tabs, TabsContent } from '@/components/ui/tabs';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import * as data from './data/ai-defence';
@@ -12,6 +12,8 @@ import {
   FeatureGrid,
   PackageLinks,
   Section,
+  ShowcaseTabsList,
+  ShowcaseTabsTrigger,
   Snippets,
   StatTiles,
   StickyPackageBar,
@@ -59,13 +61,13 @@ export function AiDefencePage() {
         lead="One command per layer. Use the arrow keys to move between the tabs."
       >
         <Tabs defaultValue={data.commandTabs[0]?.value}>
-          <TabsList aria-label="Command groups">
+          <ShowcaseTabsList aria-label="Command groups">
             {data.commandTabs.map((tab) => (
-              <TabsTrigger key={tab.value} value={tab.value}>
+              <ShowcaseTabsTrigger key={tab.value} value={tab.value}>
                 {tab.label}
-              </TabsTrigger>
+              </ShowcaseTabsTrigger>
             ))}
-          </TabsList>
+          </ShowcaseTabsList>
           {data.commandTabs.map((tab) => (
             <TabsContent key={tab.value} value={tab.value}>
               <p className="mb-4 max-w-3xl text-muted">{tab.summary}</p>
@@ -141,10 +143,12 @@ export function AiDefencePage() {
           AIMDS platform
         </Link>
       </ClosingCta>
-      <p className="mt-10 border-t border-ink-800 pt-6 font-mono text-xs text-dim">
-        aidefence v0.1.0 · MIT licence · Node 18+ · detection &lt; 10 ms · 27 threat patterns · 12
-        jailbreak patterns
-      </p>
+      <footer className="mt-10 border-t border-ink-800 pt-6 font-mono text-xs text-dim">
+        <p>
+          aidefence v0.1.0 · MIT licence · Node 18+ · detection &lt; 10 ms · 27 threat patterns · 12
+          jailbreak patterns
+        </p>
+      </footer>
     </Page>
   );
 }

@@ -3,12 +3,13 @@
  * tiles and tables, registry links, the sticky package bar and the closing call to action.
  */
 import { ArrowLeft, ArrowUpRight, Box, Package } from 'lucide-react';
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { CodeBlock } from '@/components/ui/code-block';
 import { ExternalLink } from '@/components/ui/external-link';
 import { SocialIcon } from '@/components/ui/social-icon';
+import { TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { cn } from '@/lib/cn';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
@@ -264,9 +265,15 @@ export function ClosingCta({
 }
 
 /**
- * A bar that stays under the site header while the page scrolls (from 640 px up; on phones it
- * scrolls away so it does not eat a third of the screen). Its offsets match the site header:
- * 20 px progress strip plus a 56 px (64 px from md) bar and its border.
+ * A bar that stays under the site header while the page scrolls, flush with it (the negative
+ * top margin cancels the page's top padding). Its offsets match the site header: a 20 px
+ * progress strip plus a 56 px (64 px from md) bar and its border.
+ *
+ * From 640 px the whole bar sticks: name, every badge and the source link on one line. On
+ * phones all the badges would wrap to two or three lines and cover a fifth of the screen, so
+ * only a one-line row (name, version, source) sticks and the full badge list follows it in the
+ * page. The wrapper is `display: contents` on phones so that row sticks for the whole page
+ * rather than only within the wrapper.
  */
 export function StickyPackageBar({
   name,
@@ -277,25 +284,66 @@ export function StickyPackageBar({
   badges: readonly string[];
   repoHref: string;
 }) {
+  const version = badges[0];
   return (
-    <div className="z-30 -mx-4 border-y border-ink-800 bg-ink-900/90 px-4 py-2.5 backdrop-blur supports-[backdrop-filter]:bg-ink-900/75 sm:sticky sm:top-[77px] sm:-mx-6 sm:px-6 md:top-[85px] lg:-mx-8 lg:px-8">
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <p className="font-mono text-sm font-bold text-fg">
+    <div
+      data-testid="package-bar"
+      className="contents sm:sticky sm:top-[77px] sm:z-30 sm:-mx-6 sm:-mt-16 sm:flex sm:flex-wrap sm:items-center sm:gap-x-4 sm:gap-y-2 sm:border-b sm:border-ink-800 sm:bg-ink-900/90 sm:px-6 sm:py-2.5 sm:backdrop-blur sm:supports-[backdrop-filter]:bg-ink-900/75 md:top-[85px] lg:-mx-8 lg:-mt-20 lg:px-8"
+    >
+      <div
+        data-testid="package-bar-row"
+        className="sticky top-[77px] z-30 -mx-4 -mt-12 flex items-center gap-3 border-b border-ink-800 bg-ink-900/95 px-4 py-2.5 backdrop-blur sm:contents"
+      >
+        <p className="min-w-0 truncate font-mono text-sm font-bold text-fg">
           <span aria-hidden="true" className="text-term-green">
             ~/
           </span>
           {name}
+          {version ? (
+            // The badge list below carries the version for assistive technology.
+            <span aria-hidden="true" className="ml-2 font-normal text-dim sm:hidden">
+              {version}
+            </span>
+          ) : null}
         </p>
-        <BadgeList badges={badges} label={`${name} versions and requirements`} />
         <ExternalLink
           href={repoHref}
-          className="ml-auto inline-flex items-center gap-1.5 rounded-md font-mono text-xs text-term-cyan hover:underline"
+          className="ml-auto inline-flex shrink-0 items-center gap-1.5 rounded-md font-mono text-xs text-term-cyan hover:underline sm:order-last"
         >
           <SocialIcon kind="github" width={14} height={14} />
           Source
           <span className="sr-only">of {name} on GitHub (opens in a new tab)</span>
         </ExternalLink>
       </div>
+      <BadgeList
+        badges={badges}
+        label={`${name} versions and requirements`}
+        className="mt-3 sm:mt-0"
+      />
     </div>
   );
+}
+
+/**
+ * The row of tabs of a showcase page. On phones the tabs stay on one line that scrolls
+ * sideways (the last visible tab is cut off, which shows there is more) instead of wrapping
+ * into a second row that breaks the folder-tab look. The focused tab scrolls into view, so the
+ * arrow keys reach every tab. The bottom rule is an inset shadow there, because the scrolling
+ * box would clip the 1 px the active tab overlaps the border by.
+ */
+export function ShowcaseTabsList({ className, ...rest }: ComponentProps<typeof TabsList>) {
+  return (
+    <TabsList
+      className={cn(
+        'max-sm:flex-nowrap max-sm:overflow-x-auto max-sm:overflow-y-hidden max-sm:border-b-0',
+        'max-sm:shadow-[inset_0_-1px_0_var(--color-ink-700)] max-sm:[scrollbar-width:none]',
+        className,
+      )}
+      {...rest}
+    />
+  );
+}
+
+export function ShowcaseTabsTrigger({ className, ...rest }: ComponentProps<typeof TabsTrigger>) {
+  return <TabsTrigger className={cn('shrink-0 max-sm:mb-0', className)} {...rest} />;
 }

@@ -39,11 +39,12 @@ export interface Snippet {
   language?: 'shell' | 'code';
 }
 
-/** The links every package page offers. */
-export function packageLinks(repo: string, npm?: string, crate?: string): PackageLink[] {
-  const links: PackageLink[] = [
-    { kind: 'github', href: `https://github.com/ruvnet/${repo}`, label: 'GitHub' },
-  ];
+/**
+ * The links every package page offers: the code host (a full URL, since some packages live in
+ * another repository or a sub-folder), and the npm package and Rust crate when there is one.
+ */
+export function packageLinks(repoUrl: string, npm?: string, crate?: string): PackageLink[] {
+  const links: PackageLink[] = [{ kind: 'github', href: repoUrl, label: 'GitHub' }];
   if (npm) links.push({ kind: 'npm', href: `https://www.npmjs.com/package/${npm}`, label: 'npm' });
   if (crate) {
     links.push({ kind: 'crates', href: `https://crates.io/crates/${crate}`, label: 'crates.io' });

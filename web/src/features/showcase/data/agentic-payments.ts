@@ -38,7 +38,12 @@ export const badges = [
   'TypeScript + Rust',
 ] as const;
 
-export const links = packageLinks('agentic-payments', 'agentic-payments', 'agentic-payments');
+/** The repository the npm package names as its source. */
+export const links = packageLinks(
+  'https://github.com/agentic-catalog/agentic-payments',
+  'agentic-payments',
+  'agentic-payments',
+);
 
 export const install: Snippet[] = [
   { title: 'npm', language: 'shell', code: 'npm install agentic-payments' },
@@ -122,14 +127,14 @@ export const features: Feature[] = [
 
 export const mcpCommands: Snippet[] = [
   {
-    title: 'stdio (Claude Desktop, Claude Code)',
+    title: 'stdio (local assistants)',
     language: 'shell',
     code: 'npx -y agentic-payments mcp',
   },
   {
     title: 'HTTP/SSE (remote clients)',
     language: 'shell',
-    code: 'npx -y agentic-payments mcp --transport http --port 3000',
+    code: 'npx -y agentic-payments mcp \\\n  --transport http --port 3000',
   },
 ];
 

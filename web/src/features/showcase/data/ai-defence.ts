@@ -20,7 +20,8 @@ export const npmName = 'aidefence';
 
 export const badges = ['v0.1.0', 'MIT', 'Node 18+'] as const;
 
-export const links = packageLinks('aidefence', npmName);
+/** The npm package is built from the AIMDS folder of the midstream repository. */
+export const links = packageLinks('https://github.com/ruvnet/midstream/tree/main/AIMDS', npmName);
 
 export const tagline = 'Security for AI applications, in the request path';
 

@@ -27,7 +27,15 @@ export const badges = [
   '98.3% test coverage',
 ] as const;
 
-export const links = packageLinks('aimds', 'aimds', 'aimds-core');
+/**
+ * AIMDS lives in the midstream repository. Its Rust crates are on crates.io; its TypeScript
+ * gateway runs from the repository (the npm face of AIMDS is the aidefence package).
+ */
+export const links = packageLinks(
+  'https://github.com/ruvnet/midstream/tree/main/AIMDS',
+  undefined,
+  'aimds-core',
+);
 
 export const lead =
   'AIMDS is the engine behind AI Defence: four Rust libraries for detection, analysis, formal verification and adaptive response, and a TypeScript API gateway that puts them in front of any model or agent. Fast where it must be, thorough where it matters.';
@@ -176,9 +184,11 @@ export const rustExample =
   '}';
 
 export const tsQuickStart =
-  'npm install aimds\n' +
-  '# API on :3000, metrics on :9090\n' +
-  'npx aimds gateway --port 3000 --metrics-port 9090';
+  'git clone https://github.com/ruvnet/midstream\n' +
+  'cd midstream/AIMDS\n' +
+  'npm install && npm run build\n' +
+  '# API on :3000, Prometheus metrics on :9090\n' +
+  'npm start';
 
 export const defendRequest = `{
   "action": {

@@ -26,7 +26,11 @@ export const badges = [
   'Rust + TypeScript',
 ] as const;
 
-export const links = packageLinks('lean-agentic', 'lean-agentic', 'lean-agentic');
+export const links = packageLinks(
+  'https://github.com/agenticsorg/lean-agentic',
+  'lean-agentic',
+  'lean-agentic',
+);
 
 export const features: Feature[] = [
   {

@@ -26,7 +26,11 @@ export const badges = [
 ] as const;
 
 /** The npm package is midstreamer; its code lives in the midstream repository. */
-export const links = packageLinks('midstream', 'midstreamer', 'midstreamer-temporal-compare');
+export const links = packageLinks(
+  'https://github.com/ruvnet/midstream',
+  'midstreamer',
+  'midstreamer-temporal-compare',
+);
 
 export const features: Feature[] = [
   {
