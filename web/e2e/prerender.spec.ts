@@ -1,4 +1,23 @@
+import { get } from 'node:http';
 import { expect, test } from '@playwright/test';
+
+/** The public-site budget: gzipped JavaScript a first visit to `/` needs before it can render. */
+const homeScriptBudget = 90 * 1024;
+
+/** The size of `url` as the server sends it to a browser that accepts gzip, not decompressed. */
+function gzippedSize(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
+      if (res.statusCode !== 200) reject(new Error(`${url}: status ${res.statusCode}`));
+      else if (res.headers['content-encoding'] !== 'gzip') reject(new Error(`${url}: not gzipped`));
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+      });
+      res.on('end', () => resolve(size));
+    }).on('error', reject);
+  });
+}
 
 /** Public pages and a phrase of their content that must be in the HTML before any JavaScript. */
 const prerendered: ReadonlyArray<[string, string, string]> = [
@@ -103,4 +122,20 @@ test.describe('prerendered pages', () => {
       expect(errors).toEqual([]);
     });
   }
+
+  test('the JavaScript / needs before it renders stays within the 90 KB gzip budget', async ({
+    request,
+    baseURL,
+  }) => {
+    const html = await (await request.get('/')).text();
+    const scripts = [...new Set(html.match(/\/assets\/[^"]+\.js/g) ?? [])];
+    // The entry script and what it preloads; lazily loaded chunks are not in the HTML.
+    expect(scripts.length).toBeGreaterThanOrEqual(1);
+    let total = 0;
+    for (const script of scripts) total += await gzippedSize(`${baseURL}${script}`);
+    expect(total).toBeGreaterThan(40 * 1024);
+    expect(total, `gzipped JavaScript for / (${scripts.join(', ')})`).toBeLessThanOrEqual(
+      homeScriptBudget,
+    );
+  });
 });
