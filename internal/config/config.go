@@ -24,6 +24,9 @@ type Config struct {
 	BaseURL     string // TRIBE_BASE_URL, without a trailing slash
 	ContentDir  string // TRIBE_CONTENT_DIR; empty means the embedded content
 	Capacity    int    // TRIBE_CAPACITY
+	// GroupChatURL is the members' group-chat invitation (TRIBE_GROUP_CHAT_URL). It is a
+	// secret of sorts: only active subscribers and admins are ever sent it.
+	GroupChatURL string
 
 	AdminEmails []string // TRIBE_ADMIN_EMAILS, lower-cased
 	AdminDomain string   // TRIBE_ADMIN_DOMAIN, lower-cased, without "@"
@@ -53,6 +56,7 @@ var Vars = []Var{
 	{"TRIBE_BASE_URL", "http://localhost:8080", "absolute links in e-mail, sitemap, canonical tags, payment return URLs"},
 	{"TRIBE_CONTENT_DIR", "embedded content", "the site owner's own content files, read at start"},
 	{"TRIBE_CAPACITY", "50", "tribe member cap"},
+	{"TRIBE_GROUP_CHAT_URL", "none", "the group-chat invitation link, shown to active subscribers only"},
 	{"TRIBE_ADMIN_EMAILS", "none", "comma-separated admin addresses (a confirmed address is required)"},
 	{"TRIBE_ADMIN_DOMAIN", "none", "every confirmed address of this domain is an admin"},
 	{"SMTP_URL", "none: development mailbox", "smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465"},
@@ -89,6 +93,7 @@ func Load(getenv func(string) string, dotenvPath string) (*Config, error) {
 		DatabaseURL:         get("DATABASE_URL", ""),
 		BaseURL:             strings.TrimRight(get("TRIBE_BASE_URL", "http://localhost:8080"), "/"),
 		ContentDir:          get("TRIBE_CONTENT_DIR", ""),
+		GroupChatURL:        get("TRIBE_GROUP_CHAT_URL", ""),
 		AdminDomain:         strings.ToLower(strings.TrimPrefix(get("TRIBE_ADMIN_DOMAIN", ""), "@")),
 		SMTPURL:             get("SMTP_URL", ""),
 		SMTPFrom:            get("SMTP_FROM", "tribe@localhost"),
@@ -128,6 +133,11 @@ func (c *Config) validate() error {
 	}
 	if err := checkHTTPURL("TRIBE_BASE_URL", c.BaseURL); err != nil {
 		return err
+	}
+	if c.GroupChatURL != "" {
+		if u, err := url.Parse(c.GroupChatURL); err != nil || u.Scheme != "https" || u.Host == "" {
+			return fmt.Errorf("TRIBE_GROUP_CHAT_URL=%q is not an https link; give the chat's invitation URL, e.g. https://chat.example.com/invite/abc", c.GroupChatURL)
+		}
 	}
 	for _, e := range c.AdminEmails {
 		if _, err := mail.ParseAddress(e); err != nil {

@@ -73,6 +73,8 @@ func TestRejectsBadValuesWithOneHelpfulLine(t *testing.T) {
 		{"admin email", "TRIBE_ADMIN_EMAILS", "not-an-address", "TRIBE_ADMIN_EMAILS"},
 		{"admin domain", "TRIBE_ADMIN_DOMAIN", "localhost", "domain"},
 		{"content dir", "TRIBE_CONTENT_DIR", "/does/not/exist", "TRIBE_CONTENT_DIR"},
+		{"group chat not https", "TRIBE_GROUP_CHAT_URL", "http://chat.example/invite", "https"},
+		{"group chat relative", "TRIBE_GROUP_CHAT_URL", "chat.example/invite", "TRIBE_GROUP_CHAT_URL"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -35,9 +35,12 @@ type membersSite struct {
 
 const membersAdminEmail = "owner@admin.example"
 
+// membersChatURL is the group-chat invitation the members site is configured with.
+const membersChatURL = "https://chat.example/invite/tribe"
+
 func newMembersSite(t *testing.T, db *store.DB) *membersSite {
 	t.Helper()
-	env := map[string]string{"TRIBE_DATA_DIR": t.TempDir(), "TRIBE_ADMIN_EMAILS": membersAdminEmail, "TRIBE_BASE_URL": "https://ruv.example"}
+	env := map[string]string{"TRIBE_DATA_DIR": t.TempDir(), "TRIBE_ADMIN_EMAILS": membersAdminEmail, "TRIBE_BASE_URL": "https://ruv.example", "TRIBE_GROUP_CHAT_URL": membersChatURL}
 	cfg, err := config.Load(func(k string) string { return env[k] }, "")
 	if err != nil {
 		t.Fatal(err)

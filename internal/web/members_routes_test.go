@@ -360,8 +360,10 @@ func TestTribeStatusAndOverview(t *testing.T) {
 		m := newMembersSite(t, db)
 		paid := m.user("paid@example.com")
 		m.subscribe(paid, "active")
-		m.subscribe(m.user("gone@example.com"), "canceled")
+		gone := m.user("gone@example.com")
+		m.subscribe(gone, "canceled")
 		free := m.user("free@example.com")
+		admin := m.user(membersAdminEmail)
 		r := m.call(memberUser{}, "GET", "/api/tribe/status", nil)
 		if r.status != 200 || r.json["capacity"] != 50.0 || r.json["active_members"] != 1.0 || r.json["spots_left"] != 49.0 || r.json["at_capacity"] != false {
 			t.Fatalf("status: %s", r.body)
@@ -369,6 +371,17 @@ func TestTribeStatusAndOverview(t *testing.T) {
 		r = m.call(free, "GET", "/api/members/overview", nil)
 		if r.status != 200 || r.json["subscription"] != nil || r.json["is_subscriber"] != false || r.json["is_admin"] != false {
 			t.Fatalf("free overview: %s", r.body)
+		}
+		// The group-chat invitation goes to active subscribers and admins only.
+		for _, c := range []struct {
+			who  string
+			user memberUser
+			want any
+		}{{"free", free, nil}, {"canceled", gone, nil}, {"subscriber", paid, membersChatURL}, {"admin", admin, membersChatURL}} {
+			r = m.call(c.user, "GET", "/api/members/overview", nil)
+			if got, ok := r.json["group_chat_url"]; !ok || got != c.want {
+				t.Errorf("%s: group_chat_url %v, want %v", c.who, got, c.want)
+			}
 		}
 		r = m.call(paid, "GET", "/api/members/overview", nil)
 		sub, _ := r.json["subscription"].(map[string]any)

@@ -160,11 +160,18 @@ func (s *server) membersOverview(w http.ResponseWriter, r *http.Request) {
 		s.membersFail(w, r, "Tribe", err)
 		return
 	}
+	// The invitation is for paying members (and the admins who run the chat), so it is only
+	// in the response for them; free members get null whether or not a link is configured.
+	var chat *string
+	if (sub.Active() || p.Admin) && s.Config.GroupChatURL != "" {
+		chat = &s.Config.GroupChatURL
+	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"subscription":  sub,
-		"is_subscriber": sub.Active(),
-		"is_admin":      p.Admin,
-		"tribe":         st,
+		"subscription":   sub,
+		"is_subscriber":  sub.Active(),
+		"is_admin":       p.Admin,
+		"tribe":          st,
+		"group_chat_url": chat,
 	})
 }
 

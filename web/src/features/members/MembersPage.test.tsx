@@ -22,6 +22,7 @@ const overview: Overview = {
   is_subscriber: false,
   is_admin: false,
   tribe: { capacity: 50, active_members: 12, spots_left: 38, at_capacity: false },
+  group_chat_url: null,
 };
 
 const profile: Profile = {
@@ -213,6 +214,7 @@ describe('MembersPage', { timeout: 20_000 }, () => {
             subscription: active,
             is_subscriber: true,
             tribe: { capacity: 50, active_members: 44, spots_left: 6, at_capacity: false },
+            group_chat_url: 'https://chat.example/invite/tribe',
           },
         }),
         'GET /api/sessions': () => ({
@@ -242,6 +244,9 @@ describe('MembersPage', { timeout: 20_000 }, () => {
     const join = screen.getByRole('link', { name: /Join Session/ });
     expect(join).toHaveAttribute('href', 'https://zoom.us/j/123');
     expect(join).toHaveAttribute('rel', 'noopener noreferrer');
+    const chat = screen.getByRole('link', { name: 'Join the group chat' });
+    expect(chat).toHaveAttribute('href', 'https://chat.example/invite/tribe');
+    expect(chat).toHaveAttribute('target', '_blank');
 
     await userEvent.click(screen.getByRole('button', { name: 'Manage' }));
     const dialog = await screen.findByRole('dialog');

@@ -15,7 +15,6 @@ import { session, type User, useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { AdminTab } from './AdminTab';
 import { CohortTab } from './CohortTab';
-import { GROUP_CHAT_URL } from './community';
 import { DashboardTab } from './DashboardTab';
 import { keys, membersApi, type Overview } from './members-api';
 import { ProfileTab } from './ProfileTab';
@@ -279,27 +278,26 @@ function SignedInArea({ user, onSignOut }: { user: User; onSignOut: () => Promis
           </h2>
           {overview.isPending ? (
             <Skeleton className="mt-3 h-11 w-40" />
-          ) : isSubscriber ? (
-            GROUP_CHAT_URL ? (
-              <>
-                <p className="mt-2 text-sm text-muted">
-                  Talk with the other members between sessions in the group chat.
-                </p>
-                <a
-                  href={GROUP_CHAT_URL}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  className={buttonClasses('primary', 'md', 'mt-4')}
-                >
-                  Join the group chat
-                </a>
-              </>
-            ) : (
+          ) : overview.data?.group_chat_url ? (
+            // The server sends the invitation to active subscribers and admins only.
+            <>
               <p className="mt-2 text-sm text-muted">
-                The group chat is being set up. Your invitation will come by e-mail and in the next
-                live session.
+                Talk with the other members between sessions in the group chat.
               </p>
-            )
+              <a
+                href={overview.data.group_chat_url}
+                target="_blank"
+                rel="noopener noreferrer"
+                className={buttonClasses('primary', 'md', 'mt-4')}
+              >
+                Join the group chat
+              </a>
+            </>
+          ) : isSubscriber ? (
+            <p className="mt-2 text-sm text-muted">
+              The group chat is being set up. Your invitation will come by e-mail and in the next
+              live session.
+            </p>
           ) : (
             <>
               <p className="mt-2 text-sm text-muted">

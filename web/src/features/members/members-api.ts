@@ -16,6 +16,8 @@ export interface Overview {
   is_subscriber: boolean;
   is_admin: boolean;
   tribe: TribeStatus;
+  /** The group-chat invitation: only for active subscribers and admins, when the site has one. */
+  group_chat_url: string | null;
 }
 
 export interface Profile {
