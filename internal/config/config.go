@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"net/mail"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -27,6 +28,9 @@ type Config struct {
 	// GroupChatURL is the members' group-chat invitation (TRIBE_GROUP_CHAT_URL). It is a
 	// secret of sorts: only active subscribers and admins are ever sent it.
 	GroupChatURL string
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is believed
+	// (TRIBE_TRUSTED_PROXIES); without them every request's peer is the client.
+	TrustedProxies []netip.Prefix
 
 	AdminEmails []string // TRIBE_ADMIN_EMAILS, lower-cased
 	AdminDomain string   // TRIBE_ADMIN_DOMAIN, lower-cased, without "@"
@@ -57,6 +61,7 @@ var Vars = []Var{
 	{"TRIBE_CONTENT_DIR", "embedded content", "the site owner's own content files, read at start"},
 	{"TRIBE_CAPACITY", "50", "tribe member cap"},
 	{"TRIBE_GROUP_CHAT_URL", "none", "the group-chat invitation link, shown to active subscribers only"},
+	{"TRIBE_TRUSTED_PROXIES", "none", "comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client"},
 	{"TRIBE_ADMIN_EMAILS", "none", "comma-separated admin addresses (a confirmed address is required)"},
 	{"TRIBE_ADMIN_DOMAIN", "none", "every confirmed address of this domain is an admin"},
 	{"SMTP_URL", "none: development mailbox", "smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465"},
@@ -110,6 +115,20 @@ func Load(getenv func(string) string, dotenvPath string) (*Config, error) {
 		if e = strings.ToLower(strings.TrimSpace(e)); e != "" {
 			c.AdminEmails = append(c.AdminEmails, e)
 		}
+	}
+	for _, p := range strings.Split(get("TRIBE_TRUSTED_PROXIES", ""), ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		prefix, err := netip.ParsePrefix(p)
+		if err != nil {
+			addr, aerr := netip.ParseAddr(p)
+			if aerr != nil {
+				return nil, fmt.Errorf("TRIBE_TRUSTED_PROXIES: %q is not an IP address or CIDR range; give e.g. 10.0.0.0/8,127.0.0.1", p)
+			}
+			prefix = netip.PrefixFrom(addr.Unmap(), addr.Unmap().BitLen())
+		}
+		c.TrustedProxies = append(c.TrustedProxies, prefix.Masked())
 	}
 	capacity := get("TRIBE_CAPACITY", "50")
 	c.Capacity, err = strconv.Atoi(capacity)

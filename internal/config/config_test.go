@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,6 +74,7 @@ func TestRejectsBadValuesWithOneHelpfulLine(t *testing.T) {
 		{"admin email", "TRIBE_ADMIN_EMAILS", "not-an-address", "TRIBE_ADMIN_EMAILS"},
 		{"admin domain", "TRIBE_ADMIN_DOMAIN", "localhost", "domain"},
 		{"content dir", "TRIBE_CONTENT_DIR", "/does/not/exist", "TRIBE_CONTENT_DIR"},
+		{"trusted proxy", "TRIBE_TRUSTED_PROXIES", "10.0.0.0/8, proxy.internal", "TRIBE_TRUSTED_PROXIES"},
 		{"group chat not https", "TRIBE_GROUP_CHAT_URL", "http://chat.example/invite", "https"},
 		{"group chat relative", "TRIBE_GROUP_CHAT_URL", "chat.example/invite", "TRIBE_GROUP_CHAT_URL"},
 	}
@@ -127,5 +129,16 @@ func TestPrepareDataDir(t *testing.T) {
 		if err := c.PrepareDataDir(); err == nil {
 			t.Fatal("read-only data dir accepted")
 		}
+	}
+}
+
+func TestTrustedProxies(t *testing.T) {
+	c, err := Load(env(map[string]string{"TRIBE_TRUSTED_PROXIES": " 10.1.2.3/8, 127.0.0.1 ,::1,"}), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(c.TrustedProxies)
+	if got != "[10.0.0.0/8 127.0.0.1/32 ::1/128]" {
+		t.Fatalf("trusted proxies %s", got)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -157,19 +156,14 @@ func clearSessionCookie(w http.ResponseWriter, secure bool) {
 
 func (a *authAPI) secure() bool { return strings.HasPrefix(a.Config.BaseURL, "https://") }
 
-// clientIP is the peer address of the connection. A reverse proxy in front
-// makes every request look like the proxy's; trusting a forwarded header
-// needs the proxy's address configured, which this program does not do yet.
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
+// clientOf describes the caller for the session it starts (user agent and address).
+func (a *authAPI) clientOf(r *http.Request) auth.Client {
+	return auth.Client{UserAgent: r.UserAgent(), IP: a.clientIP(r)}
 }
 
-func clientOf(r *http.Request) auth.Client {
-	return auth.Client{UserAgent: r.UserAgent(), IP: clientIP(r)}
+// clientIP is the caller's address as the rate limits see it (see clientIP).
+func (a *authAPI) clientIP(r *http.Request) string {
+	return clientIP(r, a.Config.TrustedProxies)
 }
 
 // readJSON decodes a bounded JSON body into dst, answering 400 itself when
@@ -304,10 +298,10 @@ func (a *authAPI) signup(w http.ResponseWriter, r *http.Request) {
 	if !a.readJSON(w, r, &in, false) {
 		return
 	}
-	if limited(w, limitCheck{a.limits.signupIP, clientIP(r)}, limitCheck{a.limits.signupEmail, auth.NormalizeEmail(in.Email)}) {
+	if limited(w, limitCheck{a.limits.signupIP, a.clientIP(r)}, limitCheck{a.limits.signupEmail, auth.NormalizeEmail(in.Email)}) {
 		return
 	}
-	u, token, err := a.svc.SignUp(r.Context(), auth.SignUpInput{FullName: in.FullName, Email: in.Email, Password: in.Password}, clientOf(r))
+	u, token, err := a.svc.SignUp(r.Context(), auth.SignUpInput{FullName: in.FullName, Email: in.Email, Password: in.Password}, a.clientOf(r))
 	if err != nil {
 		a.fail(w, r, err)
 		return
@@ -324,7 +318,7 @@ func (a *authAPI) signin(w http.ResponseWriter, r *http.Request) {
 	if !a.readJSON(w, r, &in, false) {
 		return
 	}
-	if limited(w, limitCheck{a.limits.signinIP, clientIP(r)}) {
+	if limited(w, limitCheck{a.limits.signinIP, a.clientIP(r)}) {
 		return
 	}
 	// The back-off is keyed by the address as typed (normalised), account or
@@ -334,7 +328,7 @@ func (a *authAPI) signin(w http.ResponseWriter, r *http.Request) {
 		tooMany(w, wait, fmt.Sprintf("Too many failed sign-ins for this address. Please wait %d seconds and try again.", ratelimit.RetryAfter(wait)))
 		return
 	}
-	u, token, err := a.svc.SignIn(r.Context(), in.Email, in.Password, clientOf(r))
+	u, token, err := a.svc.SignIn(r.Context(), in.Email, in.Password, a.clientOf(r))
 	if errors.Is(err, auth.ErrInvalidCredentials) {
 		a.limits.signinAccount.Fail(account)
 	}
@@ -387,7 +381,7 @@ func (a *authAPI) forgot(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	if limited(w, limitCheck{a.limits.forgotIP, clientIP(r)}, limitCheck{a.limits.forgotEmail, auth.NormalizeEmail(email)}) {
+	if limited(w, limitCheck{a.limits.forgotIP, a.clientIP(r)}, limitCheck{a.limits.forgotEmail, auth.NormalizeEmail(email)}) {
 		return
 	}
 	if err := a.svc.RequestPasswordReset(r.Context(), email); err != nil {
@@ -405,10 +399,10 @@ func (a *authAPI) reset(w http.ResponseWriter, r *http.Request) {
 	if !a.readJSON(w, r, &in, false) {
 		return
 	}
-	if limited(w, limitCheck{a.limits.resetIP, clientIP(r)}) {
+	if limited(w, limitCheck{a.limits.resetIP, a.clientIP(r)}) {
 		return
 	}
-	u, token, err := a.svc.ResetPassword(r.Context(), in.Token, in.Password, clientOf(r))
+	u, token, err := a.svc.ResetPassword(r.Context(), in.Token, in.Password, a.clientOf(r))
 	if err != nil {
 		a.fail(w, r, err)
 		return
@@ -462,7 +456,7 @@ func (a *authAPI) joinWaitlist(w http.ResponseWriter, r *http.Request) {
 	if !a.readJSON(w, r, &in, false) {
 		return
 	}
-	if limited(w, limitCheck{a.limits.waitlistIP, clientIP(r)}, limitCheck{a.limits.waitlistEmail, auth.NormalizeEmail(in.Email)}) {
+	if limited(w, limitCheck{a.limits.waitlistIP, a.clientIP(r)}, limitCheck{a.limits.waitlistEmail, auth.NormalizeEmail(in.Email)}) {
 		return
 	}
 	added, err := waitlist.Join(r.Context(), a.DB, in.FullName, in.Email, a.Config.BaseURL)

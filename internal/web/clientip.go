@@ -1,0 +1,48 @@
+package web
+
+import (
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+)
+
+// clientIP is the address of the person behind a request, used for rate limits
+// and the session list. It is the connection's peer, unless that peer is one of
+// the reverse proxies named in TRIBE_TRUSTED_PROXIES: then X-Forwarded-For is
+// read from the right, skipping trusted proxies, and the first other address is
+// the client. Reading from the right matters: everything left of the last
+// trusted hop was written by the client and could be anything.
+func clientIP(r *http.Request, trusted []netip.Prefix) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	peer, err := netip.ParseAddr(host)
+	if err != nil || !isTrusted(peer, trusted) {
+		return host
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		addr, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			// A malformed hop cannot be traced further; the last good address stands.
+			break
+		}
+		peer = addr.Unmap()
+		if !isTrusted(peer, trusted) {
+			break
+		}
+	}
+	return peer.String()
+}
+
+func isTrusted(addr netip.Addr, trusted []netip.Prefix) bool {
+	addr = addr.Unmap()
+	for _, p := range trusted {
+		if p.Contains(addr) {
+			return true
+		}
+	}
+	return false
+}
