@@ -29,7 +29,37 @@ function useFields<K extends string>(initial: Record<K, string>) {
     setValues((prev) => ({ ...prev, [name]: value }));
     setErrors((prev) => (prev[name] ? { ...prev, [name]: undefined } : prev));
   };
-  return { values, errors, setErrors, change };
+  /** The value, change handler and error of one field, to spread onto its TextField. */
+  const field = (name: K): FieldBinding => ({
+    value: values[name],
+    onValueChange: change(name),
+    error: errors[name],
+  });
+  return { values, setErrors, field };
+}
+
+interface FieldBinding {
+  value: string;
+  onValueChange: (value: string) => void;
+  error: string | undefined;
+}
+
+function EmailField(props: FieldBinding) {
+  return (
+    <TextField
+      label="Email"
+      name="email"
+      type="email"
+      autoComplete="email"
+      inputMode="email"
+      required
+      {...props}
+    />
+  );
+}
+
+function FullNameField(props: FieldBinding) {
+  return <TextField label="Full name" name="full_name" autoComplete="name" required {...props} />;
 }
 
 /**
@@ -72,7 +102,7 @@ export function SignInForm({
   onForgotPassword,
   initialEmail = '',
 }: SignInFormProps) {
-  const { values, errors, setErrors, change } = useFields({ email: initialEmail, password: '' });
+  const { values, setErrors, field } = useFields({ email: initialEmail, password: '' });
   const { formRef, validate } = useValidation(['email', 'password'], setErrors);
   const action = useAction();
   const submit = () => {
@@ -85,17 +115,7 @@ export function SignInForm({
   };
   return (
     <Form label="Sign in" onSubmit={submit} formRef={formRef}>
-      <TextField
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        required
-        value={values.email}
-        onValueChange={change('email')}
-        error={errors.email}
-      />
+      <EmailField {...field('email')} />
       <TextField
         label="Password"
         name="password"
@@ -103,9 +123,7 @@ export function SignInForm({
         autoComplete="current-password"
         required
         minLength={passwordMin > 0 ? passwordMin : undefined}
-        value={values.password}
-        onValueChange={change('password')}
-        error={errors.password}
+        {...field('password')}
       />
       <div className="-mt-2 flex justify-end">
         <button type="button" onClick={onForgotPassword} className={linkButton}>
@@ -126,7 +144,7 @@ export interface SignUpFormProps {
 }
 
 export function SignUpForm({ onSignedUp }: SignUpFormProps) {
-  const { values, errors, setErrors, change } = useFields({
+  const { values, setErrors, field } = useFields({
     full_name: '',
     email: '',
     password: '',
@@ -147,26 +165,8 @@ export function SignUpForm({ onSignedUp }: SignUpFormProps) {
   };
   return (
     <Form label="Sign up" onSubmit={submit} formRef={formRef}>
-      <TextField
-        label="Full name"
-        name="full_name"
-        autoComplete="name"
-        required
-        value={values.full_name}
-        onValueChange={change('full_name')}
-        error={errors.full_name}
-      />
-      <TextField
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        required
-        value={values.email}
-        onValueChange={change('email')}
-        error={errors.email}
-      />
+      <FullNameField {...field('full_name')} />
+      <EmailField {...field('email')} />
       <TextField
         label="Password"
         name="password"
@@ -174,9 +174,7 @@ export function SignUpForm({ onSignedUp }: SignUpFormProps) {
         autoComplete="new-password"
         required
         hint={`At least ${SERVER_PASSWORD_MIN} characters.`}
-        value={values.password}
-        onValueChange={change('password')}
-        error={errors.password}
+        {...field('password')}
       />
       <FormError message={action.error} />
       <SubmitButton busy={action.busy} label="Sign Up" busyLabel="Creating account..." />
@@ -192,7 +190,7 @@ export interface ForgotPasswordFormProps {
 }
 
 export function ForgotPasswordForm({ initialEmail = '', onSent, footer }: ForgotPasswordFormProps) {
-  const { values, errors, setErrors, change } = useFields({ email: initialEmail });
+  const { values, setErrors, field } = useFields({ email: initialEmail });
   const { formRef, validate } = useValidation(['email'], setErrors);
   const action = useAction();
   const submit = () => {
@@ -205,17 +203,7 @@ export function ForgotPasswordForm({ initialEmail = '', onSent, footer }: Forgot
   };
   return (
     <Form label="Reset password" onSubmit={submit} formRef={formRef}>
-      <TextField
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        required
-        value={values.email}
-        onValueChange={change('email')}
-        error={errors.email}
-      />
+      <EmailField {...field('email')} />
       <FormError message={action.error} />
       <SubmitButton busy={action.busy} label="Send Reset Link" busyLabel="Sending..." />
       {footer}
@@ -230,7 +218,7 @@ export interface NewPasswordFormProps {
 
 /** The form behind a mailed reset link: a new password, typed twice. */
 export function NewPasswordForm({ token, onReset }: NewPasswordFormProps) {
-  const { values, errors, setErrors, change } = useFields({ password: '', confirm: '' });
+  const { values, setErrors, field } = useFields({ password: '', confirm: '' });
   const { formRef, validate } = useValidation(['password', 'confirm'], setErrors);
   const action = useAction();
   const submit = () => {
@@ -256,9 +244,7 @@ export function NewPasswordForm({ token, onReset }: NewPasswordFormProps) {
         required
         minLength={SERVER_PASSWORD_MIN}
         hint={`At least ${SERVER_PASSWORD_MIN} characters.`}
-        value={values.password}
-        onValueChange={change('password')}
-        error={errors.password}
+        {...field('password')}
       />
       <TextField
         label="Confirm new password"
@@ -266,9 +252,7 @@ export function NewPasswordForm({ token, onReset }: NewPasswordFormProps) {
         type="password"
         autoComplete="new-password"
         required
-        value={values.confirm}
-        onValueChange={change('confirm')}
-        error={errors.confirm}
+        {...field('confirm')}
       />
       <FormError message={action.error} />
       <SubmitButton busy={action.busy} label="Set New Password" busyLabel="Saving..." />
@@ -281,7 +265,7 @@ export interface WaitlistFormProps {
 }
 
 export function WaitlistForm({ onJoined }: WaitlistFormProps) {
-  const { values, errors, setErrors, change } = useFields({ full_name: '', email: '' });
+  const { values, setErrors, field } = useFields({ full_name: '', email: '' });
   const { formRef, validate } = useValidation(['full_name', 'email'], setErrors);
   const action = useAction();
   const submit = () => {
@@ -296,26 +280,8 @@ export function WaitlistForm({ onJoined }: WaitlistFormProps) {
   };
   return (
     <Form label="Join the wait list" onSubmit={submit} formRef={formRef}>
-      <TextField
-        label="Full name"
-        name="full_name"
-        autoComplete="name"
-        required
-        value={values.full_name}
-        onValueChange={change('full_name')}
-        error={errors.full_name}
-      />
-      <TextField
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        required
-        value={values.email}
-        onValueChange={change('email')}
-        error={errors.email}
-      />
+      <FullNameField {...field('full_name')} />
+      <EmailField {...field('email')} />
       <FormError message={action.error} />
       <SubmitButton busy={action.busy} label="Join Wait List" busyLabel="Joining..." />
     </Form>
