@@ -1,5 +1,5 @@
 /**
- * Site-wide constants: navigation, footer and social links.
+ * Site-wide constants: navigation, footer links and the order of the social profiles.
  * (A later step moves these into the content JSON files served by the Go server.)
  */
 
@@ -49,25 +49,19 @@ export const siblingSites: readonly ExternalLink[] = [
 
 export type SocialKind = 'youtube' | 'github' | 'linkedin' | 'x';
 
-export interface SocialLink extends ExternalLink {
+/** A social profile the site links; its address comes from contact.json (content/social.ts). */
+export interface SocialProfile {
   kind: SocialKind;
+  label: string;
+  description: string;
 }
 
-export const socialLinks: readonly SocialLink[] = [
-  {
-    kind: 'youtube',
-    label: 'YouTube',
-    href: 'https://www.youtube.com/@ruvnet',
-    description: 'Video tutorials',
-  },
-  { kind: 'github', label: 'GitHub', href: 'https://github.com/ruvnet', description: 'Code' },
-  {
-    kind: 'linkedin',
-    label: 'LinkedIn',
-    href: 'https://www.linkedin.com/in/reuvencohen/',
-    description: 'Professional network',
-  },
-  { kind: 'x', label: 'X', href: 'https://x.com/rUv', description: 'Short posts' },
+/** The profiles in the order the site shows them. */
+export const socialProfiles: readonly SocialProfile[] = [
+  { kind: 'youtube', label: 'YouTube', description: 'Video tutorials' },
+  { kind: 'github', label: 'GitHub', description: 'Code' },
+  { kind: 'linkedin', label: 'LinkedIn', description: 'Professional network' },
+  { kind: 'x', label: 'X', description: 'Short posts' },
 ];
 
 /** Attributes for every link that leaves the site. */

@@ -3,10 +3,11 @@ import { ChevronRight, LogIn, LogOut, X } from 'lucide-react';
 import type { MouseEvent, RefObject } from 'react';
 import { buttonClasses } from '@/components/ui/button';
 import { SocialIcon } from '@/components/ui/social-icon';
+import { socialLinks } from '@/content/social';
 import { cn } from '@/lib/cn';
 import { Link, useLocation } from '@/lib/router';
 import { SCROLL_RESET_ATTR, scrollToTopSmooth } from '@/lib/scroll';
-import { externalLinkProps, memberLoginLink, navLinks, socialLinks } from '../site';
+import { externalLinkProps, memberLoginLink, navLinks } from '../site';
 
 export interface MobileMenuProps {
   id: string;
@@ -143,7 +144,7 @@ export function MobileMenu({
 
           <div className="border-t border-ink-800 px-4 py-5">
             <ul className="flex items-center gap-2">
-              {socialLinks.map((social) => (
+              {socialLinks().map((social) => (
                 <li key={social.kind}>
                   <a
                     href={social.href}

@@ -1,7 +1,8 @@
+import contact from '@content/contact.json';
 import { render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryHistory, Router } from '@/lib/router';
-import { siblingSites, socialLinks } from '../site';
+import { siblingSites, socialProfiles } from '../site';
 import { SiteFooter } from './SiteFooter';
 
 function renderFooter() {
@@ -27,7 +28,12 @@ describe('SiteFooter', () => {
 
   it('links to the sibling sites and social profiles in new tabs, safely', () => {
     const footer = renderFooter();
-    const expected = [...siblingSites, ...socialLinks];
+    // The profile addresses come from the content files, like everywhere else on the site.
+    const profiles: Record<string, string | undefined> = contact.online_presence.links;
+    const expected = [
+      ...siblingSites,
+      ...socialProfiles.map((l) => ({ ...l, href: profiles[l.kind] })),
+    ];
     expect(expected.map((l) => l.label)).toEqual([
       'Agentics Foundation',
       'Flow Nexus',

@@ -1,9 +1,10 @@
 import { ArrowUpRight, LogIn } from 'lucide-react';
 import { Container } from '@/components/ui/container';
 import { SocialIcon } from '@/components/ui/social-icon';
+import { socialLinks } from '@/content/social';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
-import { externalLinkProps, memberLoginLink, siblingSites, site, socialLinks } from '../site';
+import { externalLinkProps, memberLoginLink, siblingSites, site } from '../site';
 import { Logo } from './SiteHeader';
 
 const headingClass = 'font-mono text-xs font-semibold uppercase tracking-[0.18em] text-dim';
@@ -61,7 +62,7 @@ export function SiteFooter() {
             Connect
           </h2>
           <ul className="mt-4 space-y-3">
-            {socialLinks.map((s) => (
+            {socialLinks().map((s) => (
               <li key={s.href}>
                 <a href={s.href} {...externalLinkProps} className={linkClass}>
                   <SocialIcon kind={s.kind} width={16} height={16} />

@@ -35,6 +35,45 @@ describe('Booking page', () => {
     expect(within(cards[0] as HTMLElement).getByText('★ Popular')).toBeInTheDocument();
   });
 
+  it('makes every session card 450 px high', async () => {
+    renderRoute('/booking');
+    const cards = await screen.findAllByTestId('session-card');
+    expect(cards).toHaveLength(3);
+    for (const card of cards) expect(card).toHaveClass('min-h-[450px]');
+  });
+
+  it('strikes through only the prices that were cut', async () => {
+    renderRoute('/booking');
+    const cards = await screen.findAllByTestId('training-card');
+    expect(cards.map((c) => c.querySelector('s')?.textContent ?? null)).toEqual([
+      null,
+      'was $5,000',
+      null,
+    ]);
+    expect(cards.map((c) => within(c).getAllByText(/^\$[\d,]+$/)[0]?.textContent)).toEqual([
+      '$500',
+      '$3,000',
+      '$50,000',
+    ]);
+    for (const card of cards) {
+      const book = within(card).getByRole('link');
+      expect(book).toHaveAttribute('target', '_blank');
+    }
+  });
+
+  it('explains how booking works and answers the frequent questions', async () => {
+    renderRoute('/booking');
+    const how = await screen.findByRole('region', { name: 'How it works' });
+    expect(within(how).getAllByRole('listitem')).toHaveLength(
+      bundledContent.services.how_it_works.length,
+    );
+    const faq = screen.getByRole('region', { name: 'Frequently asked questions' });
+    const questions = faq.querySelectorAll('details > summary');
+    expect([...questions].map((q) => q.firstChild?.textContent)).toEqual(
+      bundledContent.services.faq.map((f) => f.question),
+    );
+  });
+
   it('links the tribe card to /tribe', async () => {
     renderRoute('/booking');
     const region = await screen.findByRole('region', { name: 'Tribe membership' });

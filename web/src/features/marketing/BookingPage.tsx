@@ -62,16 +62,21 @@ function SessionCard({ session, currency }: { session: Session; currency: string
 }
 
 function TrainingCard({ option, currency }: { option: TrainingOption; currency: string }) {
+  const badged = option.isPopular || option.isLimitedTime;
   return (
     <Card
       data-testid="training-card"
       className={cn('flex h-full flex-col', option.isPopular && 'border-term-green/70')}
     >
-      <div className="flex flex-wrap gap-2">
+      {/* The badge row keeps its height on a card without badges, so the titles line up side by
+          side; stacked on a phone there is nothing to line up with. */}
+      <div className={cn('flex min-h-[1.375rem] flex-wrap gap-2', !badged && 'max-md:hidden')}>
         {option.isPopular ? <Badge tone="amber">★ Popular</Badge> : null}
         {option.isLimitedTime ? <Badge tone="cyan">Limited time</Badge> : null}
       </div>
-      <h3 className="mt-3 text-lg font-semibold text-fg">{option.title}</h3>
+      <h3 className={cn('mt-3 text-lg font-semibold text-fg', !badged && 'max-md:mt-0')}>
+        {option.title}
+      </h3>
       {option.subtitle ? <p className="text-sm text-muted">{option.subtitle}</p> : null}
       <p className="mt-3 flex flex-wrap items-baseline gap-x-3 font-mono">
         <span className="text-3xl font-bold text-fg">{formatPrice(option.price, currency)}</span>

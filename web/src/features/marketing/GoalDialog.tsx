@@ -1,5 +1,8 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { X } from 'lucide-react';
+import { CalendarClock, X } from 'lucide-react';
+import { buttonClasses } from '@/components/ui/button';
+import { Link } from '@/lib/router';
+import { scrollToTopSmooth } from '@/lib/scroll';
 
 export interface GoalDialogProps {
   onClose: () => void;
@@ -33,6 +36,14 @@ export function GoalDialog({ onClose }: GoalDialogProps) {
             data-testid="goal-widget-mount"
             className="mt-4 min-h-24 rounded-md border border-dashed border-ink-600"
           />
+          <Link
+            to="/booking"
+            onClick={scrollToTopSmooth}
+            className={buttonClasses('primary', 'md', 'mt-5 w-full sm:w-auto')}
+          >
+            <CalendarClock size={16} aria-hidden="true" />
+            Book a session
+          </Link>
           <Dialog.Close
             aria-label="Close"
             className="absolute top-4 right-4 rounded-md p-1 text-muted hover:text-fg"

@@ -43,9 +43,71 @@ describe('Home page', () => {
     const { router } = renderRoute('/?goal=true');
     const dialog = await screen.findByRole('dialog', { name: /goal --plan/ });
     expect(within(dialog).getByTestId('goal-widget-mount')).toBeEmptyDOMElement();
+    expect(within(dialog).getByRole('link', { name: 'Book a session' })).toHaveAttribute(
+      'href',
+      '/booking',
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(router.location.search).toBe('');
+  });
+
+  it('leads with the headline, the tagline, About and Book a Session, and the console hint', () => {
+    renderRoute('/');
+    const h1 = screen.getByRole('heading', { level: 1 });
+    expect(h1).toHaveTextContent('Agentic Coaching & Mentoring');
+    const hero = h1.closest('section') as HTMLElement;
+    expect(hero).toHaveTextContent('Personalized AI Mastery: One-on-One Consultations Available');
+    expect(within(hero).getByRole('link', { name: /^About/ })).toHaveAttribute('href', '/about');
+    expect(within(hero).getByRole('link', { name: 'Book a Session' })).toHaveAttribute(
+      'href',
+      '/booking',
+    );
+    expect(hero).toHaveTextContent(/Prefer the command line\?/);
+  });
+
+  it('links the three featured and four other projects outward, in new tabs', async () => {
+    renderRoute('/');
+    const featured = await screen.findByRole('region', { name: 'Featured Projects' });
+    const headings = within(featured).getAllByRole('heading', { level: 3 });
+    expect(headings).toHaveLength(3);
+    const more = screen.getByRole('region', { name: 'More from the workshop' });
+    for (const heading of [...headings, ...within(more).getAllByRole('heading', { level: 3 })]) {
+      const link = within(heading).getByRole('link');
+      expect(link.getAttribute('href')).toMatch(/^https:\/\//);
+      expect(link).toHaveAttribute('target', '_blank');
+    }
+    expect(within(more).getByRole('link', { name: /View all projects/ })).toHaveAttribute(
+      'href',
+      '/projects',
+    );
+  });
+
+  it('shows four insights, why-choose points and the code host and package registry links', async () => {
+    renderRoute('/');
+    const insights = await screen.findByRole('region', { name: 'Notes from building agents' });
+    expect(within(insights).getAllByRole('listitem')).toHaveLength(4);
+    const why = screen.getByRole('region', { name: 'Why work with rUv' });
+    expect(within(why).getAllByRole('listitem').length).toBeGreaterThanOrEqual(3);
+    const connect = within(screen.getByRole('main')).getByRole('region', { name: 'Connect' });
+    expect(within(connect).getByRole('link', { name: /Code on GitHub/ })).toHaveAttribute(
+      'href',
+      'https://github.com/ruvnet',
+    );
+    expect(within(connect).getByRole('link', { name: /Packages on npm/ })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^https:\/\/www\.npmjs\.com\//),
+    );
+  });
+
+  it('ends with quick links to About, Projects and Booking', async () => {
+    renderRoute('/');
+    const quick = await screen.findByRole('navigation', { name: 'Quick links' });
+    expect(
+      within(quick)
+        .getAllByRole('link')
+        .map((l) => l.getAttribute('href')),
+    ).toEqual(['/about', '/projects', '/booking']);
   });
 
   it('has no goal dialog without the flag', () => {

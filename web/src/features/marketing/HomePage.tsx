@@ -53,7 +53,7 @@ export function HomePage() {
               <span className="text-term-green">$</span> whoami
               <span className="ml-2 text-muted">rUv · Reuven Cohen</span>
             </p>
-            <h1 className="mt-4 text-4xl font-bold leading-tight text-fg sm:text-5xl lg:text-6xl">
+            <h1 className="mt-4 text-4xl font-bold leading-tight text-fg sm:text-5xl">
               <span className="text-term-green">Agentic</span> Coaching &amp; Mentoring
             </h1>
             <p className="mt-5 font-mono text-base text-term-cyan sm:text-lg">

@@ -11,7 +11,6 @@ import {
   Users,
   Workflow,
 } from 'lucide-react';
-import { socialLinks } from '@/app/site';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -22,6 +21,7 @@ import { Section } from '@/components/ui/section';
 import { SocialIcon } from '@/components/ui/social-icon';
 import { formatPrice } from '@/content/format';
 import { homeContent } from '@/content/home-sections';
+import { socialLinks } from '@/content/social';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 
@@ -113,11 +113,10 @@ export function HomeSections() {
                   ) : null}
                 </div>
                 <p className="mt-3 text-sm text-muted">{p.description}</p>
-                <ArrowUpRight
-                  size={16}
-                  aria-hidden="true"
-                  className="mt-auto self-end pt-3 text-dim group-hover:text-term-green"
-                />
+                {/* Padding on the svg itself would squeeze the drawing to a dot: space it from outside. */}
+                <span aria-hidden="true" className="mt-auto self-end pt-3">
+                  <ArrowUpRight size={16} className="text-dim group-hover:text-term-green" />
+                </span>
               </Card>
             </li>
           ))}
@@ -273,12 +272,12 @@ export function HomeSections() {
               </ExternalLink>
             </li>
           ))}
-          {socialLinks
+          {socialLinks()
             .filter((l) => l.kind !== 'github')
             .map((l) => (
               <li key={l.kind}>
                 <ExternalLink
-                  href={content.links[l.kind] ?? l.href}
+                  href={l.href}
                   className={buttonClasses('ghost', 'md', 'border border-ink-700')}
                 >
                   <SocialIcon kind={l.kind} />

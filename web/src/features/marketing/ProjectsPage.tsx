@@ -62,6 +62,9 @@ function ExternalProjectCard({ project }: { project: Project }) {
   );
 }
 
+/** How many of the featured projects get the large cards at the top of the page. */
+const PROJECTS_FEATURED = 2;
+
 interface Profile {
   href: string;
   name: string;
@@ -71,9 +74,15 @@ interface Profile {
 
 export function ProjectsPage() {
   const { projects: content, contact } = siteContent();
-  const { featured, projects, stats } = content;
-  const showcased = projects.filter((p) => p.page);
-  const external = projects.filter((p) => !p.page);
+  const { stats } = content;
+  // The page leads with two featured projects; the rest of the featured list (Home shows three)
+  // opens the grid of external cards, so no project drops off the page.
+  const featured = content.featured.slice(0, PROJECTS_FEATURED);
+  const showcased = content.projects.filter((p) => p.page);
+  const external = [
+    ...content.featured.slice(PROJECTS_FEATURED),
+    ...content.projects.filter((p) => !p.page),
+  ];
   const links = contact.online_presence.links;
 
   const profiles: Profile[] = [
@@ -143,7 +152,7 @@ export function ProjectsPage() {
       </ul>
 
       <Section id="featured" eyebrow="featured" title="Featured projects">
-        <ul className="mt-6 grid gap-5 lg:grid-cols-3">
+        <ul className="mt-6 grid gap-5 md:grid-cols-2">
           {featured.map((p) => (
             <li key={p.id}>
               <Card className={`${linkCard} flex flex-col border-ink-600 p-6`}>
@@ -178,7 +187,7 @@ export function ProjectsPage() {
         title="Package showcases"
         lead="Guided tours of packages: what they do, how to install them and how fast they run."
       >
-        <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {showcased.map((p) => (
             <li key={p.id}>
               <Card className={linkCard}>

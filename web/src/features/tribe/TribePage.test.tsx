@@ -56,6 +56,42 @@ describe('Tribe landing', () => {
     expect(screen.queryByText('At Capacity')).not.toBeInTheDocument();
   });
 
+  it('offers Join Wait List and Login in the hero, in step 2 and in the closing call to action', async () => {
+    vi.stubGlobal('fetch', respond(404, {}));
+    renderRoute('/tribe');
+    const hero = (await screen.findByRole('heading', { level: 1, name: 'The Tribe' })).closest(
+      'section',
+    ) as HTMLElement;
+    expect(hero).toHaveTextContent('Build agentic AI with a small cohort of builders.');
+    const step2 = within(screen.getByRole('region', { name: 'How it works' }))
+      .getAllByRole('listitem')
+      .at(1) as HTMLElement;
+    const closing = screen.getByRole('region', { name: 'Ready to build with the tribe?' });
+    for (const place of [hero, step2, closing]) {
+      expect(within(place).getByRole('button', { name: 'Join Wait List' })).toBeInTheDocument();
+      expect(within(place).getByRole('button', { name: 'Login' })).toBeInTheDocument();
+    }
+    expect(screen.getAllByRole('button', { name: 'Join Wait List' })).toHaveLength(3);
+  });
+
+  it('says what the tribe is, who leads it, and links two social profiles at the end', async () => {
+    vi.stubGlobal('fetch', respond(404, {}));
+    renderRoute('/tribe');
+    const what = await screen.findByRole('region', { name: 'What the tribe is' });
+    expect(what).toHaveTextContent('bi-weekly');
+    const led = screen.getByRole('region', { name: 'Led by rUv' });
+    expect(within(led).getByRole('link', { name: /More about rUv/ })).toHaveAttribute(
+      'href',
+      '/about',
+    );
+    const closing = screen.getByRole('region', { name: 'Ready to build with the tribe?' });
+    const social = within(within(closing).getByRole('list', { name: 'Follow rUv' })).getAllByRole(
+      'link',
+    );
+    expect(social.map((l) => l.textContent)).toEqual(['LinkedIn', 'GitHub']);
+    for (const link of social) expect(link).toHaveAttribute('target', '_blank');
+  });
+
   it('lists the three steps, six things to build and the price', async () => {
     vi.stubGlobal('fetch', respond(404, {}));
     renderRoute('/tribe');
@@ -66,7 +102,22 @@ describe('Tribe landing', () => {
         .map((h) => h.textContent),
     ).toEqual(['Find your tribe', 'Meet and build together', 'Ship and iterate']);
     const build = screen.getByRole('region', { name: 'What you will build' });
-    expect(within(build).getAllByRole('listitem')).toHaveLength(6);
-    expect(screen.getByRole('region', { name: 'Membership' })).toHaveTextContent('$250/month');
+    expect(
+      within(build)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'Autonomous agents with multi-step reasoning',
+      'Multi-agent orchestration systems',
+      'Retrieval-powered knowledge assistants',
+      'Custom AI workflows',
+      'Agent-based data pipelines',
+      'Production-ready agentic applications',
+    ]);
+    const pricing = screen.getByRole('region', { name: 'Membership' });
+    expect(pricing).toHaveTextContent('$250/month');
+    expect(pricing).toHaveTextContent('cancel anytime');
+    expect(pricing).toHaveTextContent('Live sessions of 2 hours, bi-weekly');
+    expect(pricing).toHaveTextContent('Cohorts of about 5');
   });
 });

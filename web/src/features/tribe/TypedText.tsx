@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { cn } from '@/lib/cn';
+import { prefersReducedMotion } from '@/lib/scroll';
 
 export interface TypedTextProps {
   text: string;
@@ -8,10 +9,6 @@ export interface TypedTextProps {
   /** Milliseconds before the first character. */
   delay?: number;
   className?: string;
-}
-
-function prefersReducedMotion(): boolean {
-  return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 }
 
 /**
@@ -37,18 +34,18 @@ export function TypedText({ text, speed = 60, delay = 1000, className }: TypedTe
     return () => clearTimeout(timer);
   }, [text, speed, delay]);
 
-  // The full text, invisible, holds the space the typed text will need, so typing never moves
-  // anything around it (no layout shift); the typed part is drawn over it.
+  // The whole text is always laid out: the part not yet typed is only invisible. So lines break
+  // and centre exactly as they will at the end, and typing moves nothing around it (no layout
+  // shift). The caret has no width of its own; it hangs just after the last typed character.
   return (
-    <span className={cn('relative inline-block font-mono', className)}>
+    <span className={cn('font-mono', className)}>
       <span className="sr-only">{text}</span>
-      <span aria-hidden="true" className="invisible">
-        {text}
-        <span className="ml-0.5 inline-block w-[0.5em]" />
-      </span>
-      <span aria-hidden="true" className="absolute inset-0 text-left">
+      <span aria-hidden="true">
         {text.slice(0, shown)}
-        <span className="ml-0.5 inline-block h-[1em] w-[0.5em] translate-y-[0.15em] bg-current motion-safe:animate-blink" />
+        <span className="relative">
+          <span className="absolute top-[0.1em] left-0.5 h-[1em] w-[0.5em] bg-current motion-safe:animate-blink" />
+        </span>
+        <span className="invisible">{text.slice(shown)}</span>
       </span>
     </span>
   );

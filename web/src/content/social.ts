@@ -1,0 +1,23 @@
+/**
+ * The social profile links, with their addresses from contact.json (the site owner's when the
+ * server injected their content), so every place that links a profile uses the same address.
+ * Only this part of contact.json is bundled in the entry chunk.
+ */
+import { online_presence } from '@content/contact.json';
+import { type SocialKind, type SocialProfile, socialProfiles } from '@/app/site';
+import { injectedContent } from './override';
+import type { SocialLinks } from './types';
+
+export interface SocialLink extends SocialProfile {
+  href: string;
+}
+
+/** The profiles that have an address in the content, in the site's order. */
+export function socialLinks(): SocialLink[] {
+  const links: Partial<Record<SocialKind, string>> =
+    injectedContent()?.contact.online_presence.links ?? (online_presence.links as SocialLinks);
+  return socialProfiles.flatMap((profile) => {
+    const href = links[profile.kind];
+    return href ? [{ ...profile, href }] : [];
+  });
+}
