@@ -58,9 +58,12 @@ export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType 
   { path: '/aimds', Component: AimdsPage },
 ];
 
-/** Finds the page for a path: exact, ignoring case and a trailing slash; NotFoundPage otherwise. */
+/**
+ * Finds the page for a path: exact and case-sensitive, as the server decides which paths are
+ * pages (it answers 404 for `/About`), ignoring a trailing slash; NotFoundPage otherwise.
+ */
 export function pageFor(pathname: string): ComponentType {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '').toLowerCase() : pathname;
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   return pageRoutes.find((route) => route.path === path)?.Component ?? NotFoundPage;
 }
 

@@ -149,7 +149,7 @@ describe('NavLink', () => {
   it('marks the current page, below-paths unless end, and never / for other pages', () => {
     expect(isActivePath('/about', '/about')).toBe(true);
     expect(isActivePath('/about/', '/about', true)).toBe(true);
-    expect(isActivePath('/About', '/about')).toBe(true);
+    expect(isActivePath('/About', '/about')).toBe(false);
     expect(isActivePath('/about/team', '/about')).toBe(true);
     expect(isActivePath('/about/team', '/about', true)).toBe(false);
     expect(isActivePath('/aboutx', '/about')).toBe(false);
@@ -314,9 +314,11 @@ describe('StaticRouter and BrowserRouter', () => {
 });
 
 describe('pageFor', () => {
-  it('matches the route table ignoring case and a trailing slash, else the 404 page', () => {
+  it('matches the route table exactly but for a trailing slash, else the 404 page', () => {
     expect(pageFor('/')).toBe(HomePage);
-    expect(pageFor('/ABOUT/')).toBe(pageFor('/about'));
+    expect(pageFor('/about/')).toBe(pageFor('/about'));
+    // The server answers 404 for a path in other case; the page must agree.
+    expect(pageFor('/About')).toBe(NotFoundPage);
     expect(pageFor('/about')).not.toBe(NotFoundPage);
     expect(pageFor('/about/team')).toBe(NotFoundPage);
     expect(pageFor('/nope')).toBe(NotFoundPage);

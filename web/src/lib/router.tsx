@@ -275,8 +275,8 @@ export interface NavLinkProps extends Omit<LinkProps, 'className' | 'children'> 
 export function isActivePath(pathname: string, to: string, end = false): boolean {
   const path = to.split(/[?#]/)[0] || '/';
   const here = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  if (here.toLowerCase() === path.toLowerCase()) return true;
-  return !end && path !== '/' && here.toLowerCase().startsWith(`${path.toLowerCase()}/`);
+  if (here === path) return true;
+  return !end && path !== '/' && here.startsWith(`${path}/`);
 }
 
 /** A link that knows whether it points at the current page, and says so with `aria-current`. */
