@@ -39,6 +39,22 @@ test.describe('public site', () => {
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
   });
 
+  test('a keyboard user lands in the new page, and Tab goes on from there', async ({ page }) => {
+    await page.goto('/');
+    const about = page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'About' });
+    await about.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1, name: 'About rUv' })).toBeVisible();
+    await expect(page.getByRole('main')).toBeFocused();
+    // The next Tab reaches something inside the page, not the navigation again.
+    await page.keyboard.press('Tab');
+    expect(
+      await page.evaluate(() => document.querySelector('main')?.contains(document.activeElement)),
+    ).toBe(true);
+  });
+
   test('scroll progress shows the percentage scrolled', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 500 });
     await page.goto('/');

@@ -59,4 +59,32 @@ describe('ScrollManager', () => {
     ).toBeInTheDocument();
     panel.remove();
   });
+
+  it('moves focus to the main area on a route change, not on the first load', async () => {
+    const { router } = renderRoute('/tribe');
+    await screen.findByRole('heading', { level: 1, name: 'The Tribe' });
+    const main = screen.getByRole('main');
+    expect(main).not.toHaveFocus();
+    const link = screen.getAllByRole('link', { name: 'Projects' })[0];
+    link?.focus();
+    await act(() => router.navigate('/'));
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'Agentic Coaching & Mentoring' }),
+    ).toBeInTheDocument();
+    expect(main).toHaveFocus();
+  });
+
+  it('leaves focus in an open dialog that navigates', async () => {
+    const { router } = renderRoute('/tribe');
+    await screen.findByRole('heading', { level: 1, name: 'The Tribe' });
+    const dialog = document.createElement('div');
+    dialog.setAttribute('role', 'dialog');
+    const button = document.createElement('button');
+    dialog.append(button);
+    document.body.append(dialog);
+    button.focus();
+    await act(() => router.navigate('/'));
+    expect(button).toHaveFocus();
+    dialog.remove();
+  });
 });

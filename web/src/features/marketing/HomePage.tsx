@@ -8,9 +8,22 @@ import { Link, useSearchParams } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import { ConsoleSlot } from './ConsoleSlot';
 
-const HomeSections = lazy(async () => ({
-  default: (await import('./HomeSections')).HomeSections,
-}));
+/**
+ * Resolves once the page has finished loading (at once when it already has, as on a client-side
+ * visit). The sections below the hero arrive prerendered and readable; their code and its icon
+ * chunks wait until then, so they do not compete with the first paint. Until it arrives, hydration
+ * leaves the prerendered HTML of that part in place.
+ */
+function pageLoaded(): Promise<void> {
+  if (typeof document === 'undefined' || document.readyState === 'complete')
+    return Promise.resolve();
+  return new Promise((resolve) => window.addEventListener('load', () => resolve(), { once: true }));
+}
+
+const HomeSections = lazy(async () => {
+  await pageLoaded();
+  return { default: (await import('./HomeSections')).HomeSections };
+});
 
 const GoalDialog = lazy(async () => ({ default: (await import('./GoalDialog')).GoalDialog }));
 
@@ -45,7 +58,7 @@ export function HomePage() {
         <div aria-hidden="true" className="absolute inset-0 -z-10 bg-grid" />
         <div
           aria-hidden="true"
-          className="absolute -top-40 left-1/2 -z-10 h-96 w-[48rem] max-w-[200vw] -translate-x-1/2 rounded-full bg-term-green/10 blur-3xl"
+          className="absolute -top-40 left-1/2 -z-10 h-96 w-[48rem] max-w-[200vw] -translate-x-1/2 bg-[radial-gradient(closest-side,rgb(74_222_128/0.12),transparent)]"
         />
         <Container className="grid items-center gap-10 py-12 sm:py-20 lg:grid-cols-[1.1fr_1fr] lg:gap-12 lg:py-24">
           <div className="min-w-0 motion-safe:animate-fade-up">

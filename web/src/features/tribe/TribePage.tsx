@@ -117,7 +117,7 @@ export function TribePage() {
         <div aria-hidden="true" className="absolute inset-0 -z-10 bg-grid" />
         <div
           aria-hidden="true"
-          className="absolute -top-40 left-1/2 -z-10 h-96 w-[48rem] max-w-[200vw] -translate-x-1/2 rounded-full bg-term-cyan/10 blur-3xl"
+          className="absolute -top-40 left-1/2 -z-10 h-96 w-[48rem] max-w-[200vw] -translate-x-1/2 bg-[radial-gradient(closest-side,rgb(34_211_238/0.12),transparent)]"
         />
         <Container className="py-14 text-center sm:py-20 lg:py-24">
           <p className="font-mono text-sm text-dim">
