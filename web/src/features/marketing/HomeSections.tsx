@@ -16,6 +16,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Container } from '@/components/ui/container';
 import { ExternalLink } from '@/components/ui/external-link';
+import { IconCards } from '@/components/ui/icon-cards';
 import { ProjectIcon } from '@/components/ui/project-icon';
 import { Section } from '@/components/ui/section';
 import { SocialIcon } from '@/components/ui/social-icon';
@@ -165,17 +166,11 @@ export function HomeSections() {
       </Section>
 
       <Section id="insights" eyebrow="insights" title="Notes from building agents">
-        <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          {insights.map(({ icon: Icon, title, text }) => (
-            <li key={title}>
-              <Card className="h-full">
-                <Icon size={20} aria-hidden="true" className="text-term-amber" />
-                <h3 className="mt-3 font-semibold text-fg">{title}</h3>
-                <p className="mt-2 text-sm text-muted">{text}</p>
-              </Card>
-            </li>
-          ))}
-        </ul>
+        <IconCards
+          items={insights}
+          className="sm:grid-cols-2 lg:grid-cols-4"
+          iconClassName="text-term-amber"
+        />
       </Section>
 
       <Section

@@ -16,6 +16,7 @@ import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ExternalLink } from '@/components/ui/external-link';
+import { type IconCard, IconCards } from '@/components/ui/icon-cards';
 import { Page } from '@/components/ui/page';
 import { PageHeader } from '@/components/ui/page-header';
 import { Section } from '@/components/ui/section';
@@ -28,7 +29,7 @@ export const STARTER_KIT_URL = '/downloads/client-side-mcp-tools.zip';
 
 const badges = ['MIT licence', 'TypeScript', 'Zero dependencies', 'No server', 'MCP 2025-06-18'];
 
-const advantages: ReadonlyArray<{ icon: LucideIcon; title: string; text: string }> = [
+const advantages: readonly IconCard[] = [
   {
     icon: Zap,
     title: 'No round trip to a tool server',
@@ -197,17 +198,7 @@ export function McpPage() {
       </PageHeader>
 
       <Section id="advantages" eyebrow="why" title="Advantages over server-side tools">
-        <ul className="mt-6 grid gap-4 sm:grid-cols-2">
-          {advantages.map(({ icon: Icon, title, text }) => (
-            <li key={title}>
-              <Card className="h-full">
-                <Icon size={20} aria-hidden="true" className="text-term-green" />
-                <h3 className="mt-3 font-semibold text-fg">{title}</h3>
-                <p className="mt-2 text-sm text-muted">{text}</p>
-              </Card>
-            </li>
-          ))}
-        </ul>
+        <IconCards items={advantages} className="sm:grid-cols-2" iconClassName="text-term-green" />
       </Section>
 
       <Section id="applications" eyebrow="use cases" title="Real-world applications">
