@@ -1,19 +1,17 @@
 /**
  * The content of Home below the hero. It travels in the chunk of Home's lower sections, so the
- * project list and links stay out of the entry chunk.
+ * project list stays out of the entry chunk (the social links come from content/social.ts).
  */
-import { online_presence } from '@content/contact.json';
 import { featured, projects, stats } from '@content/projects.json';
 import { type ConsoleContent, consoleContent } from './home';
 import { injectedContent } from './override';
-import type { Project, ProjectStats, SocialLinks } from './types';
+import type { Project, ProjectStats } from './types';
 
 export interface HomeContent extends ConsoleContent {
   featured: Project[];
   /** The first four other projects, shown as cards. */
   projects: Project[];
   stats: ProjectStats;
-  links: SocialLinks;
 }
 
 const HOME_PROJECT_CARDS = 4;
@@ -27,7 +25,6 @@ export function homeContent(): HomeContent {
       featured,
       projects: projects.slice(0, HOME_PROJECT_CARDS),
       stats,
-      links: online_presence.links,
     };
   }
   return {
@@ -35,6 +32,5 @@ export function homeContent(): HomeContent {
     featured: injected.projects.featured,
     projects: injected.projects.projects.slice(0, HOME_PROJECT_CARDS),
     stats: injected.projects.stats,
-    links: injected.contact.online_presence.links,
   };
 }

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { ExternalLink } from '@/components/ui/external-link';
 import { Page } from '@/components/ui/page';
 import { PageHeader } from '@/components/ui/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -284,14 +285,12 @@ function SignedInArea({ user, onSignOut }: { user: User; onSignOut: () => Promis
               <p className="mt-2 text-sm text-muted">
                 Talk with the other members between sessions in the group chat.
               </p>
-              <a
+              <ExternalLink
                 href={overview.data.group_chat_url}
-                target="_blank"
-                rel="noopener noreferrer"
                 className={buttonClasses('primary', 'md', 'mt-4')}
               >
                 Join the group chat
-              </a>
+              </ExternalLink>
             </>
           ) : isSubscriber ? (
             <p className="mt-2 text-sm text-muted">
