@@ -113,7 +113,7 @@ func TestMembersAuthorization(t *testing.T) {
 				if r.status != c.want[i] {
 					t.Errorf("%s %s as %s: %d, want %d (%s)", c.method, path, role.name, r.status, c.want[i], r.body)
 				}
-				if r.status >= 400 && strings.HasPrefix(path, "/api/") && r.code() == "" {
+				if r.status >= 400 && strings.HasPrefix(path, "/api/") && r.errCode() == "" {
 					t.Errorf("%s %s as %s: error without a JSON code: %s", c.method, path, role.name, r.body)
 				}
 			}

@@ -106,28 +106,8 @@ func (m *membersSite) exec(query string, args ...any) {
 	}
 }
 
-// memberReply is one answer, with the JSON body decoded when there is one.
-type memberReply struct {
-	status int
-	header http.Header
-	body   string
-	json   map[string]any
-}
-
-func (r memberReply) code() string {
-	e, _ := r.json["error"].(map[string]any)
-	s, _ := e["code"].(string)
-	return s
-}
-
-func (r memberReply) message() string {
-	e, _ := r.json["error"].(map[string]any)
-	s, _ := e["message"].(string)
-	return s
-}
-
 // call sends a request as u; body is JSON unless it is a *multipart.Writer payload.
-func (m *membersSite) call(u memberUser, method, path string, body any) memberReply {
+func (m *membersSite) call(u memberUser, method, path string, body any) reply {
 	m.t.Helper()
 	var rd io.Reader
 	contentType := ""
@@ -154,7 +134,7 @@ func (m *membersSite) call(u memberUser, method, path string, body any) memberRe
 	}
 	defer func() { _ = resp.Body.Close() }()
 	raw, _ := io.ReadAll(resp.Body)
-	r := memberReply{status: resp.StatusCode, header: resp.Header, body: string(raw)}
+	r := reply{status: resp.StatusCode, header: resp.Header, body: string(raw)}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		_ = json.Unmarshal(raw, &r.json)
 	}

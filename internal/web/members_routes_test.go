@@ -42,7 +42,7 @@ func TestMeetingDetailsOnlyForSubscribersAndAdmins(t *testing.T) {
 			list := m.call(c.u, "GET", "/api/sessions", nil)
 			one := m.call(c.u, "GET", "/api/sessions/"+id, nil)
 			ics := m.call(c.u, "GET", "/api/sessions/"+id+"/calendar.ics", nil)
-			for _, r := range []memberReply{list, one, ics} {
+			for _, r := range []reply{list, one, ics} {
 				if r.status != 200 {
 					t.Fatalf("%s: %d %s", c.name, r.status, r.body)
 				}
@@ -128,7 +128,7 @@ func TestSessionICSOverHTTP(t *testing.T) {
 				t.Errorf("ics lacks %q:\n%s", want, ics.body)
 			}
 		}
-		if r := m.call(admin, "GET", "/api/sessions/"+store.NewID()+"/calendar.ics", nil); r.status != 404 || r.code() != "not_found" {
+		if r := m.call(admin, "GET", "/api/sessions/"+store.NewID()+"/calendar.ics", nil); r.status != 404 || r.errCode() != "not_found" {
 			t.Errorf("unknown session: %d %s", r.status, r.body)
 		}
 	})
@@ -153,11 +153,11 @@ func TestSessionAdminValidationOverHTTP(t *testing.T) {
 			b := sessionBody()
 			b[c.field] = c.value
 			r := m.call(admin, "POST", "/api/admin/sessions", b)
-			if r.status != 400 || r.code() != "invalid" || r.message() != c.msg {
+			if r.status != 400 || r.errCode() != "invalid" || r.errMessage() != c.msg {
 				t.Errorf("%s=%v: %d %s", c.field, c.value, r.status, r.body)
 			}
 		}
-		if r := m.call(admin, "POST", "/api/admin/sessions", "{not json"); r.status != 400 || r.code() != "bad_json" {
+		if r := m.call(admin, "POST", "/api/admin/sessions", "{not json"); r.status != 400 || r.errCode() != "bad_json" {
 			t.Errorf("bad json: %d %s", r.status, r.body)
 		}
 		var n int
@@ -190,7 +190,7 @@ func TestProfileOverHTTP(t *testing.T) {
 			{map[string]any{"company": 7}, "Company must be text."},
 		} {
 			r := m.call(u, "PUT", "/api/profile", c.body)
-			if r.status != 400 || r.code() != "invalid" || r.message() != c.msg {
+			if r.status != 400 || r.errCode() != "invalid" || r.errMessage() != c.msg {
 				t.Errorf("%v: %d %s", c.body, r.status, r.body)
 			}
 		}
@@ -205,16 +205,16 @@ func TestAvatarOverHTTP(t *testing.T) {
 		m := newMembersSite(t, db)
 		u := m.user("pic@example.com")
 		r := m.call(u, "POST", "/api/profile/avatar", avatarUpload(t, "avatar", "fake.png", []byte("just some text, not a picture")))
-		if r.status != 400 || r.code() != "invalid_image" {
+		if r.status != 400 || r.errCode() != "invalid_image" {
 			t.Errorf("text as .png: %d %s", r.status, r.body)
 		}
 		huge := append(testPNG(t, 4, 4), bytes.Repeat([]byte{0}, 6<<20)...)
 		r = m.call(u, "POST", "/api/profile/avatar", avatarUpload(t, "avatar", "big.png", huge))
-		if r.status != 413 || r.code() != "too_large" || r.message() != "The avatar must be at most 5 MB." {
+		if r.status != 413 || r.errCode() != "too_large" || r.errMessage() != "The avatar must be at most 5 MB." {
 			t.Errorf("oversize: %d %s", r.status, r.body)
 		}
 		r = m.call(u, "POST", "/api/profile/avatar", avatarUpload(t, "other", "a.png", testPNG(t, 8, 8)))
-		if r.status != 400 || r.message() != "Choose an image file to upload." {
+		if r.status != 400 || r.errMessage() != "Choose an image file to upload." {
 			t.Errorf("no avatar field: %d %s", r.status, r.body)
 		}
 
@@ -274,7 +274,7 @@ func TestCohortsOverHTTP(t *testing.T) {
 			{map[string]string{"name": "X", "homepage_url": "example.com"}, "Invalid homepage URL format"},
 		} {
 			r := m.call(a, "POST", "/api/cohorts", c.body)
-			if r.status != 400 || r.message() != c.msg {
+			if r.status != 400 || r.errMessage() != c.msg {
 				t.Errorf("%v: %d %s", c.body, r.status, r.body)
 			}
 		}
@@ -291,7 +291,7 @@ func TestCohortsOverHTTP(t *testing.T) {
 		}
 		late := m.user("late@example.com")
 		r = m.call(late, "POST", "/api/cohorts/"+id+"/join", nil)
-		if r.status != 409 || r.code() != "cohort_full" || r.message() != "This cohort is full." {
+		if r.status != 409 || r.errCode() != "cohort_full" || r.errMessage() != "This cohort is full." {
 			t.Errorf("full: %d %s", r.status, r.body)
 		}
 		r = m.call(late, "GET", "/api/cohorts", nil)
