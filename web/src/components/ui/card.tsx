@@ -13,3 +13,14 @@ export function Card({ className, ...rest }: HTMLAttributes<HTMLDivElement>) {
     />
   );
 }
+
+/**
+ * Classes for a Card that is one big link: it lifts on hover and shows the focus ring of the link
+ * inside it, which carries `coverLinkClass` so that clicking anywhere on the card follows it.
+ */
+export const linkCardClass =
+  'group relative h-full transition-colors hover:border-term-green/50 has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-term-cyan';
+
+/** Stretches a link over its positioned card (the card draws the focus ring instead). */
+export const coverLinkClass =
+  'after:absolute after:inset-0 after:rounded-lg focus-visible:outline-none';

@@ -1,7 +1,7 @@
 import { ArrowRight, Check, Clock, Users } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
+import { Card, coverLinkClass } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
 import { PageHeader } from '@/components/ui/page-header';
 import { Section } from '@/components/ui/section';
@@ -129,11 +129,7 @@ export function BookingPage() {
         <Card className="group relative mt-6 grid gap-4 border-term-green/40 p-6 transition-colors hover:border-term-green/70 has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-term-cyan sm:p-8 md:grid-cols-[1fr_auto] md:items-center">
           <div>
             <h3 className="text-lg font-semibold text-fg">
-              <Link
-                to="/tribe"
-                onClick={scrollToTopSmooth}
-                className="after:absolute after:inset-0 after:rounded-lg focus-visible:outline-none"
-              >
+              <Link to="/tribe" onClick={scrollToTopSmooth} className={coverLinkClass}>
                 {tribe.name}
               </Link>
             </h3>

@@ -13,7 +13,7 @@ import {
 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
+import { Card, coverLinkClass, linkCardClass } from '@/components/ui/card';
 import { Container } from '@/components/ui/container';
 import { ExternalLink } from '@/components/ui/external-link';
 import { IconCards } from '@/components/ui/icon-cards';
@@ -23,6 +23,7 @@ import { SocialIcon } from '@/components/ui/social-icon';
 import { formatPrice } from '@/content/format';
 import { homeContent } from '@/content/home-sections';
 import { socialLinks } from '@/content/social';
+import { cn } from '@/lib/cn';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 
@@ -94,16 +95,13 @@ export function HomeSections() {
         <ul className="mt-6 grid gap-4 md:grid-cols-3">
           {content.featured.map((p) => (
             <li key={p.id}>
-              <Card className="group relative flex h-full flex-col transition-colors hover:border-term-green/50 has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-term-cyan">
+              <Card className={cn(linkCardClass, 'flex flex-col')}>
                 <div className="flex items-center gap-3">
                   <span className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-md border border-ink-700 bg-ink-900 text-term-green">
                     <ProjectIcon name={p.icon} size={20} />
                   </span>
                   <h3 className="min-w-0 text-lg font-semibold text-fg">
-                    <ExternalLink
-                      href={p.url}
-                      className="after:absolute after:inset-0 after:rounded-lg focus-visible:outline-none"
-                    >
+                    <ExternalLink href={p.url} className={coverLinkClass}>
                       {p.name}
                     </ExternalLink>
                   </h3>
@@ -138,13 +136,10 @@ export function HomeSections() {
         <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {content.projects.map((p) => (
             <li key={p.id}>
-              <Card className="group relative h-full transition-colors hover:border-term-green/50 has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-term-cyan">
+              <Card className={linkCardClass}>
                 <ProjectIcon name={p.icon} size={20} className="text-term-cyan" />
                 <h3 className="mt-3 font-semibold text-fg">
-                  <ExternalLink
-                    href={p.url}
-                    className="after:absolute after:inset-0 after:rounded-lg focus-visible:outline-none"
-                  >
+                  <ExternalLink href={p.url} className={coverLinkClass}>
                     {p.name}
                   </ExternalLink>
                 </h3>

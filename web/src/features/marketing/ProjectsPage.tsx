@@ -2,7 +2,7 @@ import { ArrowRight, ArrowUpRight, Package, Wrench } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
+import { Card, coverLinkClass, linkCardClass } from '@/components/ui/card';
 import { ExternalLink } from '@/components/ui/external-link';
 import { Page } from '@/components/ui/page';
 import { PageHeader } from '@/components/ui/page-header';
@@ -15,9 +15,6 @@ import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 
 /** Card classes for a card whose one link covers it entirely. */
-const linkCard =
-  'group relative h-full transition-colors hover:border-term-green/50 has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-term-cyan';
-const coverLink = 'after:absolute after:inset-0 after:rounded-lg focus-visible:outline-none';
 
 function Tags({ tags }: { tags: string[] }) {
   if (tags.length === 0) return null;
@@ -34,11 +31,11 @@ function Tags({ tags }: { tags: string[] }) {
 
 function ExternalProjectCard({ project }: { project: Project }) {
   return (
-    <Card className={`${linkCard} flex flex-col`}>
+    <Card className={`${linkCardClass} flex flex-col`}>
       <div className="flex items-center gap-3">
         <ProjectIcon name={project.icon} size={20} className="shrink-0 text-term-cyan" />
         <h3 className="min-w-0 font-semibold text-fg">
-          <ExternalLink href={project.url} className={coverLink}>
+          <ExternalLink href={project.url} className={coverLinkClass}>
             {project.name}
           </ExternalLink>
         </h3>
@@ -131,11 +128,11 @@ export function ProjectsPage() {
       <ul className="mt-10 grid gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Profiles">
         {profiles.map((p) => (
           <li key={p.href}>
-            <Card className={`${linkCard} flex items-center gap-3 p-4`}>
+            <Card className={`${linkCardClass} flex items-center gap-3 p-4`}>
               <span className="text-term-green">{p.icon}</span>
               <div className="min-w-0">
                 <p className="font-mono font-semibold text-fg">
-                  <ExternalLink href={p.href} className={coverLink}>
+                  <ExternalLink href={p.href} className={coverLinkClass}>
                     {p.name}
                   </ExternalLink>
                 </p>
@@ -155,13 +152,13 @@ export function ProjectsPage() {
         <ul className="mt-6 grid gap-5 md:grid-cols-2">
           {featured.map((p) => (
             <li key={p.id}>
-              <Card className={`${linkCard} flex flex-col border-ink-600 p-6`}>
+              <Card className={`${linkCardClass} flex flex-col border-ink-600 p-6`}>
                 <div className="flex items-center gap-3">
                   <span className="inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-md border border-ink-700 bg-ink-900 text-term-green">
                     <ProjectIcon name={p.icon} size={22} />
                   </span>
                   <h3 className="min-w-0 text-xl font-bold text-fg">
-                    <ExternalLink href={p.url} className={coverLink}>
+                    <ExternalLink href={p.url} className={coverLinkClass}>
                       {p.name}
                     </ExternalLink>
                   </h3>
@@ -190,14 +187,14 @@ export function ProjectsPage() {
         <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {showcased.map((p) => (
             <li key={p.id}>
-              <Card className={linkCard}>
+              <Card className={linkCardClass}>
                 <div className="flex items-center gap-3">
                   <ProjectIcon name={p.icon} size={20} className="shrink-0 text-term-green" />
                   <h3 className="font-mono font-semibold text-fg">
                     <Link
                       to={p.page ?? '/projects'}
                       onClick={scrollToTopSmooth}
-                      className={coverLink}
+                      className={coverLinkClass}
                     >
                       {p.name}
                     </Link>
