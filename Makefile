@@ -7,8 +7,12 @@ GO_SRC := $(shell find cmd internal content -type f \( -name '*.go' -o -name '*.
 
 .PHONY: run build test lint dev web clean check-tools
 
+# `make run` and `make dev` listen on 127.0.0.1:8080 unless TRIBE_ADDR is set (in the environment or
+# .env): the development mailbox is only served by a server bound to a loopback address.
+LOCAL_ADDR = $(if $(TRIBE_ADDR),,$(if $(shell grep -sqE '^[[:space:]]*(export[[:space:]]+)?TRIBE_ADDR=' .env && echo set),,TRIBE_ADDR=127.0.0.1:8080))
+
 run: build ## build everything and serve http://localhost:8080 on SQLite in ./data
-	./bin/tribe serve
+	$(LOCAL_ADDR) ./bin/tribe serve
 
 build: bin/tribe ## bin/tribe with the web app embedded
 
@@ -32,6 +36,7 @@ web/node_modules/.installed: web/package-lock.json
 
 test: web/node_modules/.installed ## every suite: lint, Go (SQLite + PostgreSQL), web units, browser end-to-end
 	scripts/ensure-chromium.sh
+	scripts/ensure-stripe-mock.sh
 	$(MAKE) build
 	scripts/run-tests.sh
 
@@ -40,7 +45,7 @@ lint: web/node_modules/.installed
 
 dev: web/node_modules/.installed ## Go server on :8080 plus the Vite dev server with hot reload on :5173
 	@trap 'kill 0' EXIT INT TERM; \
-	go run ./cmd/tribe serve & \
+	$(LOCAL_ADDR) go run ./cmd/tribe serve & \
 	cd web && npm run dev -- --host 127.0.0.1
 
 clean:

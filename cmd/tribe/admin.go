@@ -21,6 +21,13 @@ const adminUsage = `Usage:
   tribe admin revoke EMAIL   take an operator grant away again
   tribe admin list           list admins (operator grants and configuration)
 
+  tribe admin comp EMAIL [--until YYYY-MM-DD]
+                             complimentary tribe membership: access without
+                             payment, through the end of the given day (UTC)
+                             or without an end; it counts toward TRIBE_CAPACITY
+  tribe admin uncomp EMAIL   end a complimentary membership now
+  tribe admin members        list members: status, joined date, complimentary
+
 Admin rights need a confirmed e-mail address, whichever way they are given.
 `
 
@@ -34,17 +41,8 @@ func runAdmin(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	sub := args[0]
-	want := map[string]int{"grant": 2, "revoke": 2, "list": 1}[sub]
-	if want == 0 {
-		_, _ = fmt.Fprintf(stderr, "tribe admin: unknown command %q; use grant, revoke or list\n", sub)
-		return 2
-	}
-	if len(args) != want {
-		if want == 2 {
-			_, _ = fmt.Fprintf(stderr, "tribe admin %s: give exactly one e-mail address, e.g. tribe admin %s ada@example.com\n", sub, sub)
-		} else {
-			_, _ = fmt.Fprintln(stderr, "tribe admin list: takes no arguments")
-		}
+	if msg := checkAdminArgs(args); msg != "" {
+		_, _ = fmt.Fprintln(stderr, msg)
 		return 2
 	}
 	cfg, err := config.Load(os.Getenv, ".env")
@@ -82,9 +80,33 @@ func admin(ctx context.Context, cfg *config.Config, args []string, stdout io.Wri
 		return adminGrant(ctx, svc, args[1], stdout)
 	case "revoke":
 		return adminRevoke(ctx, svc, args[1], stdout)
+	case "comp", "uncomp", "members":
+		return adminMembership(ctx, cfg, db, svc, args, stdout)
 	default:
 		return adminList(ctx, svc, stdout)
 	}
+}
+
+// checkAdminArgs returns what is wrong with the arguments, or "".
+func checkAdminArgs(args []string) string {
+	sub := args[0]
+	switch sub {
+	case "grant", "revoke", "uncomp":
+		if len(args) != 2 {
+			return fmt.Sprintf("tribe admin %s: give exactly one e-mail address, e.g. tribe admin %s ada@example.com", sub, sub)
+		}
+	case "list", "members":
+		if len(args) != 1 {
+			return fmt.Sprintf("tribe admin %s: takes no arguments", sub)
+		}
+	case "comp":
+		if _, _, err := compArgs(args[1:]); err != nil {
+			return "tribe admin comp: " + err.Error()
+		}
+	default:
+		return fmt.Sprintf("tribe admin: unknown command %q; use grant, revoke, list, comp, uncomp or members", sub)
+	}
+	return ""
 }
 
 func noAccount(err error, email string) error {

@@ -19,6 +19,8 @@ import (
 
 	"tribe/internal/config"
 	"tribe/internal/content"
+	"tribe/internal/events"
+	"tribe/internal/kb"
 	"tribe/internal/mail"
 	"tribe/internal/store"
 	"tribe/internal/web"
@@ -33,7 +35,13 @@ const usage = `tribe: the consulting, coaching and community site in one binary.
 Usage:
   tribe serve      run the site (applies pending migrations first)
   tribe migrate    apply pending database migrations and exit
-  tribe admin      grant EMAIL, revoke EMAIL or list: admin rights (tribe admin help)
+  tribe seed-kb    seed the knowledge base from the content files and exit
+                   (serve also seeds at start whenever the content changed)
+  tribe admin      grant EMAIL, revoke EMAIL or list: admin rights; comp EMAIL [--until
+                   YYYY-MM-DD], uncomp EMAIL or members: complimentary membership and
+                   the members list (tribe admin help)
+  tribe backup F   write one archive of the database (SQLite) and uploaded files to F, while serving
+  tribe restore F  unpack archive F into an empty TRIBE_DATA_DIR
   tribe version    print the version
   tribe help       show this help
 
@@ -56,10 +64,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case "admin":
 		return runAdmin(args[1:], stdout, stderr)
+	case "backup":
+		return runBackup(args[1:], stdout, stderr)
+	case "restore":
+		return runRestore(args[1:], stdout, stderr)
 	case "version", "--version":
 		_, _ = fmt.Fprintln(stdout, "tribe", version)
 		return 0
-	case "serve", "migrate":
+	case "serve", "migrate", "seed-kb":
 		if len(args) > 1 && (args[1] == "-h" || args[1] == "--help") {
 			printUsage(stdout)
 			return 0
@@ -86,16 +98,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	if err := execute(ctx, cmd, cfg, logger); err != nil {
+	if err := execute(ctx, cmd, cfg, logger, stdout); err != nil {
 		_, _ = fmt.Fprintln(stderr, "tribe:", err)
 		return 1
 	}
 	return 0
 }
 
-func execute(ctx context.Context, cmd string, cfg *config.Config, logger *slog.Logger) error {
+func execute(ctx context.Context, cmd string, cfg *config.Config, logger *slog.Logger, stdout io.Writer) error {
 	var site *content.Site
-	if cmd == "serve" {
+	if cmd == "serve" || cmd == "seed-kb" {
 		// Checked before the database opens so a broken content file fails fast;
 		// the error names the file and the field to fix.
 		var err error
@@ -124,11 +136,59 @@ func execute(ctx context.Context, cmd string, cfg *config.Config, logger *slog.L
 	if cmd == "migrate" {
 		return nil
 	}
-	return serve(ctx, cfg, db, site, logger)
+	// One hub and one knowledge base per process: the web handlers and the
+	// embeddings worker share the in-memory vector index, and on PostgreSQL
+	// the hub tells the other instances (and hears from them) when the
+	// knowledge base changes.
+	hub := events.New(db, logger)
+	defer hub.Close()
+	kbs := web.NewKnowledgeBase(cfg, db, hub, logger)
+	if cmd == "seed-kb" {
+		return seedKB(ctx, kbs, site, cfg, stdout)
+	}
+	return serve(ctx, cfg, db, site, hub, kbs, logger)
 }
 
-func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logger) error {
-	handler, err := web.New(web.Options{Config: cfg, DB: db, Logger: logger, App: webapp.FS(), Version: version, Content: site})
+// seedKB seeds the knowledge base and prints what it holds. Running servers
+// learn of it through the database (the hub's notice on PostgreSQL, their
+// next poll on SQLite); their embeddings workers compute any new vectors.
+func seedKB(ctx context.Context, kbs *kb.Service, site *content.Site, cfg *config.Config, stdout io.Writer) error {
+	res, err := kbs.Seed(ctx, kb.FromContent(site, cfg.Capacity))
+	if err != nil {
+		return err
+	}
+	b := res.Breakdown
+	_, _ = fmt.Fprintf(stdout, "%s (about %d, services %d, projects %d, stack %d, contact %d, community %d)\n",
+		res.Message, b.About, b.Services, b.Projects, b.Stack, b.Contact, b.Community)
+	return nil
+}
+
+// seedAtStart makes a fresh site searchable and keeps the seeded documents
+// in step with the content files: it seeds when the content differs from
+// what was seeded last (a stored hash). A failure is logged, not fatal: the
+// site still serves, and an admin can seed from the members area.
+func seedAtStart(ctx context.Context, kbs *kb.Service, site *content.Site, cfg *config.Config, logger *slog.Logger) {
+	res, changed, err := kbs.SeedIfChanged(ctx, kb.FromContent(site, cfg.Capacity))
+	switch {
+	case err != nil:
+		logger.Error("knowledge base not seeded; seed it with `tribe seed-kb` or from the members area", "err", err)
+	case changed:
+		logger.Info("knowledge base seeded from the content", "documents", res.Count)
+	default:
+		logger.Info("knowledge base up to date with the content", "documents", res.Count)
+	}
+}
+
+// Connection limits of the server (see serve).
+const (
+	readTimeout = 60 * time.Second // the slowest avatar upload (5 MB) a person should wait for
+	maxConns    = 4096
+)
+
+func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.Site, hub *events.Hub, kbs *kb.Service, logger *slog.Logger) error {
+	seedAtStart(ctx, kbs, site, cfg, logger)
+	logger.Info("knowledge base", "ranking", kbs.Ranking())
+	handler, err := web.New(web.Options{Config: cfg, DB: db, Logger: logger, App: webapp.FS(), Version: version, Content: site, Hub: hub, KB: kbs})
 	if err != nil {
 		return err
 	}
@@ -136,27 +196,38 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w; set TRIBE_ADDR to a free address such as :8081", cfg.Addr, err)
 	}
+	// A whole request, body included, must arrive within ReadTimeout, so a
+	// client that sends headers and then trickles a body cannot hold a
+	// connection; streams lift it for themselves (httpx.Streams.Open).
+	// The listener caps open connections at maxConns.
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       readTimeout,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
-	// The mail worker stops with the server and finishes its in-flight send
-	// before the database closes.
+	ln = newLimitListener(ln, maxConns)
 	sender, err := mail.NewSender(cfg.SMTPURL, cfg.SMTPFrom, logger)
 	if err != nil {
 		return fmt.Errorf("mail: %w", err)
 	}
 	logger.Info("mail", "delivery", fmt.Sprint(sender))
-	mailCtx, stopMail := context.WithCancel(ctx)
-	mailDone := make(chan struct{})
-	go func() { mail.NewWorker(db, sender, logger, mail.WorkerOptions{}).Run(mailCtx); close(mailDone) }()
-	defer func() { stopMail(); <-mailDone }()
+	// Workers stop with the server and finish their in-flight work before
+	// the database closes.
+	stopWorkers := startWorkers(ctx, logger,
+		worker{"mail", mail.NewWorker(db, sender, logger, mail.WorkerOptions{}).Run},
+		worker{"embeddings", kbs.RunEmbeddings},
+	)
+	defer stopWorkers()
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	logger.Info("serving", "addr", ln.Addr().String(), "url", cfg.BaseURL, "engine", db.Dialect, "version", version)
+	baseURLFrom := "TRIBE_BASE_URL"
+	if cfg.BaseURLDerived {
+		baseURLFrom = "TRIBE_ADDR (set TRIBE_BASE_URL to the public address)"
+	}
+	logger.Info("serving", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "base_url_from", baseURLFrom, "engine", db.Dialect, "version", version)
 
 	select {
 	case err := <-errc:

@@ -251,3 +251,50 @@ func TestTwoMigrateProcessesAtOnce(t *testing.T) {
 		})
 	}
 }
+
+func TestSeedKBAndSearchAtFirstStart(t *testing.T) {
+	bin := buildBinary(t)
+	for _, e := range storetest.Engines() {
+		t.Run(e.Name, func(t *testing.T) {
+			dbURL, dataDir := e.New(t)
+			env := []string{"TRIBE_DATA_DIR=" + dataDir, "DATABASE_URL=" + dbURL, "TRIBE_CAPACITY=44"}
+
+			// A fresh site is searchable: serve seeds at its first start.
+			base, stop := startServer(t, bin, env)
+			resp, err := http.Post(base+"/api/search", "application/json", strings.NewReader(`{"query": "tribe capacity members"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			_ = resp.Body.Close()
+			if resp.StatusCode != 200 || !strings.Contains(string(body), "capped at 44 members") || !strings.Contains(string(body), `"ranking":"full_text"`) {
+				t.Fatalf("search after first start: %d %s", resp.StatusCode, body)
+			}
+			log, err := stop()
+			if err != nil || !strings.Contains(log, "knowledge base seeded from the content") {
+				t.Fatalf("first start (%v):\n%s", err, log)
+			}
+			// Unchanged content is not seeded again.
+			_, stop = startServer(t, bin, env)
+			if log, err := stop(); err != nil || !strings.Contains(log, "knowledge base up to date with the content") {
+				t.Fatalf("second start (%v):\n%s", err, log)
+			}
+
+			// seed-kb twice prints the same counts.
+			var outs [2]string
+			for i := range outs {
+				cmd := exec.Command(bin, "seed-kb")
+				cmd.Env = append(os.Environ(), env...)
+				cmd.Dir = t.TempDir()
+				out, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("seed-kb: %v", err)
+				}
+				outs[i] = string(out)
+			}
+			if outs[0] != outs[1] || !regexp.MustCompile(`^Seeded \d+ documents to knowledge base \(about \d+, services \d+, projects \d+, stack \d+, contact \d+, community 5\)\n$`).MatchString(outs[0]) {
+				t.Fatalf("seed-kb printed %q then %q", outs[0], outs[1])
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"tribe/internal/errs"
 	"tribe/internal/mail"
 	"tribe/internal/store"
 )
@@ -20,16 +21,13 @@ type User struct {
 	FullName       string
 	AvatarURL      *string
 	IsAdmin        bool
+	// NameUnverified: the address is confirmed, but the profile name was
+	// set before it was, possibly by someone who signed up with an address
+	// they did not own. It stays true until the owner saves their profile.
+	NameUnverified bool
 	CreatedAt      time.Time
 	// Subscription is nil for a free member.
 	Subscription *Subscription
-}
-
-// Subscription is the membership status of a user.
-type Subscription struct {
-	Status            string
-	CurrentPeriodEnd  *time.Time
-	CancelAtPeriodEnd bool
 }
 
 // SignUpInput is what a person types to create an account.
@@ -122,10 +120,10 @@ func (s *Service) mailSignUpAttempt(ctx context.Context, tx *sql.Tx, norm string
 func (s *Service) SignIn(ctx context.Context, email, password string, c Client) (*User, string, error) {
 	norm := NormalizeEmail(email)
 	if norm == "" {
-		return nil, "", invalid("email", "E-mail is required.")
+		return nil, "", errs.Field("email", "E-mail is required.")
 	}
 	if password == "" {
-		return nil, "", invalid("password", "Password is required.")
+		return nil, "", errs.Field("password", "Password is required.")
 	}
 	if len(norm) > MaxEmailLen || len(password) > 4*MaxPasswordLen {
 		// Cannot match any account; still pay the hashing cost.
@@ -183,25 +181,21 @@ func (s *Service) SignIn(ctx context.Context, email, password string, c Client) 
 // without error when it does not exist.
 func (s *Service) User(ctx context.Context, id string) (*User, error) {
 	var (
-		u          User
-		norm       string
-		confirmed  store.NullTime
-		created    store.Time
-		granted    bool
-		subStatus  sql.NullString
-		periodEnd  store.NullTime
-		cancelAtPE sql.NullBool
+		u         User
+		norm      string
+		confirmed store.NullTime
+		created   store.Time
+		granted   bool
+		nameOK    bool
 	)
 	err := s.db.Read.QueryRowContext(ctx,
 		`SELECT u.id, u.email, u.email_normalized, u.email_confirmed_at, u.created_at,
-		        COALESCE(p.full_name, ''), p.avatar_url,
-		        EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = u.id AND r.role = 'admin'),
-		        sub.status, sub.current_period_end, sub.cancel_at_period_end
+		        COALESCE(p.full_name, ''), p.avatar_url, COALESCE(p.name_confirmed, TRUE),
+		        EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = u.id AND r.role = 'admin')
 		 FROM users u
 		 LEFT JOIN profiles p ON p.id = u.id
-		 LEFT JOIN subscriptions sub ON sub.user_id = u.id
 		 WHERE u.id = $1`, id).Scan(&u.ID, &u.Email, &norm, &confirmed, &created,
-		&u.FullName, &u.AvatarURL, &granted, &subStatus, &periodEnd, &cancelAtPE)
+		&u.FullName, &u.AvatarURL, &nameOK, &granted)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -209,14 +203,11 @@ func (s *Service) User(ctx context.Context, id string) (*User, error) {
 		return nil, fmt.Errorf("load user %s: %w", id, err)
 	}
 	u.EmailConfirmed = confirmed.Valid
+	u.NameUnverified = u.EmailConfirmed && !nameOK
 	u.CreatedAt = created.Time
 	u.IsAdmin = s.isAdmin(norm, u.EmailConfirmed, granted)
-	if subStatus.Valid {
-		u.Subscription = &Subscription{Status: subStatus.String, CancelAtPeriodEnd: cancelAtPE.Bool}
-		if periodEnd.Valid {
-			t := periodEnd.Time.Time
-			u.Subscription.CurrentPeriodEnd = &t
-		}
+	if u.Subscription, err = subscriptionOf(ctx, s.db, id); err != nil {
+		return nil, err
 	}
 	return &u, nil
 }

@@ -38,6 +38,12 @@ func (s *Service) userIDByEmail(ctx context.Context, q interface {
 	return id, addr, nil
 }
 
+// LookupEmail returns the id and the address as written of the account with
+// this e-mail address, or an error wrapping ErrNoSuchUser (operator tools).
+func (s *Service) LookupEmail(ctx context.Context, email string) (id, addr string, err error) {
+	return s.userIDByEmail(ctx, s.db.Read, email)
+}
+
 // GrantAdmin gives the account with this address the admin role (an operator
 // grant). It reports false when the account already had it.
 func (s *Service) GrantAdmin(ctx context.Context, email string) (bool, error) {

@@ -78,12 +78,19 @@ func (s *Service) ResendConfirmation(ctx context.Context, userID string) (bool, 
 	return sent, nil
 }
 
-// ConfirmEmail uses a confirmation link. It gives ErrTokenUsed, ErrTokenExpired
-// or ErrInvalidToken when the link cannot be used.
+// ConfirmEmail uses a confirmation link on behalf of the signed-in user of
+// ctx (WithPrincipal; the web layer puts it there). It gives ErrTokenUsed,
+// ErrTokenExpired or ErrInvalidToken when the link cannot be used, and
+// ErrConfirmNeedsSignIn when ctx holds no session of the account the link
+// confirms. Confirming ends every other session of the account and revokes
+// its other credentials (see revokeCredentials); the confirming session
+// stays, and the profile name counts as the owner's, since its holder both
+// signed in and proved the mailbox.
 func (s *Service) ConfirmEmail(ctx context.Context, token string) error {
 	if token == "" || len(token) > 128 {
 		return ErrInvalidToken
 	}
+	p, _ := PrincipalFrom(ctx)
 	return s.db.Tx(ctx, func(tx *sql.Tx) error {
 		now := s.clock()
 		var id, userID string
@@ -101,6 +108,8 @@ func (s *Service) ConfirmEmail(ctx context.Context, token string) error {
 			return ErrTokenUsed
 		case !expires.After(now.Time):
 			return ErrTokenExpired
+		case p == nil || p.UserID != userID:
+			return ErrConfirmNeedsSignIn
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE email_tokens SET used_at = $1 WHERE id = $2 AND used_at IS NULL`, now, id)
 		if err != nil {
@@ -114,7 +123,10 @@ func (s *Service) ConfirmEmail(ctx context.Context, token string) error {
 			now, userID); err != nil {
 			return fmt.Errorf("confirm address: %w", err)
 		}
-		return nil
+		if _, err := tx.ExecContext(ctx, `UPDATE profiles SET name_confirmed = TRUE WHERE id = $1`, userID); err != nil {
+			return fmt.Errorf("confirm profile name: %w", err)
+		}
+		return revokeCredentials(ctx, tx, userID, p.SessionID)
 	})
 }
 
@@ -156,8 +168,9 @@ func (s *Service) requestPasswordReset(ctx context.Context, norm string) error {
 }
 
 // ResetPassword uses a reset link to set a new password. It ends every
-// session of the user, marks the address confirmed (the link proved the
-// mailbox), and starts one new session whose token it returns.
+// session of the user and revokes its other credentials (revokeCredentials),
+// marks the address confirmed (the link proved the mailbox), and starts one
+// new session whose token it returns.
 func (s *Service) ResetPassword(ctx context.Context, token, password string, c Client) (*User, string, error) {
 	if err := CheckPassword(password); err != nil {
 		return nil, "", err
@@ -204,8 +217,12 @@ func (s *Service) ResetPassword(ctx context.Context, token, password string, c C
 			`UPDATE email_tokens SET used_at = $1 WHERE user_id = $2 AND purpose = 'reset' AND used_at IS NULL`, now, userID); err != nil {
 			return fmt.Errorf("retire reset links: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM auth_sessions WHERE user_id = $1`, userID); err != nil {
-			return fmt.Errorf("end sessions: %w", err)
+		// The resetter proved the mailbox but may not be whoever made the
+		// account: nothing made before this point may act for it any more.
+		// The profile name stays as it was, so a name typed before the
+		// address was proven is still reported as unverified.
+		if err := revokeCredentials(ctx, tx, userID, ""); err != nil {
+			return err
 		}
 		if session, err = s.createSession(ctx, tx, userID, c); err != nil {
 			return err

@@ -15,7 +15,7 @@ func confirmMail(to, name, link string) mail.Message {
 		Heading: heading,
 		Paragraphs: []string{
 			"Thanks for signing up. Please confirm your e-mail address so we know it is yours.",
-			"The link works once and for 24 hours. After confirming you land in the members area.",
+			"Open the link in the browser where you signed up, or sign in there first: it only works for the account that is signed in. It works once and for 24 hours. After confirming you land in the members area.",
 		},
 		Button: &mail.Link{Label: "Confirm my e-mail address", URL: link},
 		Footer: "You received this because someone signed up with this address. If it was not you, ignore this message and no account will be confirmed.",

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net/mail"
 	"runtime"
@@ -15,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"tribe/internal/errs"
 	"tribe/internal/store"
 )
 
@@ -42,31 +42,21 @@ const (
 	MaxEmailLen    = 254
 )
 
-// Errors callers tell apart.
+// Errors callers tell apart; each carries the message a person reads.
 var (
 	// ErrEmailTaken: sign-up with an address that already has an account.
-	ErrEmailTaken = errors.New("an account with this e-mail already exists")
+	ErrEmailTaken = errs.New(errs.EmailTaken, "An account with this e-mail already exists. Sign in or reset your password.")
 	// ErrInvalidCredentials: unknown address or wrong password (never said which).
-	ErrInvalidCredentials = errors.New("invalid login credentials")
+	ErrInvalidCredentials = errs.New(errs.InvalidCredentials, "Invalid login credentials")
 	// ErrInvalidToken: a mailed link that does not exist, was used or expired.
-	ErrInvalidToken = errors.New("invalid or expired link")
+	ErrInvalidToken = errs.New(errs.InvalidToken, "This password reset link is invalid or has expired. Request a new one.")
 	// ErrTokenUsed: a confirmation link that was already used.
-	ErrTokenUsed = errors.New("link already used")
+	ErrTokenUsed = errs.New(errs.InvalidToken, "This confirmation link has already been used.")
 	// ErrTokenExpired: a confirmation link past its lifetime.
-	ErrTokenExpired = errors.New("link expired")
+	ErrTokenExpired = errs.New(errs.InvalidToken, "This confirmation link has expired.")
 	// ErrNoSuchUser: an operator named an address that has no account.
-	ErrNoSuchUser = errors.New("no account with this e-mail address")
+	ErrNoSuchUser = errs.New(errs.NotFound, "no account with this e-mail address")
 )
-
-// ValidationError is bad input, with a message for a person.
-type ValidationError struct {
-	Field   string
-	Message string
-}
-
-func (e *ValidationError) Error() string { return e.Message }
-
-func invalid(field, msg string) error { return &ValidationError{Field: field, Message: msg} }
 
 // Config is what the account rules need from the site configuration.
 type Config struct {
@@ -172,41 +162,31 @@ func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSp
 func CheckEmail(email string) (string, error) {
 	email = strings.TrimSpace(email)
 	if email == "" {
-		return "", invalid("email", "E-mail is required.")
+		return "", errs.Field("email", "E-mail is required.")
 	}
 	if len(email) > MaxEmailLen {
-		return "", invalid("email", fmt.Sprintf("E-mail must be at most %d characters.", MaxEmailLen))
+		return "", errs.Field("email", fmt.Sprintf("E-mail must be at most %d characters.", MaxEmailLen))
 	}
 	a, err := mail.ParseAddress(email)
 	if err != nil || a.Address != email || !strings.Contains(email[strings.LastIndexByte(email, '@')+1:], ".") {
-		return "", invalid("email", "Enter a valid e-mail address.")
+		return "", errs.Field("email", "Enter a valid e-mail address.")
 	}
 	return email, nil
 }
 
 // CheckFullName validates a full name and returns it trimmed.
 func CheckFullName(name string) (string, error) {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return "", invalid("full_name", "Full name is required.")
-	}
-	if utf8.RuneCountInString(name) > MaxFullNameLen || len(name) > 4*MaxFullNameLen {
-		return "", invalid("full_name", fmt.Sprintf("Full name must be at most %d characters.", MaxFullNameLen))
-	}
-	if strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return "", invalid("full_name", "Full name cannot contain control characters.")
-	}
-	return name, nil
+	return CheckName("full_name", "Full name", MaxFullNameLen, name)
 }
 
 // CheckPassword validates a new password.
 func CheckPassword(password string) error {
 	n := utf8.RuneCountInString(password)
 	if n < MinPasswordLen {
-		return invalid("password", fmt.Sprintf("Password must be at least %d characters.", MinPasswordLen))
+		return errs.Field("password", fmt.Sprintf("Password must be at least %d characters.", MinPasswordLen))
 	}
 	if n > MaxPasswordLen || len(password) > 4*MaxPasswordLen {
-		return invalid("password", fmt.Sprintf("Password must be at most %d characters.", MaxPasswordLen))
+		return errs.Field("password", fmt.Sprintf("Password must be at most %d characters.", MaxPasswordLen))
 	}
 	return nil
 }

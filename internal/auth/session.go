@@ -54,7 +54,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (p *Principal,
 		granted   bool
 	)
 	p = &Principal{}
-	err = s.db.Read.QueryRowContext(ctx,
+	err = s.db.ReadRow(ctx,
 		`SELECT s.id, s.user_id, s.last_seen_at, u.email, u.email_normalized, u.email_confirmed_at,
 		        EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = u.id AND r.role = 'admin')
 		 FROM auth_sessions s JOIN users u ON u.id = s.user_id

@@ -1,7 +1,11 @@
-// Package billing is the one place that reads and writes the subscriptions
-// table. For now it only answers the questions the members area asks (is this
-// user a subscriber, how many active members are there); checkout, the
-// customer portal, webhooks and complimentary access will grow here.
+// Package billing owns the subscriptions table and everything that changes
+// it: Stripe Checkout and the customer portal, signed webhooks applied once
+// and in order, complimentary membership, the seat holds that keep the tribe
+// under its cap, and the one rule for who has access (HasAccess).
+//
+// The read side (this file) is a set of functions on a *store.DB that every
+// part of the program may call; the write side is a Service built once with
+// the database, the configuration, a Stripe client and a clock.
 package billing
 
 import (
@@ -11,66 +15,159 @@ import (
 	"fmt"
 	"time"
 
+	"tribe/internal/access"
 	"tribe/internal/store"
 )
 
-// StatusActive is the only subscription status that makes a user a subscriber.
-const StatusActive = "active"
+// Subscription statuses, as Stripe names them. The subscriptions table
+// accepts exactly these.
+const (
+	StatusActive            = "active"
+	StatusTrialing          = "trialing"
+	StatusPastDue           = "past_due"
+	StatusCanceled          = "canceled"
+	StatusUnpaid            = "unpaid"
+	StatusIncomplete        = "incomplete"
+	StatusIncompleteExpired = "incomplete_expired"
+	StatusPaused            = "paused"
+)
+
+// GrantsAccess reports whether a subscription status gives tribe access:
+// active and trialing do, and so does past_due while Stripe retries the
+// payment; unpaid, canceled, incomplete, incomplete_expired and paused do not.
+func GrantsAccess(status string) bool {
+	switch status {
+	case StatusActive, StatusTrialing, StatusPastDue:
+		return true
+	}
+	return false
+}
+
+// accessSQL is GrantsAccess, plus the end of a complimentary membership, as a
+// condition on the subscriptions row aliased a; the clock is the query
+// parameter numbered param. It must agree with Subscription.Active (a test
+// checks both on every status).
+func accessSQL(a string, param int) string {
+	return fmt.Sprintf(`(%[1]s.status IN ('active', 'trialing', 'past_due') AND
+		(%[1]s.complimentary = FALSE OR %[1]s.comp_until IS NULL OR %[1]s.comp_until > $%[2]d))`, a, param)
+}
 
 // Subscription is what a member may see of their own subscription.
 type Subscription struct {
-	Status            string     `json:"status"`
-	CurrentPeriodEnd  *time.Time `json:"current_period_end"`
-	CancelAtPeriodEnd bool       `json:"cancel_at_period_end"`
+	// Status is Stripe's status; a complimentary membership that has ended
+	// reads "canceled".
+	Status           string     `json:"status"`
+	CurrentPeriodEnd *time.Time `json:"current_period_end"`
+	// CancelAtPeriodEnd is true when the membership ends at CurrentPeriodEnd
+	// instead of renewing ("Cancels Soon"), however the cancellation was
+	// scheduled.
+	CancelAtPeriodEnd bool `json:"cancel_at_period_end"`
+	// Complimentary is true for a membership an admin gave; it never renews
+	// and CurrentPeriodEnd is its end, or nil for no end.
+	Complimentary bool `json:"complimentary"`
+	// HasSubscriptionID says a Stripe subscription is linked: after
+	// Checkout the members area waits for an active status with one.
+	HasSubscriptionID bool `json:"has_subscription_id"`
+	// StripeSubscriptionID is empty for a complimentary membership. Never
+	// sent: HasSubscriptionID says what the browser needs.
+	StripeSubscriptionID string `json:"-"`
 }
 
-// Active reports whether s makes its owner a subscriber; nil is a free member.
-func (s *Subscription) Active() bool { return s != nil && s.Status == StatusActive }
+// Active reports whether s gives its owner tribe access now; nil is a free
+// member. It agrees with HasAccess.
+func (s *Subscription) Active() bool { return s != nil && GrantsAccess(s.Status) }
 
-// SubscriptionOf returns the user's subscription, or nil when there is none.
-func SubscriptionOf(ctx context.Context, db *store.DB, userID string) (*Subscription, error) {
+// subscriptionColumns are read by scanSubscription, in this order.
+const subscriptionColumns = `status, current_period_end, cancel_at_period_end, complimentary, comp_until,
+	COALESCE(stripe_subscription_id, '')`
+
+func scanSubscription(row interface{ Scan(...any) error }, now time.Time) (*Subscription, error) {
 	var (
-		sub    Subscription
-		end    store.NullTime
-		cancel bool
+		sub       Subscription
+		end, comp store.NullTime
 	)
-	err := db.Read.QueryRowContext(ctx,
-		`SELECT status, current_period_end, cancel_at_period_end FROM subscriptions WHERE user_id = $1`,
-		userID).Scan(&sub.Status, &end, &cancel)
+	if err := row.Scan(&sub.Status, &end, &sub.CancelAtPeriodEnd, &sub.Complimentary, &comp, &sub.StripeSubscriptionID); err != nil {
+		return nil, err
+	}
+	if end.Valid {
+		t := end.Time.Time
+		sub.CurrentPeriodEnd = &t
+	}
+	sub.HasSubscriptionID = sub.StripeSubscriptionID != ""
+	if sub.Complimentary && comp.Valid && !comp.Time.After(now) {
+		sub.Status = StatusCanceled
+	}
+	return &sub, nil
+}
+
+// subscriptionAt reads the user's subscription as it stands at now; nil when
+// there is none.
+func subscriptionAt(ctx context.Context, q querier, userID string, now time.Time) (*Subscription, error) {
+	return readSubscription(q.QueryRowContext(ctx, subscriptionQuery, userID), userID, now)
+}
+
+const subscriptionQuery = `SELECT ` + subscriptionColumns + ` FROM subscriptions WHERE user_id = $1`
+
+func readSubscription(row *sql.Row, userID string, now time.Time) (*Subscription, error) {
+	sub, err := scanSubscription(row, now)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read subscription of %s: %w", userID, err)
 	}
-	if end.Valid {
-		t := end.Time.Time
-		sub.CurrentPeriodEnd = &t
-	}
-	sub.CancelAtPeriodEnd = cancel
-	return &sub, nil
+	return sub, nil
 }
 
-// IsSubscriber reports whether the user's subscription is active now.
-func IsSubscriber(ctx context.Context, db *store.DB, userID string) (bool, error) {
-	var n int
-	err := db.Read.QueryRowContext(ctx,
-		`SELECT COUNT(*) FROM subscriptions WHERE user_id = $1 AND status = $2`, userID, StatusActive).Scan(&n)
-	if err != nil {
-		return false, fmt.Errorf("check subscription of %s: %w", userID, err)
-	}
-	return n > 0, nil
+// SubscriptionOf returns the user's subscription, or nil when there is none.
+// It is on every signed-in request's path (the access check), so it runs
+// through a statement prepared once per database.
+func SubscriptionOf(ctx context.Context, db *store.DB, userID string) (*Subscription, error) {
+	return readSubscription(db.ReadRow(ctx, subscriptionQuery, userID), userID, time.Now())
 }
 
-// CountActive is the number of active subscriptions: the tribe's member count.
-func CountActive(ctx context.Context, db *store.DB) (int, error) {
-	var n int
-	err := db.Read.QueryRowContext(ctx,
-		`SELECT COUNT(*) FROM subscriptions WHERE status = $1`, StatusActive).Scan(&n)
+// HasAccess is the one rule for whether a user has tribe access now: the
+// member area's paywall, the calendar feed, the group chat and the capacity
+// count all follow it. Paying members whose status grants access
+// (GrantsAccess) and complimentary members whose membership has not ended
+// have access.
+func HasAccess(ctx context.Context, db *store.DB, userID string) (bool, error) {
+	sub, err := SubscriptionOf(ctx, db, userID)
 	if err != nil {
-		return 0, fmt.Errorf("count active subscriptions: %w", err)
+		return false, fmt.Errorf("check access of %s: %w", userID, err)
+	}
+	return sub.Active(), nil
+}
+
+// ViewerOf is the viewer a user is now: admin as given (decided by auth),
+// member by HasAccess. Admins are not asked about; they see everything.
+func ViewerOf(ctx context.Context, db *store.DB, userID string, admin bool) (access.Viewer, error) {
+	v := access.Viewer{UserID: userID, Admin: admin}
+	if userID == "" || admin {
+		return v, nil
+	}
+	member, err := HasAccess(ctx, db, userID)
+	if err != nil {
+		return access.Viewer{}, err
+	}
+	v.Member = member
+	return v, nil
+}
+
+// countAccess is the number of members with access at now.
+func countAccess(ctx context.Context, q querier, now time.Time) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM subscriptions s WHERE `+accessSQL("s", 1), store.At(now)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count members with access: %w", err)
 	}
 	return n, nil
+}
+
+// CountActive is the tribe's member count: everyone with access now, paying
+// and complimentary.
+func CountActive(ctx context.Context, db *store.DB) (int, error) {
+	return countAccess(ctx, db.Read, time.Now())
 }
 
 // TribeStatus is how full the tribe is.
@@ -79,9 +176,13 @@ type TribeStatus struct {
 	ActiveMembers int  `json:"active_members"`
 	SpotsLeft     int  `json:"spots_left"`
 	AtCapacity    bool `json:"at_capacity"`
+	// PaymentsEnabled says online payment (Stripe) is set up, so Subscribe
+	// can take a member to checkout. Service.Status sets it; the package's
+	// Status, which has no Stripe settings, leaves it false.
+	PaymentsEnabled bool `json:"payments_enabled"`
 }
 
-// Status counts active members against the configured capacity.
+// Status counts members with access against the configured capacity.
 func Status(ctx context.Context, db *store.DB, capacity int) (TribeStatus, error) {
 	n, err := CountActive(ctx, db)
 	if err != nil {
@@ -93,4 +194,11 @@ func Status(ctx context.Context, db *store.DB, capacity int) (TribeStatus, error
 		SpotsLeft:     max(capacity-n, 0),
 		AtCapacity:    n >= capacity,
 	}, nil
+}
+
+// querier is *sql.DB or *sql.Tx.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }

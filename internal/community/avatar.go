@@ -8,37 +8,52 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
+	_ "image/gif" // accepted avatar formats register their decoders
 	"image/jpeg"
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
-	_ "golang.org/x/image/webp"
-	_ "image/gif" // accepted avatar formats register their decoders
-
 	"golang.org/x/image/draw"
+	_ "golang.org/x/image/webp"
 
+	"tribe/internal/errs"
 	"tribe/internal/store"
 )
 
-// Avatar limits. The pixel cap stops a small file that decodes to a huge
-// bitmap from exhausting memory.
+// Avatar limits. An avatar is shown at most at 256 px, so a phone photo
+// (12 MP) is the largest upload worth decoding. A small file can decode to a
+// huge bitmap (a 311 KB PNG of zeros is 6324×6324 16-bit RGBA, 305 MB), so
+// the header is read first and the image refused by its size in pixels and
+// by the bytes its decoded form takes, before any pixel is decoded.
 const (
-	MaxAvatarBytes  = 5 << 20
-	MaxAvatarPixels = 40_000_000
-	AvatarSize      = 256
+	MaxAvatarBytes = 5 << 20
+	// MaxAvatarSide is the side of the largest square accepted; the cap is
+	// on the area, MaxAvatarSide² pixels (16 MP), whatever the shape.
+	MaxAvatarSide   = 4096
+	MaxAvatarPixels = MaxAvatarSide * MaxAvatarSide
+	// MaxAvatarDecoded caps the decoded bitmap: 16 MP at 4 bytes a pixel
+	// (8-bit RGBA), so 16-bit images may have half as many pixels.
+	MaxAvatarDecoded = MaxAvatarPixels * 4
+	AvatarSize       = 256
 	// AvatarURLPrefix is the public path under which avatars are served.
 	AvatarURLPrefix = "/avatars/"
 )
 
 // Avatar refusals shown to the uploader.
-const (
-	ErrNotImage       Problem = "The avatar must be a PNG, JPEG, GIF or WebP image."
-	ErrAvatarTooLarge Problem = "The avatar must be at most 5 MB."
+var (
+	ErrNotImage       = errs.New(errs.InvalidImage, "The avatar must be a PNG, JPEG, GIF or WebP image.")
+	ErrAvatarTooLarge = errs.New(errs.TooLarge, "The avatar must be at most 5 MB.")
 )
+
+// DefaultAvatarDecodes is how many avatars NewAvatars lets decode at once:
+// each may take MaxAvatarDecoded bytes and a core.
+const DefaultAvatarDecodes = 2
 
 var avatarName = regexp.MustCompile(`^[0-9a-f]{32}\.(jpg|png)$`)
 
@@ -58,21 +73,190 @@ func AvatarFile(dir, name string) (path, contentType string, ok bool) {
 	return filepath.Join(dir, name), contentType, true
 }
 
+// OpenAvatar opens a stored avatar by its public name for serving, with its
+// file information and content type; any error means there is no such avatar.
+func OpenAvatar(dir, name string) (*os.File, os.FileInfo, string, error) {
+	path, contentType, ok := AvatarFile(dir, name)
+	if !ok {
+		return nil, nil, "", notFound("Avatar")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("open avatar: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil || st.IsDir() {
+		_ = f.Close()
+		return nil, nil, "", notFound("Avatar")
+	}
+	return f, st, contentType, nil
+}
+
 // RenderAvatar decodes an uploaded image, crops it to the centred square and
 // scales it to AvatarSize, then encodes it anew: PNG when it has transparency,
-// JPEG otherwise. It returns the bytes and the file extension.
+// JPEG otherwise. It returns the bytes and the file extension. It does not
+// bound concurrent decodes; Avatars.Render does.
 func RenderAvatar(r io.Reader) ([]byte, string, error) {
+	raw, err := readAvatar(r)
+	if err != nil {
+		return nil, "", err
+	}
+	return renderAvatar(raw)
+}
+
+// readAvatar reads an upload of at most MaxAvatarBytes and checks from its
+// header alone that decoding it stays within the caps.
+func readAvatar(r io.Reader) ([]byte, error) {
 	raw, err := io.ReadAll(io.LimitReader(r, MaxAvatarBytes+1))
 	if err != nil {
-		return nil, "", fmt.Errorf("read avatar upload: %w", err)
+		return nil, fmt.Errorf("read avatar upload: %w", err)
 	}
 	if len(raw) > MaxAvatarBytes {
-		return nil, "", ErrAvatarTooLarge
+		return nil, ErrAvatarTooLarge
 	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(raw))
-	if err != nil || cfg.Width < 1 || cfg.Height < 1 || cfg.Width*cfg.Height > MaxAvatarPixels {
-		return nil, "", ErrNotImage
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(raw))
+	if err != nil || cfg.Width < 1 || cfg.Height < 1 {
+		return nil, ErrNotImage
 	}
+	if err := checkDecodedSize(cfg, decodedBytesPerPixel(format, cfg.ColorModel, raw)); err != nil {
+		return nil, err
+	}
+	return raw, nil
+}
+
+// checkDecodedSize refuses an image whose pixels, or the bytes its decoder
+// allocates (bpp per pixel), exceed the caps, telling the largest square
+// this kind of image may be.
+func checkDecodedSize(cfg image.Config, bpp float64) error {
+	// Sides are below 2³¹ (the decoders refuse more): the products are
+	// exact enough in a float64 and never overflow.
+	pixels := float64(cfg.Width) * float64(cfg.Height)
+	if pixels <= MaxAvatarPixels && pixels*bpp <= MaxAvatarDecoded {
+		return nil
+	}
+	side := min(MaxAvatarSide, int(math.Sqrt(MaxAvatarDecoded/bpp)))
+	return errs.Errorf(errs.TooLarge, "The image is too large: at most %d × %d pixels.", side, side)
+}
+
+// decodedBytesPerPixel is about what the decoder of format allocates per
+// pixel of an image with color model m, erring high (measured with the
+// standard library's and x/image's decoders). Some formats cost more than
+// their bitmap: an interlaced PNG is decoded pass by pass and then merged,
+// a progressive JPEG keeps every DCT coefficient until the end, and WebP
+// decodes through intermediate buffers.
+func decodedBytesPerPixel(format string, m color.Model, raw []byte) float64 {
+	switch format {
+	case "jpeg":
+		return jpegBytesPerPixel(raw)
+	case "webp":
+		switch m {
+		case color.YCbCrModel: // lossy: 4:2:0 planes
+			return 2
+		case color.NYCbCrAModel: // lossy with an alpha plane decoded as VP8L
+			return 7
+		default: // lossless: 32-bit pixels, then NRGBA
+			return 5
+		}
+	case "png":
+		bpp := bitmapBytesPerPixel(m)
+		// IHDR's interlace method is byte 28 of the file.
+		if len(raw) > 28 && raw[28] != 0 {
+			bpp *= 2
+		}
+		return bpp
+	default: // gif: the first frame, paletted
+		return bitmapBytesPerPixel(m)
+	}
+}
+
+// bitmapBytesPerPixel is the size of a pixel of an image of model m; a
+// model not listed counts as 16-bit RGBA, the widest.
+func bitmapBytesPerPixel(m color.Model) float64 {
+	if _, ok := m.(color.Palette); ok { // a slice: it must not reach == below
+		return 1
+	}
+	switch m {
+	case color.GrayModel, color.AlphaModel:
+		return 1
+	case color.Gray16Model, color.Alpha16Model:
+		return 2
+	case color.YCbCrModel:
+		return 3
+	case color.RGBAModel, color.NRGBAModel, color.CMYKModel, color.NYCbCrAModel:
+		return 4
+	default:
+		return 8
+	}
+}
+
+// jpegBytesPerPixel reads the frame header (SOF) of a JPEG and returns what
+// image/jpeg allocates per pixel: the planes (3 bytes for colour whatever
+// the subsampling, as odd sampling factors are decoded at full size; 8 for
+// CMYK, converted at the end) plus, for a progressive JPEG, 4 bytes per
+// coefficient of every component at its sampling: a 197 KB progressive
+// 4:4:4 JPEG of 4096×4096 pixels allocates 240 MB.
+func jpegBytesPerPixel(raw []byte) float64 {
+	const worst = 8 + 4*4
+	for i := 2; i+4 <= len(raw); {
+		if raw[i] != 0xff {
+			return worst
+		}
+		marker := raw[i+1]
+		if marker == 0xff { // fill byte
+			i++
+			continue
+		}
+		if marker == 0x01 || marker >= 0xd0 && marker <= 0xd8 { // no length
+			i += 2
+			continue
+		}
+		length := int(raw[i+2])<<8 | int(raw[i+3])
+		if length < 2 { // the length counts its own two bytes
+			return worst
+		}
+		sof := marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc
+		if !sof {
+			i += 2 + length
+			continue
+		}
+		// SOF: precision, height, width, component count, then per component
+		// its id, sampling factors (H<<4 | V) and quantisation table.
+		seg := raw[i+4 : min(len(raw), i+2+length)]
+		if len(seg) < 6 || len(seg) < 6+3*int(seg[5]) {
+			return worst
+		}
+		n := int(seg[5])
+		hMax, vMax := 1, 1
+		for c := range n {
+			hv := seg[7+3*c]
+			hMax, vMax = max(hMax, int(hv>>4)), max(vMax, int(hv&15))
+		}
+		var samples float64 // per pixel, all components
+		for c := range n {
+			hv := seg[7+3*c]
+			samples += float64(int(hv>>4)*int(hv&15)) / float64(hMax*vMax)
+		}
+		var planes float64
+		switch n {
+		case 1:
+			planes = 1
+		case 3:
+			planes = 3
+		case 4:
+			planes = 8
+		default:
+			return worst
+		}
+		if marker == 0xc2 || marker == 0xc6 || marker == 0xca || marker == 0xce {
+			return planes + 4*samples
+		}
+		return planes
+	}
+	return worst
+}
+
+// renderAvatar decodes raw, already checked by readAvatar, and makes the avatar.
+func renderAvatar(raw []byte) ([]byte, string, error) {
 	src, _, err := image.Decode(bytes.NewReader(raw))
 	if err != nil {
 		return nil, "", ErrNotImage
@@ -99,12 +283,19 @@ func wrapEncode(err error) error {
 }
 
 // SetAvatar renders the upload, stores it under a random name in dir, points
-// the profile at it and deletes the previous file.
+// the profile at it and deletes the previous file. It does not bound
+// concurrent decodes; a server uses Avatars.Set.
 func SetAvatar(ctx context.Context, db *store.DB, dir, userID string, upload io.Reader) (*Profile, error) {
 	data, ext, err := RenderAvatar(upload)
 	if err != nil {
 		return nil, err
 	}
+	return storeAvatar(ctx, db, dir, userID, data, ext)
+}
+
+// storeAvatar writes a rendered avatar under a random name in dir, points
+// the profile at it and deletes the previous file.
+func storeAvatar(ctx context.Context, db *store.DB, dir, userID string, data []byte, ext string) (*Profile, error) {
 	var rnd [16]byte
 	_, _ = rand.Read(rnd[:]) // crypto/rand.Read never fails on supported platforms
 	name := hex.EncodeToString(rnd[:]) + "." + ext

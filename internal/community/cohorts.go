@@ -12,6 +12,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"tribe/internal/auth"
+	"tribe/internal/errs"
 	"tribe/internal/store"
 )
 
@@ -50,11 +52,11 @@ type CohortMember struct {
 
 // CohortInput is the creator-editable part of a cohort, as sent.
 type CohortInput struct {
-	Name        string
-	Description string
-	Icon        string
-	GitHubURL   string
-	HomepageURL string
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Icon        string `json:"icon"`
+	GitHubURL   string `json:"github_url"`
+	HomepageURL string `json:"homepage_url"`
 }
 
 // cleanCohort is a validated CohortInput ready to store.
@@ -72,15 +74,21 @@ func (in CohortInput) validate() (cleanCohort, error) {
 	}
 	switch {
 	case c.name == "":
-		return c, invalid("name", "Please enter a cohort name")
+		return c, errs.Field("name", "Please enter a cohort name")
 	case !utf8.ValidString(c.name) || strings.ContainsRune(c.name, 0):
-		return c, invalid("name", "Cohort name contains characters that cannot be stored.")
+		return c, errs.Field("name", "Cohort name contains characters that cannot be stored.")
 	case utf8.RuneCountInString(c.name) > 80:
-		return c, invalid("name", "Cohort name must be at most 80 characters.")
+		return c, errs.Field("name", "Cohort name must be at most 80 characters.")
+	}
+	// Members see the name on every card: the rules of people's names apply.
+	if _, err := auth.CheckName("name", "Cohort name", 80, c.name); err != nil {
+		return c, err
+	}
+	switch {
 	case !utf8.ValidString(c.description) || strings.ContainsRune(c.description, 0):
-		return c, invalid("description", "Description contains characters that cannot be stored.")
+		return c, errs.Field("description", "Description contains characters that cannot be stored.")
 	case utf8.RuneCountInString(c.description) > 1000:
-		return c, invalid("description", "Description must be at most 1000 characters.")
+		return c, errs.Field("description", "Description must be at most 1000 characters.")
 	}
 	if c.icon == "" {
 		c.icon = CohortIcons[0]
@@ -90,17 +98,28 @@ func (in CohortInput) validate() (cleanCohort, error) {
 		known = known || i == c.icon
 	}
 	if !known {
-		return c, invalid("icon", "Choose one of the listed icons.")
+		return c, errs.Field("icon", "Choose one of the listed icons.")
 	}
 	var err error
-	if c.github, err = optionalURL(in.GitHubURL, 500); err != nil {
-		return c, invalid("github_url", "Invalid GitHub URL format")
+	if c.github, err = optionalURL(in.GitHubURL, 500); errors.Is(err, errURLCredentials) {
+		return c, errs.Field("github_url", urlCredentialsMessage)
+	} else if err != nil {
+		return c, errs.Field("github_url", "Invalid GitHub URL format")
 	}
-	if c.homepage, err = optionalURL(in.HomepageURL, 500); err != nil {
-		return c, invalid("homepage_url", "Invalid homepage URL format")
+	if c.homepage, err = optionalURL(in.HomepageURL, 500); errors.Is(err, errURLCredentials) {
+		return c, errs.Field("homepage_url", urlCredentialsMessage)
+	} else if err != nil {
+		return c, errs.Field("homepage_url", "Invalid homepage URL format")
 	}
 	return c, nil
 }
+
+// errURLCredentials: a link with user information. Every member sees cohort
+// links, so https://user:password@host would show a password to all of them.
+var errURLCredentials = errors.New("link holds user information")
+
+// urlCredentialsMessage is the refusal of a link with user information.
+const urlCredentialsMessage = "Links must not contain a user name or password (user:password@)."
 
 // optionalURL trims raw; empty is nil, otherwise it must be an absolute
 // http(s) URL with a host.
@@ -111,6 +130,9 @@ func optionalURL(raw string, maxLen int) (*string, error) {
 	}
 	if !validHTTPURL(raw, maxLen) {
 		return nil, errors.New("not an http(s) URL")
+	}
+	if u, err := url.Parse(raw); err != nil || u.User != nil {
+		return nil, errURLCredentials
 	}
 	return &raw, nil
 }
@@ -147,10 +169,15 @@ func ListCohorts(ctx context.Context, db *store.DB, viewerID string) ([]Cohort, 
 	if err := rows.Err(); err != nil {
 		return nil, "", fmt.Errorf("list cohorts: %w", err)
 	}
+	// The creator comes first, then members in the order they joined (joins
+	// within one millisecond share a time, so the creator is not left to a
+	// random id).
 	members, err := db.Read.QueryContext(ctx,
 		`SELECT m.cohort_id, m.user_id, COALESCE(p.full_name, ''), p.avatar_url, m.joined_at
-		   FROM cohort_members m LEFT JOIN profiles p ON p.id = m.user_id
-		  ORDER BY m.joined_at, m.id`)
+		   FROM cohort_members m
+		   JOIN cohorts c ON c.id = m.cohort_id
+		   LEFT JOIN profiles p ON p.id = m.user_id
+		  ORDER BY CASE WHEN m.user_id = c.created_by THEN 0 ELSE 1 END, m.joined_at, m.id`)
 	if err != nil {
 		return nil, "", fmt.Errorf("list cohort members: %w", err)
 	}
@@ -203,7 +230,7 @@ func GetCohort(ctx context.Context, db *store.DB, viewerID, id string) (*Cohort,
 			return &all[i], nil
 		}
 	}
-	return nil, ErrNotFound
+	return nil, notFound("Cohort")
 }
 
 func scanCohort(row interface{ Scan(...any) error }) (*Cohort, error) {
@@ -361,7 +388,7 @@ func lockCohort(ctx context.Context, db *store.DB, tx *sql.Tx, id string) (maxMe
 	}
 	err = tx.QueryRowContext(ctx, q, id).Scan(&maxMembers, &createdBy)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, createdBy, ErrNotFound
+		return 0, createdBy, notFound("Cohort")
 	}
 	if err != nil {
 		return 0, createdBy, fmt.Errorf("read cohort %s: %w", id, err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"tribe/internal/errs"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -73,6 +74,9 @@ func TestCohortRules(t *testing.T) {
 		// One cohort per user: creating or joining another is refused.
 		_, err = CreateCohort(ctx, db, alice, CohortInput{Name: "Second"})
 		wantErr(t, err, ErrAlreadyInCohort)
+		// SQLite keeps milliseconds: let Beta be created strictly later, so
+		// "oldest first" has one answer.
+		time.Sleep(2 * time.Millisecond)
 		b, err := CreateCohort(ctx, db, bob, CohortInput{Name: "Beta"})
 		if err != nil {
 			t.Fatal(err)
@@ -82,7 +86,7 @@ func TestCohortRules(t *testing.T) {
 		_, err = JoinCohort(ctx, db, alice, a.ID)
 		wantErr(t, err, ErrAlreadyInCohort)
 		_, err = JoinCohort(ctx, db, carol, store.NewID())
-		wantErr(t, err, ErrNotFound)
+		wantCode(t, err, errs.NotFound)
 
 		joined, err := JoinCohort(ctx, db, carol, a.ID)
 		if err != nil {
@@ -109,14 +113,14 @@ func TestCohortRules(t *testing.T) {
 			t.Fatalf("creator edit: %+v %v", up, err)
 		}
 		_, err = UpdateCohort(ctx, db, alice, store.NewID(), CohortInput{Name: "x"})
-		wantErr(t, err, ErrNotFound)
+		wantCode(t, err, errs.NotFound)
 
 		// Leave, and leaving twice.
 		if err := LeaveCohort(ctx, db, carol, a.ID); err != nil {
 			t.Fatal(err)
 		}
 		wantErr(t, LeaveCohort(ctx, db, carol, a.ID), ErrNotMember)
-		wantErr(t, LeaveCohort(ctx, db, carol, store.NewID()), ErrNotFound)
+		wantCode(t, LeaveCohort(ctx, db, carol, store.NewID()), errs.NotFound)
 		// Free again, carol can join Beta.
 		if _, err := JoinCohort(ctx, db, carol, b.ID); err != nil {
 			t.Fatal(err)
@@ -135,7 +139,7 @@ func TestCohortRules(t *testing.T) {
 		if _, err := CreateCohort(ctx, db, carol, CohortInput{Name: "Gamma"}); err != nil {
 			t.Fatalf("a member of a deleted cohort must be free to create one: %v", err)
 		}
-		wantErr(t, DeleteCohort(ctx, db, bob, b.ID), ErrNotFound)
+		wantCode(t, DeleteCohort(ctx, db, bob, b.ID), errs.NotFound)
 
 		// The creator may leave and still edit.
 		if err := LeaveCohort(ctx, db, alice, a.ID); err != nil {

@@ -5,33 +5,18 @@
 package community
 
 import (
-	"errors"
-
 	_ "time/tzdata" // session time zones must resolve on hosts without zoneinfo
+
+	"tribe/internal/errs"
 )
 
-// ErrNotFound is a missing cohort, session, profile or feed.
-var ErrNotFound = errors.New("not found")
-
-// Problem is a refusal whose text is written for the member and shown as is.
-type Problem string
-
-func (p Problem) Error() string { return string(p) }
-
-// Refusals the HTTP layer turns into statuses.
-const (
-	ErrNotCreator      Problem = "Only the cohort's creator can do that."
-	ErrAlreadyInCohort Problem = "You are already in a cohort. Leave it first."
-	ErrCohortFull      Problem = "This cohort is full."
-	ErrNotMember       Problem = "You are not a member of this cohort."
+// Refusals a member reads as they are.
+var (
+	ErrNotCreator      = errs.New(errs.Forbidden, "Only the cohort's creator can do that.")
+	ErrAlreadyInCohort = errs.New(errs.AlreadyInCohort, "You are already in a cohort. Leave it first.")
+	ErrCohortFull      = errs.New(errs.CohortFull, "This cohort is full.")
+	ErrNotMember       = errs.New(errs.NotMember, "You are not a member of this cohort.")
 )
 
-// ValidationError is bad input; Message names the field and is shown as is.
-type ValidationError struct {
-	Field   string
-	Message string
-}
-
-func (e *ValidationError) Error() string { return e.Message }
-
-func invalid(field, message string) error { return &ValidationError{Field: field, Message: message} }
+// notFound names the missing thing: "Cohort not found.".
+func notFound(what string) error { return errs.New(errs.NotFound, what+" not found.") }

@@ -5,12 +5,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"tribe/internal/errs"
 )
 
 // MaxDuration is the longest session length accepted.
 const MaxDuration = 24 * time.Hour
 
-const errDuration Problem = ("Duration must read like '2 hours', '1.5 hours' or '45 minutes' (at most 24 hours).")
+var errDuration = errs.Field("duration", "Duration must read like '2 hours', '1.5 hours' or '45 minutes' (at most 24 hours).")
 
 // ParseDuration reads a session length written for people: "2 hours",
 // "1.5 hours", "45 minutes", "90 min", "1 hour 30 minutes", "1h30m", in any

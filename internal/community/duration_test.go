@@ -1,8 +1,12 @@
 package community
 
 import (
+	"errors"
+	"strconv"
 	"testing"
 	"time"
+
+	"tribe/internal/access"
 )
 
 func TestParseDuration(t *testing.T) {
@@ -41,20 +45,35 @@ func TestParseDuration(t *testing.T) {
 	}
 }
 
+// FuzzParseDuration: any text either reads as a length from one minute to
+// MaxDuration in whole seconds, or is refused with the one message; nothing
+// panics, and a whole number of minutes written back as "N minutes" reads
+// as the same length.
 func FuzzParseDuration(f *testing.F) {
-	for _, s := range []string{"2 hours", "1.5 hours", "45 minutes", "90 min", "1 hour 30 minutes", "1h30m", "", "9.9.9 h"} {
+	for _, s := range []string{
+		"2 hours", "1.5 hours", "45 minutes", "90 min", "1 hour 30 minutes", "1h30m", "1h 30m", "2 Hours",
+		"1 hour and 30 minutes", "24 hours", "24h1m", "0.01 h", "1e3 minutes", "inf hours", "0x1p4 h", ".5 h",
+		"1..5 h", "and 1 h", "1 h and", "99999999999999999999 h", "1 hour,30 minutes", "\t1h", "h", "1", "",
+		"1 hours 1 hours 1 hours", "59.9999 m", "0.0000001 h",
+	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		d, err := ParseDuration(s)
 		if err != nil {
-			if d != 0 {
-				t.Fatalf("%q: error with a duration %v", s, d)
+			if d != 0 || !errors.Is(err, errDuration) {
+				t.Fatalf("ParseDuration(%q) = %v, %v; want 0 and errDuration", s, d, err)
 			}
 			return
 		}
-		if d < time.Minute || d > MaxDuration {
-			t.Fatalf("%q accepted as %v, outside 1 minute to %v", s, d, MaxDuration)
+		if d < time.Minute || d > MaxDuration || d%time.Second != 0 {
+			t.Fatalf("ParseDuration(%q) = %v: out of range or not whole seconds", s, d)
+		}
+		if d%time.Minute == 0 {
+			text := strconv.FormatInt(int64(d/time.Minute), 10) + " minutes"
+			if back, err := ParseDuration(text); err != nil || back != d {
+				t.Fatalf("ParseDuration(%q) = %v, but %q reads as %v, %v", s, d, text, back, err)
+			}
 		}
 	})
 }
@@ -138,7 +157,7 @@ func TestUpcomingEndsExactlyNow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sess.EndsAt.Equal(now) || sess.View(false, now).Upcoming {
-		t.Errorf("ends %v, view upcoming %v", sess.EndsAt, sess.View(false, now).Upcoming)
+	if !sess.EndsAt.Equal(now) || sess.View(access.Viewer{}, now).Upcoming {
+		t.Errorf("ends %v, view upcoming %v", sess.EndsAt, sess.View(access.Viewer{}, now).Upcoming)
 	}
 }

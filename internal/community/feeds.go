@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"time"
 
+	"tribe/internal/access"
 	"tribe/internal/store"
 )
 
@@ -64,16 +65,16 @@ func DeleteFeed(ctx context.Context, db *store.DB, userID string) error {
 }
 
 // LookupFeed returns the id of the member a feed token belongs to,
-// ErrNotFound for an unknown or revoked token.
+// not_found for an unknown or revoked token.
 func LookupFeed(ctx context.Context, db *store.DB, token string) (string, error) {
 	if len(token) < 16 || len(token) > 128 {
-		return "", ErrNotFound
+		return "", notFound("Calendar")
 	}
 	var userID string
 	err := db.Read.QueryRowContext(ctx,
 		`SELECT user_id FROM calendar_feeds WHERE token_hash = $1`, hashFeedToken(token)).Scan(&userID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", ErrNotFound
+		return "", notFound("Calendar")
 	}
 	if err != nil {
 		return "", fmt.Errorf("look up calendar feed: %w", err)
@@ -81,17 +82,18 @@ func LookupFeed(ctx context.Context, db *store.DB, token string) (string, error)
 	return userID, nil
 }
 
-// FeedSessions are the sessions a feed lists: every one not cancelled.
-func FeedSessions(ctx context.Context, db *store.DB) ([]*Session, error) {
-	all, err := ListSessions(ctx, db)
+// FeedCalendar is the calendar a member's private feed serves, as its owner
+// v may see it: every session not cancelled.
+func FeedCalendar(ctx context.Context, db *store.DB, v access.Viewer, baseURL string) ([]byte, error) {
+	all, err := loadSessions(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*Session, 0, len(all))
+	listed := make([]*Session, 0, len(all))
 	for _, s := range all {
 		if s.Status != "cancelled" {
-			out = append(out, s)
+			listed = append(listed, s)
 		}
 	}
-	return out, nil
+	return Calendar{Name: "Tribe live sessions", BaseURL: baseURL, WithMeeting: v.SeesPaidContent()}.ICS(listed), nil
 }

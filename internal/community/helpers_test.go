@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"tribe/internal/errs"
 	"tribe/internal/store"
 )
 
@@ -46,10 +47,17 @@ func wantErr(t *testing.T, err, want error) {
 	}
 }
 
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	if !errs.Is(err, code) {
+		t.Fatalf("error %v, want code %s", err, code)
+	}
+}
+
 func wantInvalid(t *testing.T, err error, field, message string) {
 	t.Helper()
-	var v *ValidationError
-	if !errors.As(err, &v) || v.Field != field || v.Message != message {
+	var v *errs.Error
+	if !errors.As(err, &v) || v.Code != errs.Invalid || v.Field != field || v.Message != message {
 		t.Fatalf("error %v, want %s: %q", err, field, message)
 	}
 }

@@ -146,3 +146,24 @@ func writeFolded(b *bytes.Buffer, l string) {
 	b.WriteString(l)
 	b.WriteString("\r\n")
 }
+
+// icsFileName keeps letters, digits and dashes of a title for a file name.
+func icsFileName(title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+		if b.Len() >= 60 {
+			break
+		}
+	}
+	name := strings.Trim(b.String(), "-")
+	if name == "" {
+		return "session"
+	}
+	return name
+}

@@ -9,32 +9,38 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"tribe/internal/auth"
+	"tribe/internal/errs"
 	"tribe/internal/store"
 )
 
 // Profile is a member's public-facing details plus their (read-only) e-mail.
 type Profile struct {
-	ID        string    `json:"id"`
-	Email     string    `json:"email"`
-	FullName  string    `json:"full_name"`
-	AvatarURL *string   `json:"avatar_url"`
-	Bio       string    `json:"bio"`
-	Phone     string    `json:"phone"`
-	Location  string    `json:"location"`
-	Company   string    `json:"company"`
-	JobTitle  string    `json:"job_title"`
-	CreatedAt time.Time `json:"created_at"`
-	UpdatedAt time.Time `json:"updated_at"`
+	ID        string  `json:"id"`
+	Email     string  `json:"email"`
+	FullName  string  `json:"full_name"`
+	AvatarURL *string `json:"avatar_url"`
+	Bio       string  `json:"bio"`
+	Phone     string  `json:"phone"`
+	Location  string  `json:"location"`
+	Company   string  `json:"company"`
+	JobTitle  string  `json:"job_title"`
+	// NameUnverified: the address is confirmed but FullName was set before
+	// it was, maybe by someone who signed up with an address they did not
+	// own; the owner should check it. Saving the name clears it.
+	NameUnverified bool      `json:"name_unverified"`
+	CreatedAt      time.Time `json:"created_at"`
+	UpdatedAt      time.Time `json:"updated_at"`
 }
 
 // ProfileUpdate carries the editable fields; a nil field keeps its value.
 type ProfileUpdate struct {
-	FullName *string
-	Bio      *string
-	Phone    *string
-	Location *string
-	Company  *string
-	JobTitle *string
+	FullName *string `json:"full_name"`
+	Bio      *string `json:"bio"`
+	Phone    *string `json:"phone"`
+	Location *string `json:"location"`
+	Company  *string `json:"company"`
+	JobTitle *string `json:"job_title"`
 }
 
 // profileField is one editable column with its label and the limit the
@@ -55,18 +61,9 @@ var profileFields = []profileField{
 	{"job_title", "Job title", 120, func(u *ProfileUpdate) **string { return &u.JobTitle }},
 }
 
-// ProfileFieldLabel names an editable field for messages ("Job title"), or
-// "" when name is not an editable field.
-func ProfileFieldLabel(name string) string {
-	for _, f := range profileFields {
-		if f.column == name {
-			return f.label
-		}
-	}
-	return ""
-}
-
-const profileColumns = `id, email, full_name, avatar_url, bio, phone, location, company, job_title, created_at, updated_at`
+// profileColumns are read from profiles p joined to users u.
+const profileColumns = `p.id, p.email, p.full_name, p.avatar_url, p.bio, p.phone, p.location, p.company, p.job_title,
+	(u.email_confirmed_at IS NOT NULL AND NOT p.name_confirmed), p.created_at, p.updated_at`
 
 func scanProfile(row interface{ Scan(...any) error }) (*Profile, error) {
 	var (
@@ -75,7 +72,7 @@ func scanProfile(row interface{ Scan(...any) error }) (*Profile, error) {
 		cre, upd store.Time
 	)
 	if err := row.Scan(&p.ID, &p.Email, &p.FullName, &avatar, &p.Bio, &p.Phone, &p.Location,
-		&p.Company, &p.JobTitle, &cre, &upd); err != nil {
+		&p.Company, &p.JobTitle, &p.NameUnverified, &cre, &upd); err != nil {
 		return nil, err
 	}
 	if avatar.Valid {
@@ -85,12 +82,12 @@ func scanProfile(row interface{ Scan(...any) error }) (*Profile, error) {
 	return &p, nil
 }
 
-// GetProfile returns the profile of a user, ErrNotFound when there is none.
+// GetProfile returns the profile of a user, not_found when there is none.
 func GetProfile(ctx context.Context, db *store.DB, userID string) (*Profile, error) {
 	p, err := scanProfile(db.Read.QueryRowContext(ctx,
-		`SELECT `+profileColumns+` FROM profiles WHERE id = $1`, userID))
+		`SELECT `+profileColumns+` FROM profiles p JOIN users u ON u.id = p.id WHERE p.id = $1`, userID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
+		return nil, notFound("Profile")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read profile %s: %w", userID, err)
@@ -110,13 +107,24 @@ func UpdateProfile(ctx context.Context, db *store.DB, userID string, u ProfileUp
 		}
 		v := strings.TrimSpace(**ptr)
 		if !utf8.ValidString(v) || strings.ContainsRune(v, 0) {
-			return nil, invalid(f.column, f.label+" contains characters that cannot be stored.")
+			return nil, errs.Field(f.column, f.label+" contains characters that cannot be stored.")
 		}
 		if utf8.RuneCountInString(v) > f.max {
-			return nil, invalid(f.column, fmt.Sprintf("%s must be at most %d characters.", f.label, f.max))
+			return nil, errs.Field(f.column, fmt.Sprintf("%s must be at most %d characters.", f.label, f.max))
+		}
+		if f.column == "full_name" {
+			// Other members see the name: the sign-up rules apply (not blank,
+			// not only invisible characters, no control characters).
+			if _, err := auth.CheckName(f.column, f.label, f.max, v); err != nil {
+				return nil, err
+			}
 		}
 		args = append(args, v)
 		sets = append(sets, fmt.Sprintf("%s = $%d", f.column, len(args)))
+		if f.column == "full_name" {
+			// A name saved while the address is proven is the owner's own.
+			sets = append(sets, `name_confirmed = EXISTS (SELECT 1 FROM users u WHERE u.id = profiles.id AND u.email_confirmed_at IS NOT NULL)`)
+		}
 	}
 	args = append(args, store.Now())
 	sets = append(sets, fmt.Sprintf("updated_at = $%d", len(args)))
@@ -129,7 +137,7 @@ func UpdateProfile(ctx context.Context, db *store.DB, userID string, u ProfileUp
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, fmt.Errorf("update profile %s: %w", userID, err)
 	} else if n == 0 {
-		return nil, ErrNotFound
+		return nil, notFound("Profile")
 	}
 	return GetProfile(ctx, db, userID)
 }
@@ -146,7 +154,7 @@ func setAvatarURL(ctx context.Context, db *store.DB, userID string, url *string)
 		}
 		err := tx.QueryRowContext(ctx, q, userID).Scan(&prev)
 		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
+			return notFound("Profile")
 		}
 		if err != nil {
 			return fmt.Errorf("read avatar of %s: %w", userID, err)

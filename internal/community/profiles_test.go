@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"tribe/internal/errs"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -66,11 +67,11 @@ func TestProfileUpdateAndLimits(t *testing.T) {
 			t.Fatal("a refused update was half-written")
 		}
 		_, err = GetProfile(ctx, db, store.NewID())
-		wantErr(t, err, ErrNotFound)
+		wantCode(t, err, errs.NotFound)
 	})
 }
 
-func pngBytes(t *testing.T, w, h int, alpha uint8) []byte {
+func pngBytes(t testing.TB, w, h int, alpha uint8) []byte {
 	t.Helper()
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	for y := range h {
@@ -85,7 +86,7 @@ func pngBytes(t *testing.T, w, h int, alpha uint8) []byte {
 	return b.Bytes()
 }
 
-func jpegBytes(t *testing.T, w, h int) []byte {
+func jpegBytes(t testing.TB, w, h int) []byte {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := range h {

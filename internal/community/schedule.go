@@ -3,6 +3,7 @@ package community
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -12,12 +13,22 @@ func LoadZone(name string) (*time.Location, error) {
 	if name == "" || name == "Local" || strings.ContainsAny(name, " \\") {
 		return nil, fmt.Errorf("unknown time zone %q", name)
 	}
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
 		return nil, fmt.Errorf("unknown time zone %q: %w", name, err)
 	}
+	zones.Store(name, loc)
 	return loc, nil
 }
+
+// zones remembers loaded time zones. time.LoadLocation unpacks the zone from
+// the embedded database on every call (a third of a session list's time);
+// its answer cannot change while the binary runs, so keeping it is safe.
+// Only names that loaded are kept, so the map holds at most the IANA zones.
+var zones sync.Map // name -> *time.Location
 
 // WallClock reads date (YYYY-MM-DD) and clock (HH:MM) as a local time in
 // loc. A time skipped by a spring-forward change is moved forward by the gap

@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"tribe/internal/access"
+	"tribe/internal/errs"
 	"tribe/internal/store"
 )
 
@@ -67,20 +69,38 @@ type SessionView struct {
 	UpdatedAt    time.Time `json:"updated_at"`
 }
 
-// View is the session as a viewer sees it at now; canJoin decides whether
-// the meeting details are included.
-func (s *Session) View(canJoin bool, now time.Time) SessionView {
-	v := SessionView{
+// View is the session as v sees it at now: meeting details only for those
+// who may see paid content.
+func (s *Session) View(v access.Viewer, now time.Time) SessionView {
+	canJoin := v.SeesPaidContent()
+	view := SessionView{
 		ID: s.ID, Title: s.Title, Description: s.Description, Tags: s.Tags, Date: s.Date, Time: s.Time,
 		Duration: s.Duration, Timezone: s.Timezone, Status: s.Status, MaxAttendees: s.MaxAttendees,
 		StartsAt: s.StartsAt, EndsAt: s.EndsAt, Upcoming: s.Upcoming(now), Locked: !canJoin,
 		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
 	}
 	if canJoin {
-		v.MeetingID, v.Password, v.JoinURL, v.MeetingLink = &s.MeetingID, &s.Password, &s.JoinURL, &s.MeetingLink
+		view.MeetingID, view.Password, view.JoinURL, view.MeetingLink = &s.MeetingID, &s.Password, &s.JoinURL, &s.MeetingLink
 	}
-	return v
+	return view
 }
+
+// FieldTypeMessage explains a JSON value of the wrong type for the fields
+// whose rule says more than their type.
+func (in *SessionInput) FieldTypeMessage(field string) string {
+	switch field {
+	case "max_attendees":
+		return maxAttendeesMsg
+	case "tags":
+		return tagsMsg
+	}
+	return ""
+}
+
+const (
+	maxAttendeesMsg = "Max attendees must be a whole number from 1 to 10000."
+	tagsMsg         = "Tags must be a list of at most 20 words of up to 40 characters."
+)
 
 // SessionInput is what an admin sends to create or replace a session.
 type SessionInput struct {
@@ -121,69 +141,68 @@ func (in SessionInput) validate() (*Session, error) {
 		{"zoom_password", s.Password}, {"zoom_join_url", s.JoinURL}, {"meeting_link", s.MeetingLink},
 	} {
 		if !utf8.ValidString(f.value) || strings.ContainsRune(f.value, 0) {
-			return nil, invalid(f.field, "The "+strings.ReplaceAll(f.field, "_", " ")+" contains characters that cannot be stored.")
+			return nil, errs.Field(f.field, "The "+strings.ReplaceAll(f.field, "_", " ")+" contains characters that cannot be stored.")
 		}
 	}
 	switch {
 	case s.Title == "":
-		return nil, invalid("title", "Please enter a title")
+		return nil, errs.Field("title", "Please enter a title")
 	case utf8.RuneCountInString(s.Title) > 200:
-		return nil, invalid("title", "Title must be at most 200 characters.")
+		return nil, errs.Field("title", "Title must be at most 200 characters.")
 	case utf8.RuneCountInString(s.Description) > 5000:
-		return nil, invalid("description", "Description must be at most 5000 characters.")
+		return nil, errs.Field("description", "Description must be at most 5000 characters.")
 	}
-	const tagsMsg = "Tags must be a list of at most 20 words of up to 40 characters."
 	for _, t := range in.Tags {
 		t = strings.TrimSpace(t)
 		if t == "" {
 			continue
 		}
 		if !utf8.ValidString(t) || strings.ContainsRune(t, 0) || utf8.RuneCountInString(t) > 40 {
-			return nil, invalid("tags", tagsMsg)
+			return nil, errs.Field("tags", tagsMsg)
 		}
 		s.Tags = append(s.Tags, t)
 	}
 	if len(s.Tags) > 20 {
-		return nil, invalid("tags", tagsMsg)
+		return nil, errs.Field("tags", tagsMsg)
 	}
 	if d, err := time.Parse(time.DateOnly, s.Date); err != nil || len(s.Date) != 10 || d.Year() < 2000 || d.Year() > 2200 {
-		return nil, invalid("session_date", "Date must be a real date written YYYY-MM-DD.")
+		return nil, errs.Field("session_date", "Date must be a real date written YYYY-MM-DD.")
 	}
 	if _, err := time.Parse("15:04", s.Time); err != nil || len(s.Time) != 5 {
-		return nil, invalid("session_time", "Time must be written HH:MM (24-hour).")
+		return nil, errs.Field("session_time", "Time must be written HH:MM (24-hour).")
 	}
 	if _, err := ParseDuration(s.Duration); err != nil {
-		return nil, invalid("duration", err.Error())
+		return nil, errs.Field("duration", err.Error())
 	}
 	if _, err := LoadZone(s.Timezone); err != nil {
-		return nil, invalid("timezone", "Time zone must be an IANA name such as America/New_York.")
+		return nil, errs.Field("timezone", "Time zone must be an IANA name such as America/New_York.")
 	}
 	if s.Status == "" {
 		s.Status = SessionStatuses[0]
 	}
 	if !validStatus(s.Status) {
-		return nil, invalid("status", "Status must be scheduled, live, completed or cancelled.")
+		return nil, errs.Field("status", "Status must be scheduled, live, completed or cancelled.")
 	}
 	if in.MaxAttendees != nil {
 		if *in.MaxAttendees < 1 || *in.MaxAttendees > 10000 {
-			return nil, invalid("max_attendees", "Max attendees must be a whole number from 1 to 10000.")
+			return nil, errs.Field("max_attendees", maxAttendeesMsg)
 		}
 		n := *in.MaxAttendees
 		s.MaxAttendees = &n
 	}
 	switch {
 	case utf8.RuneCountInString(s.MeetingID) > 100:
-		return nil, invalid("zoom_meeting_id", "Meeting ID must be at most 100 characters.")
+		return nil, errs.Field("zoom_meeting_id", "Meeting ID must be at most 100 characters.")
 	case utf8.RuneCountInString(s.Password) > 100:
-		return nil, invalid("zoom_password", "Meeting password must be at most 100 characters.")
+		return nil, errs.Field("zoom_password", "Meeting password must be at most 100 characters.")
 	case s.JoinURL != "" && !validHTTPURL(s.JoinURL, 1000):
-		return nil, invalid("zoom_join_url", "Invalid join URL format")
+		return nil, errs.Field("zoom_join_url", "Invalid join URL format")
 	case s.MeetingLink != "" && !validHTTPURL(s.MeetingLink, 1000):
-		return nil, invalid("meeting_link", "Invalid meeting link format")
+		return nil, errs.Field("meeting_link", "Invalid meeting link format")
 	}
 	var err error
 	if s.StartsAt, s.EndsAt, err = Span(s.Date, s.Time, s.Timezone, s.Duration); err != nil {
-		return nil, invalid("duration", err.Error())
+		return nil, errs.Field("duration", err.Error())
 	}
 	return s, nil
 }
@@ -229,9 +248,41 @@ func scanSession(row interface{ Scan(...any) error }) (*Session, error) {
 	return &s, nil
 }
 
-// ListSessions returns every session ordered by date then time.
-func ListSessions(ctx context.Context, db *store.DB) ([]*Session, error) {
-	rows, err := db.Read.QueryContext(ctx, `SELECT `+sessionColumns+` FROM live_sessions ORDER BY session_date, session_time, created_at, id`)
+// ListSessions returns every session, ordered by date then time, as v sees it at now.
+func ListSessions(ctx context.Context, db *store.DB, v access.Viewer, now time.Time) ([]SessionView, error) {
+	all, err := loadSessions(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	views := make([]SessionView, len(all))
+	for i, s := range all {
+		views[i] = s.View(v, now)
+	}
+	return views, nil
+}
+
+// GetSession returns one session as v sees it at now, not_found when there is none.
+func GetSession(ctx context.Context, db *store.DB, v access.Viewer, id string, now time.Time) (SessionView, error) {
+	s, err := loadSession(ctx, db, id)
+	if err != nil {
+		return SessionView{}, err
+	}
+	return s.View(v, now), nil
+}
+
+// SessionCalendar is one session's iCalendar file as v may see it, with a
+// file name made from its title.
+func SessionCalendar(ctx context.Context, db *store.DB, v access.Viewer, id, baseURL string) (fileName string, ics []byte, err error) {
+	s, err := loadSession(ctx, db, id)
+	if err != nil {
+		return "", nil, err
+	}
+	return icsFileName(s.Title), Calendar{BaseURL: baseURL, WithMeeting: v.SeesPaidContent()}.ICS([]*Session{s}), nil
+}
+
+// loadSessions reads every session ordered by date then time.
+func loadSessions(ctx context.Context, db *store.DB) ([]*Session, error) {
+	rows, err := db.ReadRows(ctx, `SELECT `+sessionColumns+` FROM live_sessions ORDER BY session_date, session_time, created_at, id`)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
@@ -250,11 +301,11 @@ func ListSessions(ctx context.Context, db *store.DB) ([]*Session, error) {
 	return out, nil
 }
 
-// GetSession returns one session, ErrNotFound when there is none.
-func GetSession(ctx context.Context, db *store.DB, id string) (*Session, error) {
+// loadSession reads one session, not_found when there is none.
+func loadSession(ctx context.Context, db *store.DB, id string) (*Session, error) {
 	s, err := scanSession(db.Read.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM live_sessions WHERE id = $1`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
+		return nil, notFound("Session")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read session %s: %w", id, err)
@@ -287,7 +338,7 @@ func CreateSession(ctx context.Context, db *store.DB, adminID string, in Session
 	if err != nil {
 		return nil, fmt.Errorf("create session: %w", err)
 	}
-	return GetSession(ctx, db, id)
+	return loadSession(ctx, db, id)
 }
 
 // UpdateSession replaces every field of a session.
@@ -310,21 +361,41 @@ func UpdateSession(ctx context.Context, db *store.DB, id string, in SessionInput
 	if err := oneRow(res, err, "update session "+id); err != nil {
 		return nil, err
 	}
-	return GetSession(ctx, db, id)
+	return loadSession(ctx, db, id)
 }
 
-// SetSessionStatus changes only the status, e.g. to cancel a session.
+// ErrSessionOver: a status change that makes no sense once a session has
+// ended (cancelling it, scheduling it again, marking it live).
+var ErrSessionOver = errs.Field("status", "This session is over: it can only be marked completed.")
+
+// SetSessionStatus changes only the status, e.g. to cancel a session. A
+// session that has ended may only be marked completed (or keep the status
+// it has): "cancelled" would tell members that a session they attended
+// never took place.
 func SetSessionStatus(ctx context.Context, db *store.DB, id, status string) (*Session, error) {
 	status = strings.TrimSpace(status)
 	if !validStatus(status) {
-		return nil, invalid("status", "Status must be scheduled, live, completed or cancelled.")
+		return nil, errs.Field("status", "Status must be scheduled, live, completed or cancelled.")
 	}
-	res, err := db.Write.ExecContext(ctx, `UPDATE live_sessions SET status = $1, updated_at = $2 WHERE id = $3`,
-		status, store.Now(), id)
-	if err := oneRow(res, err, "set status of session "+id); err != nil {
+	err := db.Tx(ctx, func(tx *sql.Tx) error {
+		s, err := scanSession(tx.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM live_sessions WHERE id = $1`, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("Session")
+		}
+		if err != nil {
+			return fmt.Errorf("read session %s: %w", id, err)
+		}
+		if !s.Upcoming(time.Now()) && status != "completed" && status != s.Status {
+			return ErrSessionOver
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE live_sessions SET status = $1, updated_at = $2 WHERE id = $3`,
+			status, store.Now(), id)
+		return oneRow(res, err, "set status of session "+id)
+	})
+	if err != nil {
 		return nil, err
 	}
-	return GetSession(ctx, db, id)
+	return loadSession(ctx, db, id)
 }
 
 // DeleteSession removes a session.
@@ -333,7 +404,7 @@ func DeleteSession(ctx context.Context, db *store.DB, id string) error {
 	return oneRow(res, err, "delete session "+id)
 }
 
-// oneRow turns an exec result into ErrNotFound when no row matched.
+// oneRow turns an exec result into not_found when no row matched.
 func oneRow(res sql.Result, err error, what string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
@@ -343,7 +414,7 @@ func oneRow(res sql.Result, err error, what string) error {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	if n == 0 {
-		return ErrNotFound
+		return notFound("Session")
 	}
 	return nil
 }

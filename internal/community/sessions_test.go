@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"tribe/internal/access"
+	"tribe/internal/errs"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -69,17 +71,34 @@ func TestSessionsStoreAndView(t *testing.T) {
 		if strings.Join(s.Tags, ",") != "agents,memory" || s.Status != "scheduled" || *s.MaxAttendees != 40 {
 			t.Fatalf("stored %+v", s)
 		}
-		list, err := ListSessions(ctx, db)
-		if err != nil || len(list) != 2 || list[0].ID != s.ID {
-			t.Fatalf("list not in date order: %v", err)
-		}
-		if got := list[0].EndsAt.Format(time.RFC3339); got != "2026-03-08T08:30:00Z" {
-			t.Fatalf("ends_at %s", got)
-		}
-
 		now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
-		free, _ := json.Marshal(list[0].View(false, now))
-		paid, _ := json.Marshal(list[0].View(true, now))
+		viewers := map[string]access.Viewer{
+			"free":   {UserID: "free-member"},
+			"member": {UserID: "paying-member", Member: true},
+			"admin":  {UserID: adminID, Admin: true},
+		}
+		views := map[string][]byte{}
+		for name, v := range viewers {
+			list, err := ListSessions(ctx, db, v, now)
+			if err != nil || len(list) != 2 || list[0].ID != s.ID {
+				t.Fatalf("%s: list not in date order: %v", name, err)
+			}
+			if got := list[0].EndsAt.Format(time.RFC3339); got != "2026-03-08T08:30:00Z" {
+				t.Fatalf("ends_at %s", got)
+			}
+			one, err := GetSession(ctx, db, v, s.ID, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			views[name], _ = json.Marshal(list[0])
+			if single, _ := json.Marshal(one); !bytes.Equal(single, views[name]) {
+				t.Fatalf("%s: GetSession %s differs from ListSessions %s", name, single, views[name])
+			}
+		}
+		if !bytes.Equal(views["member"], views["admin"]) {
+			t.Errorf("members and admins see the same session: %s vs %s", views["member"], views["admin"])
+		}
+		free, paid := views["free"], views["member"]
 		for _, secret := range []string{"zoom_meeting_id", "zoom_password", "zoom_join_url", "meeting_link", "123 456", "s3cret", "zoom.us"} {
 			if bytes.Contains(free, []byte(secret)) {
 				t.Errorf("free member's JSON contains %q: %s", secret, free)
@@ -100,22 +119,33 @@ func TestSessionsStoreAndView(t *testing.T) {
 		if err != nil || got.Status != "live" || len(got.Tags) != 0 || got.MaxAttendees != nil {
 			t.Fatalf("update: %+v %v", got, err)
 		}
-		got, err = SetSessionStatus(ctx, db, s.ID, "cancelled")
+		// s is over (March 2026): SetSessionStatus would refuse to cancel it
+		// (TestStatusOfAPastSession), the full edit may.
+		upd.Status = "cancelled"
+		got, err = UpdateSession(ctx, db, s.ID, upd)
 		if err != nil || got.Status != "cancelled" {
 			t.Fatalf("cancel: %+v %v", got, err)
 		}
 		_, err = SetSessionStatus(ctx, db, s.ID, "gone")
 		wantInvalid(t, err, "status", "Status must be scheduled, live, completed or cancelled.")
-		feed, err := FeedSessions(ctx, db)
-		if err != nil || len(feed) != 1 || feed[0].Title != "Later" {
-			t.Fatalf("the feed must leave out cancelled sessions: %v", err)
+		feed, err := FeedCalendar(ctx, db, viewers["member"], "https://tribe.example")
+		if err != nil || bytes.Count(feed, []byte("BEGIN:VEVENT")) != 1 || !bytes.Contains(feed, []byte("SUMMARY:Later")) {
+			t.Fatalf("the feed must leave out cancelled sessions: %v\n%s", err, feed)
+		}
+		_, ics, err := SessionCalendar(ctx, db, viewers["free"], s.ID, "https://tribe.example")
+		if err != nil || bytes.Contains(ics, []byte("s3cret")) {
+			t.Fatalf("a free member's calendar file must not carry the meeting password: %v\n%s", err, ics)
+		}
+		_, ics, err = SessionCalendar(ctx, db, viewers["member"], s.ID, "https://tribe.example")
+		if err != nil || !bytes.Contains(ics, []byte("s3cret")) {
+			t.Fatalf("a member's calendar file carries the meeting password: %v\n%s", err, ics)
 		}
 		if err := DeleteSession(ctx, db, s.ID); err != nil {
 			t.Fatal(err)
 		}
-		wantErr(t, DeleteSession(ctx, db, s.ID), ErrNotFound)
+		wantCode(t, DeleteSession(ctx, db, s.ID), errs.NotFound)
 		_, err = UpdateSession(ctx, db, s.ID, validSession())
-		wantErr(t, err, ErrNotFound)
+		wantCode(t, err, errs.NotFound)
 	})
 }
 
@@ -199,7 +229,7 @@ func TestFeedTokens(t *testing.T) {
 			t.Fatal("rotation must give a new token")
 		}
 		_, err = LookupFeed(ctx, db, tok)
-		wantErr(t, err, ErrNotFound)
+		wantCode(t, err, errs.NotFound)
 		if _, err := LookupFeed(ctx, db, rotated); err != nil {
 			t.Fatal(err)
 		}
@@ -207,6 +237,6 @@ func TestFeedTokens(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = LookupFeed(ctx, db, rotated)
-		wantErr(t, err, ErrNotFound)
+		wantCode(t, err, errs.NotFound)
 	})
 }

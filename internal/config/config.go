@@ -23,11 +23,17 @@ type Config struct {
 	DataDir     string // TRIBE_DATA_DIR
 	DatabaseURL string // DATABASE_URL; empty means SQLite in DataDir
 	BaseURL     string // TRIBE_BASE_URL, without a trailing slash
-	ContentDir  string // TRIBE_CONTENT_DIR; empty means the embedded content
-	Capacity    int    // TRIBE_CAPACITY
+	// BaseURLDerived is true when TRIBE_BASE_URL was not set and BaseURL
+	// was made from the listen address, so the log can say so.
+	BaseURLDerived bool
+	ContentDir     string // TRIBE_CONTENT_DIR; empty means the embedded content
+	Capacity       int    // TRIBE_CAPACITY
 	// GroupChatURL is the members' group-chat invitation (TRIBE_GROUP_CHAT_URL). It is a
 	// secret of sorts: only active subscribers and admins are ever sent it.
 	GroupChatURL string
+	// MetricsToken lets a scraper that is not on this machine read /metrics
+	// (TRIBE_METRICS_TOKEN, sent as "Authorization: Bearer ...").
+	MetricsToken string
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is believed
 	// (TRIBE_TRUSTED_PROXIES); without them every request's peer is the client.
 	TrustedProxies []netip.Prefix
@@ -57,23 +63,24 @@ var Vars = []Var{
 	{"TRIBE_ADDR", ":8080", "listen address (host:port)"},
 	{"TRIBE_DATA_DIR", "./data", "SQLite file, uploaded files, generated keys"},
 	{"DATABASE_URL", "SQLite in the data dir", "postgres://user:pass@host:5432/db selects PostgreSQL"},
-	{"TRIBE_BASE_URL", "http://localhost:8080", "absolute links in e-mail, sitemap, canonical tags, payment return URLs"},
+	{"TRIBE_BASE_URL", "http://localhost:PORT (the port of TRIBE_ADDR)", "absolute links in e-mail, sitemap, canonical tags, payment return URLs"},
 	{"TRIBE_CONTENT_DIR", "embedded content", "the site owner's own content files, read at start"},
 	{"TRIBE_CAPACITY", "50", "tribe member cap"},
+	{"TRIBE_METRICS_TOKEN", "none: /metrics answers loopback only", "bearer token that lets a remote Prometheus read /metrics"},
 	{"TRIBE_GROUP_CHAT_URL", "none", "the group-chat invitation link, shown to active subscribers only"},
 	{"TRIBE_TRUSTED_PROXIES", "none", "comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client"},
 	{"TRIBE_ADMIN_EMAILS", "none", "comma-separated admin addresses (a confirmed address is required)"},
 	{"TRIBE_ADMIN_DOMAIN", "none", "every confirmed address of this domain is an admin"},
 	{"SMTP_URL", "none: development mailbox", "smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465"},
 	{"SMTP_FROM", "tribe@localhost", "From address of outgoing mail"},
-	{"STRIPE_SECRET_KEY", "none: online payment off", "Stripe secret key"},
-	{"STRIPE_WEBHOOK_SECRET", "none", "secret that signs Stripe webhook events"},
-	{"STRIPE_PRICE_ID", "none", "the monthly membership price"},
+	{"STRIPE_SECRET_KEY", "none: online payment off", "Stripe secret key (sk_…); needs STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET"},
+	{"STRIPE_WEBHOOK_SECRET", "none", "signing secret (whsec_…) of the webhook endpoint POST /api/billing/webhook"},
+	{"STRIPE_PRICE_ID", "none", "the monthly membership price (price_…)"},
 	{"STRIPE_API_BASE", "Stripe's API", "another API base, e.g. stripe-mock in tests"},
 	{"AI_BASE_URL", "none: offline answers", "OpenAI-compatible API base URL"},
 	{"AI_API_KEY", "none", "API key for AI_BASE_URL"},
 	{"AI_MODEL", "none", "chat model name"},
-	{"AI_EMBEDDING_MODEL", "none", "embedding model name (enables vector search)"},
+	{"AI_EMBEDDING_MODEL", "none: full-text search only", "embedding model served at AI_BASE_URL/embeddings, e.g. text-embedding-3-small; adds vector similarity to knowledge-base search"},
 }
 
 // Load reads the environment, filling gaps from the .env file at dotenvPath
@@ -96,9 +103,10 @@ func Load(getenv func(string) string, dotenvPath string) (*Config, error) {
 		Addr:                get("TRIBE_ADDR", ":8080"),
 		DataDir:             get("TRIBE_DATA_DIR", "./data"),
 		DatabaseURL:         get("DATABASE_URL", ""),
-		BaseURL:             strings.TrimRight(get("TRIBE_BASE_URL", "http://localhost:8080"), "/"),
+		BaseURL:             strings.TrimRight(get("TRIBE_BASE_URL", ""), "/"),
 		ContentDir:          get("TRIBE_CONTENT_DIR", ""),
 		GroupChatURL:        get("TRIBE_GROUP_CHAT_URL", ""),
+		MetricsToken:        get("TRIBE_METRICS_TOKEN", ""),
 		AdminDomain:         strings.ToLower(strings.TrimPrefix(get("TRIBE_ADMIN_DOMAIN", ""), "@")),
 		SMTPURL:             get("SMTP_URL", ""),
 		SMTPFrom:            get("SMTP_FROM", "tribe@localhost"),
@@ -150,6 +158,9 @@ func (c *Config) validate() error {
 			return err
 		}
 	}
+	if c.BaseURL == "" {
+		c.BaseURL, c.BaseURLDerived = localBaseURL(c.Addr), true
+	}
 	if err := checkHTTPURL("TRIBE_BASE_URL", c.BaseURL); err != nil {
 		return err
 	}
@@ -157,6 +168,9 @@ func (c *Config) validate() error {
 		if u, err := url.Parse(c.GroupChatURL); err != nil || u.Scheme != "https" || u.Host == "" {
 			return fmt.Errorf("TRIBE_GROUP_CHAT_URL=%q is not an https link; give the chat's invitation URL, e.g. https://chat.example.com/invite/abc", c.GroupChatURL)
 		}
+	}
+	if c.MetricsToken != "" && len(c.MetricsToken) < 16 {
+		return fmt.Errorf("TRIBE_METRICS_TOKEN is too short to keep /metrics private; use at least 16 random characters (e.g. openssl rand -hex 24)")
 	}
 	for _, e := range c.AdminEmails {
 		if _, err := mail.ParseAddress(e); err != nil {
@@ -175,15 +189,16 @@ func (c *Config) validate() error {
 	if _, err := mail.ParseAddress(c.SMTPFrom); err != nil {
 		return fmt.Errorf("SMTP_FROM=%q is not an e-mail address; use e.g. \"rUv <hello@example.com>\"", c.SMTPFrom)
 	}
-	if c.StripeAPIBase != "" {
-		if err := checkHTTPURL("STRIPE_API_BASE", c.StripeAPIBase); err != nil {
-			return err
-		}
+	if err := c.checkStripe(); err != nil {
+		return err
 	}
 	if c.AIBaseURL != "" {
 		if err := checkHTTPURL("AI_BASE_URL", c.AIBaseURL); err != nil {
 			return err
 		}
+	}
+	if c.AIEmbeddingModel != "" && c.AIBaseURL == "" {
+		return fmt.Errorf("AI_EMBEDDING_MODEL=%q needs AI_BASE_URL, the OpenAI-compatible API that serves it (e.g. https://api.openai.com/v1); set it or unset AI_EMBEDDING_MODEL", c.AIEmbeddingModel)
 	}
 	if c.ContentDir != "" {
 		if st, err := os.Stat(c.ContentDir); err != nil || !st.IsDir() {
@@ -191,6 +206,19 @@ func (c *Config) validate() error {
 		}
 	}
 	return nil
+}
+
+// localBaseURL is the address a browser on this machine reaches the listen
+// address at, so mailed links work for `make run` on any port.
+func localBaseURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "0" {
+		return "http://localhost:8080"
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 func checkAddr(addr string) error {
@@ -273,8 +301,43 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// PaymentsEnabled reports whether Stripe is configured.
+// PaymentsEnabled reports whether Stripe is configured (validation makes
+// the key, the price and the webhook secret come together).
 func (c *Config) PaymentsEnabled() bool { return c.StripeSecretKey != "" && c.StripePriceID != "" }
+
+// EmbeddingsEnabled reports whether an embedding model is configured, which
+// turns on vector similarity in knowledge-base search.
+func (c *Config) EmbeddingsEnabled() bool { return c.AIBaseURL != "" && c.AIEmbeddingModel != "" }
+
+// checkStripe makes online payment all or nothing: with a secret key, the
+// price and the webhook secret are required; without one, neither may be set,
+// so a half-configured deployment stops at start instead of silently taking
+// no payments.
+func (c *Config) checkStripe() error {
+	if c.StripeAPIBase != "" {
+		if err := checkHTTPURL("STRIPE_API_BASE", c.StripeAPIBase); err != nil {
+			return err
+		}
+	}
+	if c.StripeSecretKey == "" {
+		for _, v := range []struct{ name, val string }{{"STRIPE_PRICE_ID", c.StripePriceID}, {"STRIPE_WEBHOOK_SECRET", c.StripeWebhookSecret}} {
+			if v.val != "" {
+				return fmt.Errorf("%s is set but STRIPE_SECRET_KEY is not; set the secret key too (sk_live_… or sk_test_…), or unset %s to leave online payment off", v.name, v.name)
+			}
+		}
+		return nil
+	}
+	if !strings.HasPrefix(c.StripeSecretKey, "sk_") && !strings.HasPrefix(c.StripeSecretKey, "rk_") {
+		return errors.New("STRIPE_SECRET_KEY is not a Stripe secret key; copy the sk_live_… or sk_test_… (or restricted rk_…) key from the Stripe dashboard")
+	}
+	if c.StripePriceID == "" || strings.ContainsAny(c.StripePriceID, " /") {
+		return fmt.Errorf("STRIPE_PRICE_ID=%q is not a price id; give the monthly membership price's id, e.g. price_1Nabc…", c.StripePriceID)
+	}
+	if !strings.HasPrefix(c.StripeWebhookSecret, "whsec_") {
+		return errors.New("STRIPE_WEBHOOK_SECRET must be the webhook endpoint's signing secret (whsec_…); see docs/billing.md")
+	}
+	return nil
+}
 
 // AIEnabled reports whether an AI provider is configured.
 func (c *Config) AIEnabled() bool { return c.AIBaseURL != "" && c.AIModel != "" }

@@ -77,6 +77,13 @@ func TestRejectsBadValuesWithOneHelpfulLine(t *testing.T) {
 		{"trusted proxy", "TRIBE_TRUSTED_PROXIES", "10.0.0.0/8, proxy.internal", "TRIBE_TRUSTED_PROXIES"},
 		{"group chat not https", "TRIBE_GROUP_CHAT_URL", "http://chat.example/invite", "https"},
 		{"group chat relative", "TRIBE_GROUP_CHAT_URL", "chat.example/invite", "TRIBE_GROUP_CHAT_URL"},
+		{"embedding model without api", "AI_EMBEDDING_MODEL", "text-embedding-3-small", "AI_BASE_URL"},
+
+		{"price without key", "STRIPE_PRICE_ID", "price_123", "STRIPE_SECRET_KEY is not"},
+		{"webhook secret without key", "STRIPE_WEBHOOK_SECRET", "whsec_123", "STRIPE_SECRET_KEY is not"},
+		{"key without price", "STRIPE_SECRET_KEY", "sk_test_123", "STRIPE_PRICE_ID"},
+		{"publishable key", "STRIPE_SECRET_KEY", "pk_test_123", "not a Stripe secret key"},
+		{"stripe api base", "STRIPE_API_BASE", "localhost:12111", "STRIPE_API_BASE"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -93,15 +100,36 @@ func TestRejectsBadValuesWithOneHelpfulLine(t *testing.T) {
 }
 
 func TestAcceptsGoodValues(t *testing.T) {
-	_, err := Load(env(map[string]string{
+	c, err := Load(env(map[string]string{
 		"DATABASE_URL":       "postgresql://app:secret@db.internal:5432/tribe?sslmode=require",
 		"TRIBE_ADDR":         "127.0.0.1:0",
 		"SMTP_URL":           "smtps://user:pw@mail.example.com:465",
 		"TRIBE_ADMIN_DOMAIN": "@Ruv.io",
 		"AI_BASE_URL":        "http://127.0.0.1:11434/v1/",
+		"AI_EMBEDDING_MODEL": "nomic-embed-text",
 	}), "")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !c.EmbeddingsEnabled() {
+		t.Fatal("embeddings not enabled with AI_BASE_URL and AI_EMBEDDING_MODEL")
+	}
+}
+
+func TestStripeComesTogether(t *testing.T) {
+	full := map[string]string{
+		"STRIPE_SECRET_KEY":     "sk_test_123",
+		"STRIPE_PRICE_ID":       "price_123",
+		"STRIPE_WEBHOOK_SECRET": "whsec_123",
+		"STRIPE_API_BASE":       "http://127.0.0.1:12111",
+	}
+	c, err := Load(env(full), "")
+	if err != nil || !c.PaymentsEnabled() {
+		t.Fatalf("full Stripe configuration: %v", err)
+	}
+	full["STRIPE_WEBHOOK_SECRET"] = ""
+	if _, err := Load(env(full), ""); err == nil || !strings.Contains(err.Error(), "STRIPE_WEBHOOK_SECRET") {
+		t.Fatalf("key and price without a webhook secret: %v", err)
 	}
 }
 
@@ -140,5 +168,29 @@ func TestTrustedProxies(t *testing.T) {
 	got := fmt.Sprint(c.TrustedProxies)
 	if got != "[10.0.0.0/8 127.0.0.1/32 ::1/128]" {
 		t.Fatalf("trusted proxies %s", got)
+	}
+}
+
+func TestBaseURLFollowsTheListenPort(t *testing.T) {
+	cases := []struct {
+		env     map[string]string
+		want    string
+		derived bool
+	}{
+		{map[string]string{}, "http://localhost:8080", true},
+		{map[string]string{"TRIBE_ADDR": ":9090"}, "http://localhost:9090", true},
+		{map[string]string{"TRIBE_ADDR": "0.0.0.0:9091"}, "http://localhost:9091", true},
+		{map[string]string{"TRIBE_ADDR": "127.0.0.1:9092"}, "http://127.0.0.1:9092", true},
+		{map[string]string{"TRIBE_ADDR": "[::]:9093"}, "http://localhost:9093", true},
+		{map[string]string{"TRIBE_ADDR": ":9094", "TRIBE_BASE_URL": "https://ruv.example/"}, "https://ruv.example", false},
+	}
+	for _, c := range cases {
+		cfg, err := Load(func(k string) string { return c.env[k] }, "")
+		if err != nil {
+			t.Fatalf("%v: %v", c.env, err)
+		}
+		if cfg.BaseURL != c.want || cfg.BaseURLDerived != c.derived {
+			t.Errorf("%v: base URL %q (derived %v), want %q (%v)", c.env, cfg.BaseURL, cfg.BaseURLDerived, c.want, c.derived)
+		}
 	}
 }

@@ -10,7 +10,14 @@ const (
 	TopicSessions     = "sessions"
 	TopicSubscription = "subscription"
 	TopicProfile      = "profile"
+	// TopicTribe: the member count changed (someone gained or lost access).
+	TopicTribe = "tribe"
 )
+
+// TopicKB says the knowledge base changed (documents, their chunks or their
+// vectors). Servers follow it among themselves (Hub.Watch) to keep their
+// in-memory search index in step; it is never streamed to browsers.
+const TopicKB = "kb"
 
 // Event is one change notice. UserID, when set, limits delivery to that
 // user's streams (a subscription change is nobody else's business).

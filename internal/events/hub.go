@@ -35,14 +35,18 @@ var (
 // else may reach the stream.
 func Known(topic string) bool {
 	switch topic {
-	case TopicCohorts, TopicSessions, TopicSubscription, TopicProfile:
+	case TopicCohorts, TopicSessions, TopicSubscription, TopicProfile, TopicTribe:
 		return true
 	}
 	return false
 }
 
+// serverTopic reports whether topic travels between servers only: it is
+// published and delivered to watchers, never to browser streams.
+func serverTopic(topic string) bool { return topic == TopicKB }
+
 // allTopics is what a subscriber is told after notices may have been missed.
-var allTopics = []string{TopicCohorts, TopicSessions, TopicSubscription, TopicProfile}
+var allTopics = []string{TopicCohorts, TopicSessions, TopicSubscription, TopicProfile, TopicTribe}
 
 // Hub fans change notices out to the open browser streams of this process
 // and, on PostgreSQL, through LISTEN/NOTIFY to those of every other instance
@@ -82,7 +86,7 @@ func (h *Hub) bridged() bool { return h.db != nil && h.db.Dialect == store.Postg
 // PostgreSQL, notifies the other instances. The local delivery happens even
 // when the database refuses the notification.
 func (h *Hub) Publish(ctx context.Context, e Event) error {
-	if !Known(e.Topic) {
+	if !Known(e.Topic) && !serverTopic(e.Topic) {
 		return fmt.Errorf("publish live update: unknown topic %q", e.Topic)
 	}
 	h.deliver(e)
@@ -104,7 +108,7 @@ func (h *Hub) deliver(e Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for s := range h.subs {
-		if e.UserID == "" || e.UserID == s.userID {
+		if s.wants(e.Topic) && (e.UserID == "" || e.UserID == s.userID) {
 			s.offer(e.Topic)
 		}
 	}
@@ -116,7 +120,11 @@ func (h *Hub) resync() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for s := range h.subs {
-		for _, t := range allTopics {
+		topics := allTopics
+		if s.topics != nil {
+			topics = s.topics
+		}
+		for _, t := range topics {
 			s.offer(t)
 		}
 	}
@@ -126,9 +134,29 @@ func (h *Hub) resync() {
 // (briefly) until the listener is in place, so that a stream that reports
 // itself ready does not miss notices from other instances.
 func (h *Hub) Subscribe(ctx context.Context, userID string) (*Subscription, error) {
+	return h.subscribe(ctx, userID, nil)
+}
+
+// Watch opens a subscription of this server itself to the given server
+// topics (TopicKB), delivered from this process and, on PostgreSQL, from
+// every other instance. It keeps the listener running while it is open and
+// is told every topic again after the listener lost its connection.
+func (h *Hub) Watch(ctx context.Context, topics ...string) (*Subscription, error) {
+	for _, t := range topics {
+		if !serverTopic(t) {
+			return nil, fmt.Errorf("watch live updates: %q is not a server topic", t)
+		}
+	}
+	return h.subscribe(ctx, "", slices.Clone(topics))
+}
+
+// subscribe opens a browser stream's subscription (topics nil) or a
+// server's watch (topics set).
+func (h *Hub) subscribe(ctx context.Context, userID string, topics []string) (*Subscription, error) {
 	s := &Subscription{
 		hub:    h,
 		userID: userID,
+		topics: topics,
 		wake:   make(chan struct{}, 1),
 		done:   make(chan struct{}),
 	}
@@ -137,12 +165,14 @@ func (h *Hub) Subscribe(ctx context.Context, userID string) (*Subscription, erro
 		h.mu.Unlock()
 		return nil, ErrClosed
 	}
-	if h.perUser[userID] >= MaxStreamsPerUser {
+	if topics == nil && h.perUser[userID] >= MaxStreamsPerUser {
 		h.mu.Unlock()
 		return nil, ErrTooMany
 	}
 	h.subs[s] = struct{}{}
-	h.perUser[userID]++
+	if topics == nil {
+		h.perUser[userID]++
+	}
 	var ready <-chan struct{}
 	if h.bridged() {
 		if h.listener == nil {
@@ -178,8 +208,10 @@ func (h *Hub) remove(s *Subscription) {
 		return
 	}
 	delete(h.subs, s)
-	if h.perUser[s.userID]--; h.perUser[s.userID] <= 0 {
-		delete(h.perUser, s.userID)
+	if s.topics == nil {
+		if h.perUser[s.userID]--; h.perUser[s.userID] <= 0 {
+			delete(h.perUser, s.userID)
+		}
 	}
 	if len(h.subs) == 0 && h.listener != nil {
 		h.listener.stop()
@@ -210,12 +242,22 @@ func (h *Hub) Close() {
 type Subscription struct {
 	hub    *Hub
 	userID string
+	topics []string // a server's watch: the server topics it follows; nil for a browser stream
 
 	mu      sync.Mutex
 	pending []string      // distinct topics, oldest first
 	wake    chan struct{} // one slot: "something is pending"
 	done    chan struct{} // closed when the subscription ends
 	once    sync.Once
+}
+
+// wants reports whether topic is for this subscription: browser streams get
+// the browser topics, a watch only what it asked for.
+func (s *Subscription) wants(topic string) bool {
+	if s.topics == nil {
+		return Known(topic)
+	}
+	return slices.Contains(s.topics, topic)
 }
 
 // offer adds topic to the pending set and wakes the reader without waiting.
@@ -252,4 +294,11 @@ func (s *Subscription) Close() {
 		close(s.done)
 		s.hub.remove(s)
 	})
+}
+
+// Open is the number of live-update streams open in this process.
+func (h *Hub) Open() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs)
 }

@@ -207,7 +207,7 @@ func TestListenerRecoversFromATerminatedConnection(t *testing.T) {
 	}
 	// Once back, the listener asks every stream to refresh everything,
 	// since notices sent while it was away are lost.
-	collect(t, s, TopicCohorts, TopicSessions, TopicSubscription, TopicProfile)
+	collect(t, s, TopicCohorts, TopicSessions, TopicSubscription, TopicProfile, TopicTribe)
 	if now := l.pid.Load(); now == 0 || now == pid {
 		t.Fatalf("listener backend after reconnect: %d (was %d)", now, pid)
 	}
@@ -260,4 +260,63 @@ func TestStreamsPerUserAreBounded(t *testing.T) {
 	subscribe(t, h, "bob") // others are not affected
 	subs[0].Close()
 	subscribe(t, h, "ada") // a closed stream frees its place
+}
+
+func TestServerTopicsReachWatchersNotBrowsers(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		h := New(db, quietLogger())
+		t.Cleanup(h.Close)
+		browser := subscribe(t, h, "ada")
+		w, err := h.Watch(t.Context(), TopicKB)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(w.Close)
+		if err := h.Publish(t.Context(), Event{Topic: TopicKB}); err != nil {
+			t.Fatal(err)
+		}
+		if got := collect(t, w, TopicKB); !slices.Equal(got, []string{TopicKB}) {
+			t.Fatalf("watcher got %v", got)
+		}
+		quiet(t, browser, 200*time.Millisecond)
+		// A watcher hears only what it asked for.
+		if err := h.Publish(t.Context(), Event{Topic: TopicCohorts}); err != nil {
+			t.Fatal(err)
+		}
+		collect(t, browser, TopicCohorts)
+		quiet(t, w, 200*time.Millisecond)
+		if _, err := h.Watch(t.Context(), TopicCohorts); err == nil {
+			t.Fatal("a browser topic was accepted as a server topic")
+		}
+	})
+}
+
+func TestWatchersFollowOtherInstancesAndResync(t *testing.T) {
+	a, b, admin := twoInstances(t)
+	w, err := b.Watch(t.Context(), TopicKB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	if err := a.Publish(t.Context(), Event{Topic: TopicKB}); err != nil {
+		t.Fatal(err)
+	}
+	collect(t, w, TopicKB)
+
+	// Watchers do not count as a user's streams, and they keep the
+	// listener alive on their own.
+	b.mu.Lock()
+	pid, users := b.listener.pid.Load(), len(b.perUser)
+	b.mu.Unlock()
+	if users != 0 {
+		t.Fatalf("a watch counted as a user's stream: %d", users)
+	}
+	var killed bool
+	if err := admin.QueryRowContext(t.Context(), "SELECT pg_terminate_backend($1)", int64(pid)).Scan(&killed); err != nil || !killed {
+		t.Fatalf("terminate listener backend %d: %v %v", pid, killed, err)
+	}
+	// After the gap the watcher is told its topic again, and nothing else.
+	if got := collect(t, w, TopicKB); !slices.Equal(got, []string{TopicKB}) {
+		t.Fatalf("after reconnect got %v", got)
+	}
 }

@@ -170,7 +170,7 @@ func (h *Hub) receive(ns, payload string) {
 		h.logger.Warn("live updates: unreadable notification", "err", err)
 		return
 	}
-	if n.NS != ns || n.From == h.instance || !Known(n.Topic) {
+	if n.NS != ns || n.From == h.instance || (!Known(n.Topic) && !serverTopic(n.Topic)) {
 		return
 	}
 	h.deliver(Event{Topic: n.Topic, UserID: n.User})

@@ -69,3 +69,22 @@ func Get(ctx context.Context, db *store.DB, id string) (Stored, error) {
 	}
 	return s, nil
 }
+
+// CountByStatus is the number of outbox messages in each status.
+func CountByStatus(ctx context.Context, db *store.DB) (map[string]int, error) {
+	rows, err := db.Read.QueryContext(ctx, `SELECT status, COUNT(*) FROM mail_outbox GROUP BY status`)
+	if err != nil {
+		return nil, fmt.Errorf("count outbox: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	out := map[string]int{}
+	for rows.Next() {
+		var status string
+		var n int
+		if err := rows.Scan(&status, &n); err != nil {
+			return nil, fmt.Errorf("count outbox: %w", err)
+		}
+		out[status] = n
+	}
+	return out, rows.Err()
+}

@@ -1,7 +1,9 @@
-// Package mcp describes the site to Model Context Protocol clients: the
-// discovery document served at /mcp.json and /.well-known/mcp.json, which
-// names the tools the console and the starter kit offer and the content
-// resources they read.
+// Package mcp is the site's Model Context Protocol side: the MCP server at
+// /mcp (Streamable HTTP, over the agent's tool registry, the published
+// content and the knowledge base), the discovery document served at
+// /mcp.json and /.well-known/mcp.json, the server card at
+// /.well-known/mcp/server-card.json, and the rule for which browser origins
+// the endpoint answers.
 package mcp
 
 import (
@@ -22,12 +24,11 @@ type Discovery struct {
 	Name         string       `json:"name"`
 	Description  string       `json:"description"`
 	Capabilities Capabilities `json:"capabilities"`
-	// Servers lists MCP server endpoints this program serves. It stays an
-	// empty list (never null) until the MCP endpoint issue adds the
-	// program's own server here.
-	Servers   []Server   `json:"servers"`
-	Tools     []Tool     `json:"tools"`
-	Resources []Resource `json:"resources"`
+	// Servers lists the MCP server endpoints this program serves: its own,
+	// at Path.
+	Servers   []DiscoveryServer `json:"servers"`
+	Tools     []Tool            `json:"tools"`
+	Resources []Resource        `json:"resources"`
 }
 
 // Capabilities says which MCP features the site offers.
@@ -36,8 +37,8 @@ type Capabilities struct {
 	Resources bool `json:"resources"`
 }
 
-// Server is one MCP server endpoint.
-type Server struct {
+// DiscoveryServer is one MCP server endpoint.
+type DiscoveryServer struct {
 	Name      string `json:"name"`
 	URL       string `json:"url"`
 	Transport string `json:"transport"`
@@ -56,8 +57,9 @@ type Resource struct {
 }
 
 // NewDiscovery builds the discovery document from the loaded content, so
-// the name and description follow the owner's about.json.
-func NewDiscovery(site *content.Site) Discovery {
+// the name and description follow the owner's about.json; endpoint is the
+// MCP endpoint's absolute URL.
+func NewDiscovery(site *content.Site, endpoint string) Discovery {
 	a := site.About
 	return Discovery{
 		Version: DiscoveryVersion,
@@ -65,7 +67,7 @@ func NewDiscovery(site *content.Site) Discovery {
 		Description: fmt.Sprintf("Public content of %s's site (%s): who %s is, services and pricing, projects and contact details, "+
 			"readable as JSON resources and searchable through one index.", a.Handle, a.Title, a.Handle),
 		Capabilities: Capabilities{Tools: true, Resources: true},
-		Servers:      []Server{},
+		Servers:      []DiscoveryServer{{Name: a.Handle, URL: endpoint, Transport: Transport}},
 		Tools: []Tool{
 			{Name: "search", Description: "Search the site's content by keywords; matches come from " + content.SearchIndexPath + " and each names the resource URI that holds the full record."},
 			{Name: "resources/list", Description: "List the readable resources with their URI, media type, title and description (" + content.ResourcesPath + ")."},
@@ -80,15 +82,18 @@ func NewDiscovery(site *content.Site) Discovery {
 	}
 }
 
-// JSON encodes the document as served: indented for people reading it in a
-// browser, and without HTML escaping so "&" stays "&".
-func (d Discovery) JSON() ([]byte, error) {
+// JSON encodes the document as served.
+func (d Discovery) JSON() ([]byte, error) { return encodeDocument(d, "MCP discovery document") }
+
+// encodeDocument encodes a published document: indented for people reading
+// it in a browser, and without HTML escaping so "&" stays "&".
+func encodeDocument(v any, what string) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(d); err != nil {
-		return nil, fmt.Errorf("encode MCP discovery document: %w", err)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encode %s: %w", what, err)
 	}
 	return b.Bytes(), nil
 }

@@ -14,7 +14,7 @@ func TestDiscoveryDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, err := NewDiscovery(site).JSON()
+	body, err := NewDiscovery(site, "https://ruv.example/mcp").JSON()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,9 +26,9 @@ func TestDiscoveryDocument(t *testing.T) {
 			Tools     *bool `json:"tools"`
 			Resources *bool `json:"resources"`
 		} `json:"capabilities"`
-		Servers   json.RawMessage `json:"servers"`
-		Tools     []Tool          `json:"tools"`
-		Resources []Resource      `json:"resources"`
+		Servers   []DiscoveryServer `json:"servers"`
+		Tools     []Tool            `json:"tools"`
+		Resources []Resource        `json:"resources"`
 	}
 	if err := json.Unmarshal(body, &doc); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, body)
@@ -42,8 +42,8 @@ func TestDiscoveryDocument(t *testing.T) {
 	if doc.Capabilities.Tools == nil || !*doc.Capabilities.Tools || doc.Capabilities.Resources == nil || !*doc.Capabilities.Resources {
 		t.Error("capabilities tools and resources must be true")
 	}
-	if string(doc.Servers) != "[]" {
-		t.Errorf("servers must be an empty list, got %s", doc.Servers)
+	if want := []DiscoveryServer{{Name: "rUv", URL: "https://ruv.example/mcp", Transport: "streamable-http"}}; !slices.Equal(doc.Servers, want) {
+		t.Errorf("servers %+v, want the site's own endpoint %+v", doc.Servers, want)
 	}
 	var tools []string
 	for _, tool := range doc.Tools {

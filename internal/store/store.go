@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
@@ -37,6 +38,8 @@ type DB struct {
 	Read    *sql.DB
 	// Path is the SQLite file, empty on PostgreSQL.
 	Path string
+
+	stmts sync.Map // query text -> *sql.Stmt prepared on Read; see ReadRows
 }
 
 // IsPostgresURL reports whether s selects the PostgreSQL engine.
@@ -121,6 +124,10 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Close releases every connection.
 func (db *DB) Close() error {
+	db.stmts.Range(func(_, v any) bool {
+		_ = v.(*sql.Stmt).Close()
+		return true
+	})
 	err := db.Write.Close()
 	if db.Read != db.Write {
 		err = errors.Join(err, db.Read.Close())

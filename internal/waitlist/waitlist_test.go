@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"tribe/internal/auth"
+	"tribe/internal/errs"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -59,7 +59,7 @@ func TestJoinValidates(t *testing.T) {
 	db := storetest.Open(t, "", t.TempDir())
 	for _, c := range [][2]string{{"", "a@b.co"}, {"Ada", "not an address"}, {strings.Repeat("x", 121), "a@b.co"}} {
 		_, err := Join(context.Background(), db, c[0], c[1], "")
-		var v *auth.ValidationError
+		var v *errs.Error
 		if !errors.As(err, &v) {
 			t.Errorf("%q: %v, want a validation error", c, err)
 		}

@@ -3,36 +3,71 @@ package web
 import (
 	"net/http"
 
+	"tribe/internal/access"
 	"tribe/internal/auth"
+	"tribe/internal/billing"
+	"tribe/internal/errs"
+	"tribe/internal/httpx"
 )
 
-// access is who may call an endpoint. Every route declares one; the
-// authorization table test calls each route as each role.
-type access int
+// who may call an endpoint. Every route declares one; finer rules (paid
+// content, cohort creator) are decided by the domain package from the
+// viewer. The authorization test calls each route as each role.
+type who int
 
 const (
-	anyone access = iota // no session needed
-	member               // any signed-in user
-	admin                // a signed-in admin (confirmed address, decided on the server)
+	anyone who = iota // no session needed
+	member            // any signed-in user
+	admin             // a signed-in admin (confirmed address, decided on the server)
 )
 
-// allow wraps h so it runs only for callers with the given access. Finer
-// rules (subscriber-only fields, cohort creator) are decided by the handler
-// and its domain package.
-func allow(a access, h http.HandlerFunc) http.Handler {
+var (
+	errNotSignedIn = errs.New(errs.Unauthorized, "Not authenticated")
+	errNotAdmin    = errs.New(errs.Forbidden, "This is only available to admins.")
+)
+
+// route registers h under pattern for callers with the given rights and
+// records the route, so the authorization test can check it covers them all.
+func (s *server) route(mux *http.ServeMux, pattern string, w who, h http.HandlerFunc) {
+	s.handle(mux, pattern, w, h)
+}
+
+// handle is route for an http.Handler.
+func (s *server) handle(mux *http.ServeMux, pattern string, w who, h http.Handler) {
+	s.routes = append(s.routes, pattern)
+	mux.Handle(pattern, allow(w, h))
+}
+
+// allow wraps h so it runs only for callers with the given rights.
+func allow(a who, h http.Handler) http.Handler {
 	if a == anyone {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, ok := auth.PrincipalFrom(r.Context())
 		if !ok {
-			writeError(w, http.StatusUnauthorized, "unauthorized", "Not authenticated")
+			httpx.WriteError(w, r, errNotSignedIn)
 			return
 		}
 		if a == admin && !p.Admin {
-			writeError(w, http.StatusForbidden, "forbidden", "This is only available to admins.")
+			httpx.WriteError(w, r, errNotAdmin)
 			return
 		}
-		h(w, r)
+		h.ServeHTTP(w, r)
 	})
+}
+
+// caller is the signed-in user; allow() has already refused anonymous calls.
+func caller(r *http.Request) *auth.Principal {
+	p, _ := auth.PrincipalFrom(r.Context())
+	return p
+}
+
+// viewer is the caller as the domain rules see them (anonymous when signed out).
+func (s *server) viewer(r *http.Request) (access.Viewer, error) {
+	p, ok := auth.PrincipalFrom(r.Context())
+	if !ok {
+		return access.Viewer{}, nil
+	}
+	return billing.ViewerOf(r.Context(), s.DB, p.UserID, p.Admin)
 }

@@ -58,7 +58,7 @@ func TestRateLimitsFollowTrustedProxies(t *testing.T) {
 		return resp.StatusCode
 	}
 
-	behind := newBrowser(t, newAuthServer(t, db, map[string]string{"TRIBE_TRUSTED_PROXIES": "127.0.0.1"}))
+	behind := newBrowser(t, newTestSite(t, db, map[string]string{"TRIBE_TRUSTED_PROXIES": "127.0.0.1"}).srv)
 	for i := range 20 {
 		if s := join(behind, i, "198.51.100.1"); s != 201 {
 			t.Fatalf("first visitor, request %d: %d", i+1, s)
@@ -71,7 +71,7 @@ func TestRateLimitsFollowTrustedProxies(t *testing.T) {
 		t.Fatalf("second visitor behind the same proxy: %d, want 201", s)
 	}
 
-	direct := newBrowser(t, newAuthServer(t, db, nil))
+	direct := newBrowser(t, newTestSite(t, db, nil).srv)
 	for i := range 20 {
 		if s := join(direct, 100+i, fmt.Sprintf("198.51.100.%d", i)); s != 201 {
 			t.Fatalf("direct request %d: %d", i+1, s)

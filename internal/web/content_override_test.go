@@ -2,8 +2,6 @@ package web
 
 import (
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -11,7 +9,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"tribe/internal/config"
 	"tribe/internal/content"
 	"tribe/internal/content/contenttest"
 	"tribe/internal/store/storetest"
@@ -24,19 +21,11 @@ func serveWithContent(t *testing.T, dir string) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.Load(func(string) string { return "" }, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	app := testApp(t)
 	app["shell.html"] = &fstest.MapFile{Data: []byte(`<html><body><div id="root"></div></body></html>`)}
-	h, err := New(Options{Config: cfg, DB: storetest.Open(t, "", t.TempDir()), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), App: app, Content: site})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
+	return newTestSite(t, storetest.Open(t, "", t.TempDir()), nil, withOptions(func(o *Options) {
+		o.App, o.Content = app, site
+	})).srv
 }
 
 func contentScript(t *testing.T, page string) (map[string]json.RawMessage, bool) {

@@ -3,11 +3,15 @@ package web
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"html/template"
 	"net"
 	"net/http"
+	"net/netip"
 	"regexp"
+	"strings"
 
+	"tribe/internal/httpx"
 	"tribe/internal/mail"
 )
 
@@ -17,17 +21,26 @@ const devMailLimit = 200
 // devMailTimeLayout matches the timestamps of the rest of the API.
 const devMailTimeLayout = "2006-01-02T15:04:05.000Z"
 
-// registerDevMail adds the development mailbox, served only without SMTP_URL.
-// It shows sign-in and reset links, so it answers only requests made on this
-// machine (a loopback address, not forwarded by a proxy).
+// registerDevMail adds the development mailbox, served only without SMTP_URL
+// and only by a server listening on a loopback address (TRIBE_ADDR such as
+// 127.0.0.1:8080). It shows sign-in and reset links: a server listening on
+// every interface is reachable from elsewhere, and a reverse proxy on the
+// same machine makes every visitor a loopback peer (headers it forgets to
+// add prove nothing), so checking the peer alone is not enough. It also
+// answers only requests from a loopback address without forwarding headers.
 func (s *server) registerDevMail(mux *http.ServeMux) error {
 	if s.Config.SMTPURL != "" {
 		return nil
 	}
+	if !loopbackListenAddr(s.Config.Addr) {
+		s.Logger.Warn("SMTP_URL is not set: e-mail is NOT delivered, only written to the log. The development mailbox (/dev/mail) is off because TRIBE_ADDR listens beyond this machine; set TRIBE_ADDR=127.0.0.1:8080 to use it",
+			"addr", s.Config.Addr)
+		return nil
+	}
 	s.Logger.Warn("SMTP_URL is not set: e-mail is NOT delivered; messages are logged and kept in the development mailbox at /dev/mail (local requests only)")
-	mux.Handle("GET /api/dev/mail", localOnly(true, http.HandlerFunc(s.devMailJSON)))
-	mux.Handle("GET /dev/mail", localOnly(false, http.HandlerFunc(s.devMailPage)))
-	mux.Handle("GET /dev/mail/{id}", localOnly(false, http.HandlerFunc(s.devMailHTML)))
+	s.handle(mux, "GET /api/dev/mail", anyone, localOnly(true, http.HandlerFunc(s.devMailJSON)))
+	s.handle(mux, "GET /dev/mail", anyone, localOnly(false, http.HandlerFunc(s.devMailPage)))
+	s.handle(mux, "GET /dev/mail/{id}", anyone, localOnly(false, http.HandlerFunc(s.devMailHTML)))
 	return nil
 }
 
@@ -36,9 +49,9 @@ func (s *server) registerDevMail(mux *http.ServeMux) error {
 // reverse proxy on this machine carries a forwarding header and is refused.
 func localOnly(api bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !isLoopback(r.RemoteAddr) || r.Header.Get("X-Forwarded-For") != "" || r.Header.Get("Forwarded") != "" {
+		if !directFromLoopback(r) {
 			if api {
-				writeError(w, http.StatusNotFound, "not_found", "No API endpoint at "+r.URL.Path+".")
+				httpx.WriteError(w, r, errNoEndpoint(r))
 			} else {
 				http.NotFound(w, r)
 			}
@@ -46,6 +59,22 @@ func localOnly(api bool, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// loopbackListenAddr reports whether a listen address (host:port) binds
+// loopback interfaces only: an address in 127.0.0.0/8, ::1, or "localhost".
+// An empty host (":8080"), 0.0.0.0, :: and any other name or address may be
+// reachable from other machines.
+func loopbackListenAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 func isLoopback(remoteAddr string) bool {
@@ -70,8 +99,7 @@ type devMailItem struct {
 func (s *server) devMailJSON(w http.ResponseWriter, r *http.Request) {
 	list, err := mail.List(r.Context(), s.DB, devMailLimit)
 	if err != nil {
-		s.Logger.Error("development mailbox", "err", err)
-		writeError(w, http.StatusInternalServerError, "internal", "Could not read the mailbox.")
+		httpx.WriteError(w, r, fmt.Errorf("development mailbox: %w", err))
 		return
 	}
 	items := make([]devMailItem, 0, len(list))
@@ -79,7 +107,7 @@ func (s *server) devMailJSON(w http.ResponseWriter, r *http.Request) {
 		items = append(items, devMailItem{ID: m.ID, To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML,
 			Status: m.Status, CreatedAt: m.CreatedAt.UTC().Format(devMailTimeLayout)})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"messages": items})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"messages": items})
 }
 
 // urlPattern finds the links in a text body so the page can make them clickable.

@@ -3,8 +3,6 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,7 +10,6 @@ import (
 	"testing/fstest"
 	"time"
 
-	"tribe/internal/config"
 	"tribe/internal/mail"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
@@ -21,16 +18,8 @@ import (
 // devMailHandler builds the site with the given environment on db.
 func devMailHandler(t *testing.T, db *store.DB, env map[string]string) http.Handler {
 	t.Helper()
-	cfg, err := config.Load(func(k string) string { return env[k] }, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	app := fstest.MapFS{"index.html": {Data: []byte(`<!doctype html><title>rUv</title><div id="root"></div>`)}}
-	h, err := New(Options{Config: cfg, DB: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), App: app, Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
+	return newTestSite(t, db, env, withOptions(func(o *Options) { o.App = app })).h
 }
 
 // devMailGet sends a GET from remoteAddr straight to the handler.
@@ -62,7 +51,8 @@ func TestDevMailbox(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h := devMailHandler(t, db, nil)
+		// The mailbox is served by a server bound to a loopback address.
+		h := devMailHandler(t, db, map[string]string{"TRIBE_ADDR": "127.0.0.1:8080"})
 
 		// JSON, newest first.
 		rec := devMailGet(h, "/api/dev/mail", "127.0.0.1:50000", nil)
@@ -172,6 +162,40 @@ func TestSplitLinks(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("part %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+// TestDevMailboxNeedsALoopbackListenAddress: a server listening on every
+// interface (TRIBE_ADDR=:8080, the default) may sit behind a proxy on the
+// same machine, whose requests come from a loopback peer without forwarding
+// headers; it must not serve reset links at all. Only a server bound to a
+// loopback address has the mailbox.
+func TestDevMailboxNeedsALoopbackListenAddress(t *testing.T) {
+	db := storetest.Open(t, "", t.TempDir())
+	if _, err := mail.Enqueue(context.Background(), db.Write, mail.Message{To: "a@example.com", Subject: "secret link", Text: "token=abc123"}); err != nil {
+		t.Fatal(err)
+	}
+	for addr, served := range map[string]bool{
+		"":               false, // the default, :8080
+		":8080":          false,
+		"0.0.0.0:8080":   false,
+		"[::]:8080":      false,
+		"192.0.2.1:8080": false,
+		"example.com:80": false,
+		"127.0.0.1:8080": true,
+		"127.0.0.2:8080": true,
+		"[::1]:8080":     true,
+		"localhost:8080": true,
+		"LOCALHOST:8080": true,
+	} {
+		h := devMailHandler(t, db, map[string]string{"TRIBE_ADDR": addr})
+		rec := devMailGet(h, "/api/dev/mail", "127.0.0.1:50000", nil)
+		if got := rec.Code == http.StatusOK && strings.Contains(rec.Body.String(), "abc123"); got != served {
+			t.Errorf("TRIBE_ADDR=%q: /api/dev/mail from loopback = %d, want served=%v", addr, rec.Code, served)
+		}
+		if page := devMailGet(h, "/dev/mail", "127.0.0.1:50000", nil); (page.Code == http.StatusOK) != served {
+			t.Errorf("TRIBE_ADDR=%q: /dev/mail = %d", addr, page.Code)
 		}
 	}
 }

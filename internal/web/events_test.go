@@ -4,19 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"tribe/internal/auth"
-	"tribe/internal/config"
 	"tribe/internal/events"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
@@ -38,69 +33,6 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
-}
-
-// eventsOptions are handler options over db, logging into log when given.
-func eventsOptions(t *testing.T, db *store.DB, log io.Writer) Options {
-	t.Helper()
-	cfg, err := config.Load(func(string) string { return "" }, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.DataDir = t.TempDir()
-	if log == nil {
-		log = io.Discard
-	}
-	return Options{Config: cfg, DB: db, Logger: slog.New(slog.NewTextHandler(log, nil)), App: testApp(t), Version: "test"}
-}
-
-// fullInstance serves the complete handler from New.
-func fullInstance(t *testing.T, o Options) *httptest.Server {
-	t.Helper()
-	h, err := New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-// eventsInstance serves the live-update route behind the real session and
-// logging middleware, keeping the server so the test can call publish on
-// it, with the given heartbeat.
-func eventsInstance(t *testing.T, o Options, heartbeat time.Duration) (*server, *httptest.Server) {
-	t.Helper()
-	s := &server{Options: o}
-	mux := http.NewServeMux()
-	if err := s.registerEvents(mux); err != nil {
-		t.Fatal(err)
-	}
-	mux = http.NewServeMux() // again, with the test's heartbeat
-	mux.Handle("GET /api/events", allow(member, newEventStreams(s, heartbeat).serve))
-	srv := httptest.NewServer(logRequests(o.Logger, s.authenticate(mux)))
-	t.Cleanup(srv.Close)
-	return s, srv
-}
-
-// signedIn creates a user with a browser session and returns the user id,
-// the session id and the cookie token.
-func signedIn(t *testing.T, db *store.DB, email string) (userID, sessionID, token string) {
-	t.Helper()
-	userID, sessionID, token = store.NewID(), store.NewID(), "token-"+store.NewID()
-	sum := sha256.Sum256([]byte(token))
-	ctx := t.Context()
-	if _, err := db.Write.ExecContext(ctx,
-		`INSERT INTO users (id, email, email_normalized, password_hash) VALUES ($1, $2, $2, 'unused')`,
-		userID, email); err != nil {
-		t.Fatalf("create user: %v", err)
-	}
-	if _, err := db.Write.ExecContext(ctx,
-		`INSERT INTO auth_sessions (id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4)`,
-		sessionID, userID, hex.EncodeToString(sum[:]), store.At(time.Now().Add(24*time.Hour))); err != nil {
-		t.Fatalf("create session: %v", err)
-	}
-	return userID, sessionID, token
 }
 
 // sseMessage is one block of a server-sent-event stream.
@@ -243,7 +175,8 @@ func (s *sseStream) ended(t *testing.T, within time.Duration) {
 
 func TestEventsNeedASession(t *testing.T) {
 	db := storetest.Open(t, "", t.TempDir())
-	srv := fullInstance(t, eventsOptions(t, db, nil))
+	site := newTestSite(t, db, nil)
+	srv := site.srv
 	resp, body := get(t, srv, "/api/events", map[string]string{"Cookie": auth.CookieName + "=not-a-session"})
 	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, `"unauthorized"`) {
 		t.Fatalf("got %d %s", resp.StatusCode, body)
@@ -252,17 +185,20 @@ func TestEventsNeedASession(t *testing.T) {
 
 func TestEventsStreamThroughTheFullHandler(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		srv := fullInstance(t, eventsOptions(t, db, nil))
-		_, _, token := signedIn(t, db, "ada@example.com")
+		site := newTestSite(t, db, nil)
+		srv := site.srv
+		token := site.user("ada@example.com").token
 		openStream(t, srv.URL, token).ready(t)
 	})
 }
 
 func TestEventsDeliverNoticesToTheRightUsers(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s, srv := eventsInstance(t, eventsOptions(t, db, nil), time.Hour)
-		adaID, _, adaToken := signedIn(t, db, "ada@example.com")
-		_, _, bobToken := signedIn(t, db, "bob@example.com")
+		site := newTestSite(t, db, nil)
+		s, srv := site.s, site.srv
+		adaUser := site.user("ada@example.com")
+		adaID, adaToken := adaUser.id, adaUser.token
+		bobToken := site.user("bob@example.com").token
 		ada, bob := openStream(t, srv.URL, adaToken), openStream(t, srv.URL, bobToken)
 		ada.ready(t)
 		bob.ready(t)
@@ -285,11 +221,12 @@ func TestEventsReachStreamsOnAnotherInstance(t *testing.T) {
 	url := storetest.NewPostgresSchema(t)
 	dbA := storetest.Open(t, url, t.TempDir())
 	dbB := storetest.Open(t, url, t.TempDir())
-	a, srvA := eventsInstance(t, eventsOptions(t, dbA, nil), time.Hour)
-	srvB := fullInstance(t, eventsOptions(t, dbB, nil))
+	siteA, siteB := newTestSite(t, dbA, nil), newTestSite(t, dbB, nil)
+	a, srvA, srvB := siteA.s, siteA.srv, siteB.srv
 
-	adaID, _, adaToken := signedIn(t, dbA, "ada@example.com")
-	_, _, bobToken := signedIn(t, dbA, "bob@example.com")
+	ada := siteA.user("ada@example.com")
+	adaID, adaToken := ada.id, ada.token
+	bobToken := siteA.user("bob@example.com").token
 	adaOnB, bobOnB := openStream(t, srvB.URL, adaToken), openStream(t, srvB.URL, bobToken)
 	adaOnA := openStream(t, srvA.URL, adaToken)
 	for _, s := range []*sseStream{adaOnB, bobOnB, adaOnA} {
@@ -311,8 +248,10 @@ func TestEventsReachStreamsOnAnotherInstance(t *testing.T) {
 
 func TestEventsStreamEndsWithTheSession(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		_, srv := eventsInstance(t, eventsOptions(t, db, nil), 100*time.Millisecond)
-		_, sessionID, token := signedIn(t, db, "ada@example.com")
+		site := newTestSite(t, db, nil, withHeartbeat(100*time.Millisecond))
+		srv := site.srv
+		ada := site.user("ada@example.com")
+		sessionID, token := ada.sessionID, ada.token
 		st := openStream(t, srv.URL, token)
 		st.ready(t)
 		st.quiet(t, 300*time.Millisecond) // heartbeats pass while the session lives
@@ -326,8 +265,9 @@ func TestEventsStreamEndsWithTheSession(t *testing.T) {
 func TestEventsStreamEndsWhenTheClientLeaves(t *testing.T) {
 	db := storetest.Open(t, "", t.TempDir())
 	var log syncBuffer
-	_, srv := eventsInstance(t, eventsOptions(t, db, &log), time.Hour)
-	_, _, token := signedIn(t, db, "ada@example.com")
+	site := newTestSite(t, db, nil, withLog(&log))
+	srv := site.srv
+	token := site.user("ada@example.com").token
 	st := openStream(t, srv.URL, token)
 	st.ready(t)
 	st.cancel()
@@ -342,8 +282,9 @@ func TestEventsStreamEndsWhenTheClientLeaves(t *testing.T) {
 
 func TestShutdownEndsStreams(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		srv := fullInstance(t, eventsOptions(t, db, nil))
-		_, _, token := signedIn(t, db, "ada@example.com")
+		site := newTestSite(t, db, nil)
+		srv := site.srv
+		token := site.user("ada@example.com").token
 		st := openStream(t, srv.URL, token)
 		st.ready(t)
 
@@ -362,8 +303,9 @@ func TestShutdownEndsStreams(t *testing.T) {
 
 func TestEventsRefuseTooManyStreamsOfOneUser(t *testing.T) {
 	db := storetest.Open(t, "", t.TempDir())
-	_, srv := eventsInstance(t, eventsOptions(t, db, nil), time.Hour)
-	_, _, token := signedIn(t, db, "ada@example.com")
+	site := newTestSite(t, db, nil)
+	srv := site.srv
+	token := site.user("ada@example.com").token
 	for range events.MaxStreamsPerUser {
 		openStream(t, srv.URL, token).ready(t)
 	}

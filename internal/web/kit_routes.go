@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"time"
 
-	"tribe/internal/content"
 	"tribe/internal/kit"
 )
 
@@ -14,13 +13,13 @@ const kitPath = "/downloads/" + kit.FileName
 // registerKit serves the starter kit ZIP. It is built once at start from the
 // loaded content, like the other public documents, so its resource files
 // always match what /content/ and /mcp/ serve and its ETag is stable.
-func registerKit(mux *http.ServeMux, site *content.Site) error {
-	body, err := kit.Build(site, time.Now())
+func (s *server) registerKit(mux *http.ServeMux) error {
+	body, err := kit.Build(s.Content, time.Now())
 	if err != nil {
 		return err
 	}
 	d := newDocument(body, "application/zip")
-	mux.HandleFunc("GET "+kitPath, func(w http.ResponseWriter, r *http.Request) {
+	s.route(mux, "GET "+kitPath, anyone, func(w http.ResponseWriter, r *http.Request) {
 		// attachment: the browser saves the file instead of trying to show it.
 		w.Header().Set("Content-Disposition", `attachment; filename="`+kit.FileName+`"`)
 		d.ServeHTTP(w, r)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"tribe/internal/content"
+	"tribe/internal/errs"
+	"tribe/internal/httpx"
 	"tribe/internal/mcp"
 )
 
@@ -51,15 +53,8 @@ const (
 // the content files, the MCP resource list, search index and discovery
 // document, the sitemap and robots.txt. Every pattern is an exact path or
 // sits under /content/, so app pages such as /mcp stay with the app handler.
-func registerPublic(mux *http.ServeMux, o Options) error {
-	site := o.Content
-	if site == nil {
-		loaded, err := content.Load(o.Config.ContentDir)
-		if err != nil {
-			return fmt.Errorf("load content: %w", err)
-		}
-		site = loaded
-	}
+func (s *server) registerPublic(mux *http.ServeMux) error {
+	site := s.Content
 
 	files := map[string]*document{}
 	for _, name := range content.PublicFiles() {
@@ -70,37 +65,37 @@ func registerPublic(mux *http.ServeMux, o Options) error {
 		files[name] = newDocument(raw, jsonType)
 	}
 	known := strings.Join(content.PublicFiles(), ", ")
-	mux.HandleFunc("GET "+content.ContentPrefix+"{name}", func(w http.ResponseWriter, r *http.Request) {
+	s.route(mux, "GET "+content.ContentPrefix+"{name}", anyone, func(w http.ResponseWriter, r *http.Request) {
 		if d, ok := files[r.PathValue("name")]; ok {
 			d.ServeHTTP(w, r)
 			return
 		}
-		writeError(w, http.StatusNotFound, "not_found", "No content file at "+r.URL.Path+"; the files are "+known+".")
+		httpx.WriteError(w, r, errs.New(errs.NotFound, "No content file at "+r.URL.Path+"; the files are "+known+"."))
 	})
 
 	resources, ok := site.Raw(content.ResourcesFile)
 	if !ok {
 		return fmt.Errorf("content file %s was not loaded", content.ResourcesFile)
 	}
-	mux.Handle("GET "+content.ResourcesPath, newDocument(resources, jsonType))
+	s.handle(mux, "GET "+content.ResourcesPath, anyone, newDocument(resources, jsonType))
 
-	mux.Handle("GET "+content.SearchIndexPath, newDocument(site.IndexJSON(), jsonType))
+	s.handle(mux, "GET "+content.SearchIndexPath, anyone, newDocument(site.IndexJSON(), jsonType))
 
-	discovery, err := mcp.NewDiscovery(site).JSON()
+	discovery, err := mcp.NewDiscovery(site, absoluteURL(s.Config.BaseURL, mcp.Path)).JSON()
 	if err != nil {
 		return err
 	}
 	disc := newDocument(discovery, jsonType)
-	mux.Handle("GET /mcp.json", disc)
-	mux.Handle("GET /.well-known/mcp.json", disc)
+	s.handle(mux, "GET /mcp.json", anyone, disc)
+	s.handle(mux, "GET /.well-known/mcp.json", anyone, disc)
 
-	sitemap, err := buildSitemap(o.Config.BaseURL)
+	sitemap, err := buildSitemap(s.Config.BaseURL)
 	if err != nil {
 		return err
 	}
-	mux.Handle("GET /sitemap.xml", newDocument(sitemap, xmlType))
-	mux.Handle("GET /robots.txt", newDocument(buildRobots(o.Config.BaseURL), textType))
-	return registerKit(mux, site)
+	s.handle(mux, "GET /sitemap.xml", anyone, newDocument(sitemap, xmlType))
+	s.handle(mux, "GET /robots.txt", anyone, newDocument(buildRobots(s.Config.BaseURL), textType))
+	return s.registerKit(mux)
 }
 
 // sitemapEntry is one page of the sitemap.

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -14,11 +15,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"tribe/internal/content/contenttest"
 
 	contentfiles "tribe/content"
 	"tribe/internal/config"
 	"tribe/internal/content"
+	"tribe/internal/content/contenttest"
+	"tribe/internal/httpx"
 )
 
 const testBaseURL = "https://ruv.example"
@@ -118,7 +120,7 @@ func TestUnknownContentFileIsJSON404(t *testing.T) {
 	srv := newPublicServer(t, nil)
 	for _, path := range []string{"/content/x.json", "/content/embed.go", "/content/resources.json"} {
 		resp, body := get(t, srv, path, nil)
-		var e errorBody
+		var e httpx.ErrorBody
 		if err := json.Unmarshal([]byte(body), &e); err != nil {
 			t.Fatalf("%s: not JSON: %q", path, body)
 		}
@@ -208,8 +210,8 @@ func TestDiscoveryDocumentAtBothAddresses(t *testing.T) {
 	if doc.Version != "2025-01-18" || doc.Name == "" || !doc.Capabilities["tools"] || !doc.Capabilities["resources"] {
 		t.Errorf("document %+v", doc)
 	}
-	if doc.Servers == nil || len(doc.Servers) != 0 {
-		t.Errorf("servers %v, want []", doc.Servers)
+	if len(doc.Servers) != 1 || fmt.Sprint(doc.Servers[0]) != "map[name:rUv transport:streamable-http url:"+testBaseURL+"/mcp]" {
+		t.Errorf("servers %v, want the site's own MCP endpoint", doc.Servers)
 	}
 	if len(doc.Tools) != 3 || len(doc.Resources) != 4 {
 		t.Errorf("tools %v resources %v", doc.Tools, doc.Resources)

@@ -1,211 +1,126 @@
 package web
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
-	"tribe/internal/auth"
 	"tribe/internal/billing"
 	"tribe/internal/community"
+	"tribe/internal/errs"
 	"tribe/internal/events"
+	"tribe/internal/httpx"
 )
 
 // registerMembers adds the members-area endpoints: profile, cohorts, live
 // sessions, calendar feeds, tribe status and the dashboard overview.
 // docs/api.md ("Members area") is their contract.
 func (s *server) registerMembers(mux *http.ServeMux) error {
-	mux.Handle("GET /api/tribe/status", allow(anyone, s.tribeStatus))
-	mux.Handle("GET /api/members/overview", allow(member, s.membersOverview))
+	s.route(mux, "GET /api/tribe/status", anyone, s.tribeStatus)
+	s.route(mux, "GET /api/members/overview", member, s.membersOverview)
 
-	mux.Handle("GET /api/profile", allow(member, s.getProfile))
-	mux.Handle("PUT /api/profile", allow(member, s.putProfile))
-	mux.Handle("POST /api/profile/avatar", allow(member, s.postAvatar))
-	mux.Handle("DELETE /api/profile/avatar", allow(member, s.deleteAvatar))
-	mux.Handle("GET /avatars/{name}", allow(anyone, s.serveAvatar))
+	s.route(mux, "GET /api/profile", member, s.getProfile)
+	s.route(mux, "PUT /api/profile", member, s.putProfile)
+	s.route(mux, "POST /api/profile/avatar", member, s.postAvatar)
+	s.route(mux, "DELETE /api/profile/avatar", member, s.deleteAvatar)
+	s.route(mux, "GET /avatars/{name}", anyone, s.serveAvatar)
 
-	mux.Handle("GET /api/cohorts", allow(member, s.listCohorts))
-	mux.Handle("POST /api/cohorts", allow(member, s.createCohort))
-	mux.Handle("PUT /api/cohorts/{id}", allow(member, s.updateCohort))    // creator, decided in community
-	mux.Handle("DELETE /api/cohorts/{id}", allow(member, s.deleteCohort)) // creator, decided in community
-	mux.Handle("POST /api/cohorts/{id}/join", allow(member, s.joinCohort))
-	mux.Handle("POST /api/cohorts/{id}/leave", allow(member, s.leaveCohort))
+	s.route(mux, "GET /api/cohorts", member, s.listCohorts)
+	s.route(mux, "POST /api/cohorts", member, s.createCohort)
+	s.route(mux, "PUT /api/cohorts/{id}", member, s.updateCohort)    // creator, decided in community
+	s.route(mux, "DELETE /api/cohorts/{id}", member, s.deleteCohort) // creator, decided in community
+	s.route(mux, "POST /api/cohorts/{id}/join", member, s.joinCohort)
+	s.route(mux, "POST /api/cohorts/{id}/leave", member, s.leaveCohort)
 
-	mux.Handle("GET /api/sessions", allow(member, s.listSessions))
-	mux.Handle("GET /api/sessions/{id}", allow(member, s.getSession))
-	mux.Handle("GET /api/sessions/{id}/calendar.ics", allow(member, s.sessionICS))
-	mux.Handle("POST /api/admin/sessions", allow(admin, s.createSession))
-	mux.Handle("PUT /api/admin/sessions/{id}", allow(admin, s.updateSession))
-	mux.Handle("PUT /api/admin/sessions/{id}/status", allow(admin, s.setSessionStatus))
-	mux.Handle("DELETE /api/admin/sessions/{id}", allow(admin, s.deleteSession))
+	s.route(mux, "GET /api/sessions", member, s.listSessions)
+	s.route(mux, "GET /api/sessions/{id}", member, s.getSession)
+	s.route(mux, "GET /api/sessions/{id}/calendar.ics", member, s.sessionICS)
+	s.route(mux, "POST /api/admin/sessions", admin, s.createSession)
+	s.route(mux, "PUT /api/admin/sessions/{id}", admin, s.updateSession)
+	s.route(mux, "PUT /api/admin/sessions/{id}/status", admin, s.setSessionStatus)
+	s.route(mux, "DELETE /api/admin/sessions/{id}", admin, s.deleteSession)
 
-	mux.Handle("GET /api/calendar/feed", allow(member, s.getFeed))
-	mux.Handle("POST /api/calendar/feed", allow(member, s.createFeed))
-	mux.Handle("DELETE /api/calendar/feed", allow(member, s.deleteFeed))
-	mux.Handle("GET /calendar/{file}", allow(anyone, s.serveFeed)) // the token is the credential
+	s.route(mux, "GET /api/calendar/feed", member, s.getFeed)
+	s.route(mux, "POST /api/calendar/feed", member, s.createFeed)
+	s.route(mux, "DELETE /api/calendar/feed", member, s.deleteFeed)
+	s.route(mux, "GET /calendar/{file}", anyone, s.serveFeed) // the token is the credential
 	return nil
 }
 
-// caller is the signed-in user; allow() has already refused anonymous calls.
-func caller(r *http.Request) *auth.Principal {
-	p, _ := auth.PrincipalFrom(r.Context())
-	return p
-}
-
-// canJoin decides on the server whether the caller sees meeting details:
-// admins and users whose subscription is active right now.
-func (s *server) canJoin(r *http.Request, p *auth.Principal) (bool, error) {
-	if p.Admin {
-		return true, nil
-	}
-	return billing.IsSubscriber(r.Context(), s.DB, p.UserID)
-}
-
-// membersFail answers a domain error with its status; what names the
-// missing thing for a 404 ("Cohort", "Session").
-func (s *server) membersFail(w http.ResponseWriter, r *http.Request, what string, err error) {
-	var (
-		verr    *community.ValidationError
-		tooBig  *http.MaxBytesError
-		problem community.Problem
-	)
-	switch {
-	case errors.As(err, &verr):
-		writeError(w, http.StatusBadRequest, "invalid", verr.Message)
-	case errors.Is(err, community.ErrNotFound):
-		writeError(w, http.StatusNotFound, "not_found", what+" not found.")
-	case errors.Is(err, community.ErrAvatarTooLarge), errors.As(err, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, "too_large", community.ErrAvatarTooLarge.Error())
-	case errors.As(err, &problem):
-		status, code := http.StatusConflict, ""
-		switch problem {
-		case community.ErrNotCreator:
-			status, code = http.StatusForbidden, "forbidden"
-		case community.ErrAlreadyInCohort:
-			code = "already_in_cohort"
-		case community.ErrCohortFull:
-			code = "cohort_full"
-		case community.ErrNotMember:
-			code = "not_member"
-		case community.ErrNotImage:
-			status, code = http.StatusBadRequest, "invalid_image"
-		default:
-			status, code = http.StatusBadRequest, "invalid"
-		}
-		writeError(w, status, code, problem.Error())
-	default:
-		s.Logger.Error("members area request failed", "method", r.Method, "path", r.URL.Path, "err", err)
-		writeError(w, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
-	}
-}
-
-// fieldMessages explain a JSON value of the wrong type, by field name.
-var fieldMessages = map[string]string{
-	"max_attendees": "Max attendees must be a whole number from 1 to 10000.",
-	"tags":          "Tags must be a list of at most 20 words of up to 40 characters.",
-}
-
-// readJSONBody decodes a JSON request body of at most 64 KB into v and
-// answers the error itself when it cannot.
-func readJSONBody(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
-	err := dec.Decode(v)
-	if err == nil {
-		return true
-	}
-	var typeErr *json.UnmarshalTypeError
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &typeErr):
-		msg := fieldMessages[typeErr.Field]
-		if label := community.ProfileFieldLabel(typeErr.Field); label != "" {
-			msg = label + " must be text."
-		}
-		if msg == "" {
-			msg = strings.ReplaceAll(typeErr.Field, "_", " ") + " has the wrong type."
-			msg = strings.ToUpper(msg[:1]) + msg[1:]
-		}
-		writeError(w, http.StatusBadRequest, "invalid", msg)
-	case errors.As(err, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, "too_large", "The request body is too large.")
-	default:
-		writeError(w, http.StatusBadRequest, "bad_json", "The request body is not valid JSON.")
-	}
-	return false
-}
-
 func (s *server) tribeStatus(w http.ResponseWriter, r *http.Request) {
-	st, err := billing.Status(r.Context(), s.DB, s.Config.Capacity)
+	st, err := s.billing.Status(r.Context())
 	if err != nil {
-		s.membersFail(w, r, "Tribe", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, st)
+	httpx.WriteJSON(w, http.StatusOK, st)
+}
+
+// MembersOverview is the dashboard's summary of GET /api/members/overview.
+type MembersOverview struct {
+	Subscription *billing.Subscription `json:"subscription"`
+	IsSubscriber bool                  `json:"is_subscriber"`
+	IsAdmin      bool                  `json:"is_admin"`
+	Tribe        billing.TribeStatus   `json:"tribe"`
+	// GroupChatURL is the invitation, only for those who may see paid content.
+	GroupChatURL *string `json:"group_chat_url"`
 }
 
 func (s *server) membersOverview(w http.ResponseWriter, r *http.Request) {
-	p := caller(r)
-	sub, err := billing.SubscriptionOf(r.Context(), s.DB, p.UserID)
+	v, err := s.viewer(r)
 	if err != nil {
-		s.membersFail(w, r, "Subscription", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
-	st, err := billing.Status(r.Context(), s.DB, s.Config.Capacity)
+	sub, err := billing.SubscriptionOf(r.Context(), s.DB, v.UserID)
 	if err != nil {
-		s.membersFail(w, r, "Tribe", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
-	// The invitation is for paying members (and the admins who run the chat), so it is only
-	// in the response for them; free members get null whether or not a link is configured.
-	var chat *string
-	if (sub.Active() || p.Admin) && s.Config.GroupChatURL != "" {
-		chat = &s.Config.GroupChatURL
+	st, err := s.billing.Status(r.Context())
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
-		"subscription":   sub,
-		"is_subscriber":  sub.Active(),
-		"is_admin":       p.Admin,
-		"tribe":          st,
-		"group_chat_url": chat,
-	})
+	out := MembersOverview{Subscription: sub, IsSubscriber: sub.Active(), IsAdmin: v.Admin, Tribe: st}
+	if v.SeesPaidContent() && s.Config.GroupChatURL != "" {
+		out.GroupChatURL = &s.Config.GroupChatURL
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
 }
 
 // --- profile
 
+type profileBody struct {
+	Profile *community.Profile `json:"profile"`
+}
+
 func (s *server) getProfile(w http.ResponseWriter, r *http.Request) {
 	prof, err := community.GetProfile(r.Context(), s.DB, caller(r).UserID)
 	if err != nil {
-		s.membersFail(w, r, "Profile", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"profile": prof})
+	httpx.WriteJSON(w, http.StatusOK, profileBody{prof})
 }
 
 func (s *server) putProfile(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		FullName *string `json:"full_name"`
-		Bio      *string `json:"bio"`
-		Phone    *string `json:"phone"`
-		Location *string `json:"location"`
-		Company  *string `json:"company"`
-		JobTitle *string `json:"job_title"`
-	}
-	if !readJSONBody(w, r, &body) {
+	var in community.ProfileUpdate
+	if err := httpx.ReadJSON(w, r, &in); err != nil {
+		httpx.WriteError(w, r, err)
 		return
 	}
 	p := caller(r)
-	prof, err := community.UpdateProfile(r.Context(), s.DB, p.UserID, community.ProfileUpdate(body))
+	prof, err := community.UpdateProfile(r.Context(), s.DB, p.UserID, in)
 	if err != nil {
-		s.membersFail(w, r, "Profile", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
 	s.profileChanged(r, p.UserID)
-	writeJSON(w, http.StatusOK, map[string]any{"profile": prof})
+	httpx.WriteJSON(w, http.StatusOK, profileBody{prof})
 }
 
 // profileChanged tells cohort cards (names, avatars) and the user's own tabs.
@@ -214,27 +129,31 @@ func (s *server) profileChanged(r *http.Request, userID string) {
 	s.publish(r.Context(), events.Event{Topic: events.TopicProfile, UserID: userID})
 }
 
+var (
+	errNoAvatarFile = errs.Field("avatar", "Choose an image file to upload.")
+	errUploadCut    = errs.New(errs.Invalid, "The upload could not be read. Please try again.")
+)
+
 func (s *server) postAvatar(w http.ResponseWriter, r *http.Request) {
+	if ok, wait := s.avatars.AllowUpload(caller(r).UserID); !ok {
+		tooMany(w, r, wait, community.AvatarUploadsMessage)
+		return
+	}
 	// Room for the multipart framing around a file at the limit.
 	r.Body = http.MaxBytesReader(w, r.Body, community.MaxAvatarBytes+64<<10)
 	mr, err := r.MultipartReader()
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid", "Choose an image file to upload.")
+		httpx.WriteError(w, r, errNoAvatarFile)
 		return
 	}
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
-			writeError(w, http.StatusBadRequest, "invalid", "Choose an image file to upload.")
+			httpx.WriteError(w, r, errNoAvatarFile)
 			return
 		}
 		if err != nil {
-			var tooBig *http.MaxBytesError
-			if errors.As(err, &tooBig) {
-				s.membersFail(w, r, "Profile", err)
-				return
-			}
-			writeError(w, http.StatusBadRequest, "invalid", "The upload could not be read. Please try again.")
+			httpx.WriteError(w, r, uploadError(err))
 			return
 		}
 		if part.FormName() != "avatar" {
@@ -242,46 +161,67 @@ func (s *server) postAvatar(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		p := caller(r)
-		prof, err := community.SetAvatar(r.Context(), s.DB, community.AvatarDir(s.Config.DataDir), p.UserID, part)
+		body := &uploadReader{r: part}
+		prof, err := s.avatars.Set(r.Context(), s.DB, p.UserID, body)
 		_ = part.Close()
+		if body.err != nil {
+			// The upload itself failed (cut off, too large): say so, not
+			// that the image is bad.
+			err = uploadError(body.err)
+		}
 		if err != nil {
-			s.membersFail(w, r, "Profile", err)
+			httpx.WriteError(w, r, err)
 			return
 		}
 		s.profileChanged(r, p.UserID)
-		writeJSON(w, http.StatusOK, map[string]any{"profile": prof})
+		httpx.WriteJSON(w, http.StatusOK, profileBody{prof})
 		return
 	}
+}
+
+// uploadReader remembers the first read error of an upload other than its end.
+type uploadReader struct {
+	r   io.Reader
+	err error
+}
+
+func (u *uploadReader) Read(p []byte) (int, error) {
+	n, err := u.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) && u.err == nil {
+		u.err = err
+	}
+	return n, err
+}
+
+// uploadError explains why an upload could not be read.
+func uploadError(err error) error {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return community.ErrAvatarTooLarge
+	}
+	return errUploadCut
 }
 
 func (s *server) deleteAvatar(w http.ResponseWriter, r *http.Request) {
 	p := caller(r)
-	prof, err := community.RemoveAvatar(r.Context(), s.DB, community.AvatarDir(s.Config.DataDir), p.UserID)
+	prof, err := s.avatars.Remove(r.Context(), s.DB, p.UserID)
 	if err != nil {
-		s.membersFail(w, r, "Profile", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
 	s.profileChanged(r, p.UserID)
-	writeJSON(w, http.StatusOK, map[string]any{"profile": prof})
+	httpx.WriteJSON(w, http.StatusOK, profileBody{prof})
 }
 
+var errNoAvatar = errs.New(errs.NotFound, "No such avatar.")
+
 func (s *server) serveAvatar(w http.ResponseWriter, r *http.Request) {
-	path, contentType, ok := community.AvatarFile(community.AvatarDir(s.Config.DataDir), r.PathValue("name"))
-	if !ok {
-		writeError(w, http.StatusNotFound, "not_found", "No such avatar.")
-		return
-	}
-	f, err := os.Open(path)
+	f, st, contentType, err := community.OpenAvatar(s.avatars.Dir(), r.PathValue("name"))
 	if err != nil {
-		writeError(w, http.StatusNotFound, "not_found", "No such avatar.")
+		httpx.WriteError(w, r, errNoAvatar)
 		return
 	}
 	defer func() { _ = f.Close() }()
-	st, err := f.Stat()
-	if err != nil || st.IsDir() {
-		writeError(w, http.StatusNotFound, "not_found", "No such avatar.")
-		return
-	}
 	h := w.Header()
 	h.Set("Content-Type", contentType)
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -293,161 +233,131 @@ func (s *server) serveAvatar(w http.ResponseWriter, r *http.Request) {
 // --- cohorts
 
 type cohortBody struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	Icon        string `json:"icon"`
-	GitHubURL   string `json:"github_url"`
-	HomepageURL string `json:"homepage_url"`
+	Cohort *community.Cohort `json:"cohort"`
 }
 
-// readCohort reads a cohort body; a null URL means none.
-func readCohort(w http.ResponseWriter, r *http.Request) (community.CohortInput, bool) {
-	var b cohortBody
-	if !readJSONBody(w, r, &b) {
-		return community.CohortInput{}, false
-	}
-	return community.CohortInput(b), true
+// CohortList is the answer of GET /api/cohorts.
+type CohortList struct {
+	Cohorts    []community.Cohort `json:"cohorts"`
+	MyCohortID *string            `json:"my_cohort_id"`
 }
 
 func (s *server) listCohorts(w http.ResponseWriter, r *http.Request) {
 	cohorts, mine, err := community.ListCohorts(r.Context(), s.DB, caller(r).UserID)
 	if err != nil {
-		s.membersFail(w, r, "Cohort", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
-	var my *string
+	out := CohortList{Cohorts: cohorts}
 	if mine != "" {
-		my = &mine
+		out.MyCohortID = &mine
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"cohorts": cohorts, "my_cohort_id": my})
+	httpx.WriteJSON(w, http.StatusOK, out)
 }
 
 func (s *server) createCohort(w http.ResponseWriter, r *http.Request) {
-	in, ok := readCohort(w, r)
-	if !ok {
+	var in community.CohortInput
+	if err := httpx.ReadJSON(w, r, &in); err != nil {
+		httpx.WriteError(w, r, err)
 		return
 	}
 	c, err := community.CreateCohort(r.Context(), s.DB, caller(r).UserID, in)
-	if err != nil {
-		s.membersFail(w, r, "Cohort", err)
-		return
-	}
-	s.publish(r.Context(), events.Event{Topic: events.TopicCohorts})
-	writeJSON(w, http.StatusCreated, map[string]any{"cohort": c})
+	s.cohortChanged(w, r, http.StatusCreated, c, err)
 }
 
 func (s *server) updateCohort(w http.ResponseWriter, r *http.Request) {
-	in, ok := readCohort(w, r)
-	if !ok {
+	var in community.CohortInput
+	if err := httpx.ReadJSON(w, r, &in); err != nil {
+		httpx.WriteError(w, r, err)
 		return
 	}
 	c, err := community.UpdateCohort(r.Context(), s.DB, caller(r).UserID, r.PathValue("id"), in)
-	if err != nil {
-		s.membersFail(w, r, "Cohort", err)
-		return
-	}
-	s.publish(r.Context(), events.Event{Topic: events.TopicCohorts})
-	writeJSON(w, http.StatusOK, map[string]any{"cohort": c})
+	s.cohortChanged(w, r, http.StatusOK, c, err)
 }
 
 func (s *server) deleteCohort(w http.ResponseWriter, r *http.Request) {
-	if err := community.DeleteCohort(r.Context(), s.DB, caller(r).UserID, r.PathValue("id")); err != nil {
-		s.membersFail(w, r, "Cohort", err)
-		return
-	}
-	s.publish(r.Context(), events.Event{Topic: events.TopicCohorts})
-	w.WriteHeader(http.StatusNoContent)
+	err := community.DeleteCohort(r.Context(), s.DB, caller(r).UserID, r.PathValue("id"))
+	s.cohortChanged(w, r, http.StatusNoContent, nil, err)
 }
 
 func (s *server) joinCohort(w http.ResponseWriter, r *http.Request) {
 	c, err := community.JoinCohort(r.Context(), s.DB, caller(r).UserID, r.PathValue("id"))
-	if err != nil {
-		s.membersFail(w, r, "Cohort", err)
-		return
-	}
-	s.publish(r.Context(), events.Event{Topic: events.TopicCohorts})
-	writeJSON(w, http.StatusOK, map[string]any{"cohort": c})
+	s.cohortChanged(w, r, http.StatusOK, c, err)
 }
 
 func (s *server) leaveCohort(w http.ResponseWriter, r *http.Request) {
-	if err := community.LeaveCohort(r.Context(), s.DB, caller(r).UserID, r.PathValue("id")); err != nil {
-		s.membersFail(w, r, "Cohort", err)
+	err := community.LeaveCohort(r.Context(), s.DB, caller(r).UserID, r.PathValue("id"))
+	s.cohortChanged(w, r, http.StatusNoContent, nil, err)
+}
+
+// cohortChanged answers a cohort change: the error, or the cohort (nothing
+// for 204) after telling every open members page.
+func (s *server) cohortChanged(w http.ResponseWriter, r *http.Request, status int, c *community.Cohort, err error) {
+	if err != nil {
+		httpx.WriteError(w, r, err)
 		return
 	}
 	s.publish(r.Context(), events.Event{Topic: events.TopicCohorts})
-	w.WriteHeader(http.StatusNoContent)
+	if status == http.StatusNoContent {
+		w.WriteHeader(status)
+		return
+	}
+	httpx.WriteJSON(w, status, cohortBody{c})
 }
 
 // --- live sessions
 
+// SessionList is the answer of GET /api/sessions.
+type SessionList struct {
+	Sessions []community.SessionView `json:"sessions"`
+	CanJoin  bool                    `json:"can_join"`
+}
+
+type sessionReply struct {
+	Session community.SessionView `json:"session"`
+}
+
 func (s *server) listSessions(w http.ResponseWriter, r *http.Request) {
-	join, err := s.canJoin(r, caller(r))
+	v, err := s.viewer(r)
 	if err != nil {
-		s.membersFail(w, r, "Session", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
-	list, err := community.ListSessions(r.Context(), s.DB)
+	list, err := community.ListSessions(r.Context(), s.DB, v, time.Now())
 	if err != nil {
-		s.membersFail(w, r, "Session", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
-	now := time.Now()
-	views := make([]community.SessionView, len(list))
-	for i, sess := range list {
-		views[i] = sess.View(join, now)
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"sessions": views, "can_join": join})
+	httpx.WriteJSON(w, http.StatusOK, SessionList{Sessions: list, CanJoin: v.SeesPaidContent()})
 }
 
 func (s *server) getSession(w http.ResponseWriter, r *http.Request) {
-	join, err := s.canJoin(r, caller(r))
+	v, err := s.viewer(r)
 	if err != nil {
-		s.membersFail(w, r, "Session", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
-	sess, err := community.GetSession(r.Context(), s.DB, r.PathValue("id"))
+	sess, err := community.GetSession(r.Context(), s.DB, v, r.PathValue("id"), time.Now())
 	if err != nil {
-		s.membersFail(w, r, "Session", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"session": sess.View(join, time.Now())})
+	httpx.WriteJSON(w, http.StatusOK, sessionReply{sess})
 }
 
 func (s *server) sessionICS(w http.ResponseWriter, r *http.Request) {
-	join, err := s.canJoin(r, caller(r))
+	v, err := s.viewer(r)
 	if err != nil {
-		s.membersFail(w, r, "Session", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
-	sess, err := community.GetSession(r.Context(), s.DB, r.PathValue("id"))
+	name, body, err := community.SessionCalendar(r.Context(), s.DB, v, r.PathValue("id"), s.Config.BaseURL)
 	if err != nil {
-		s.membersFail(w, r, "Session", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
-	body := community.Calendar{BaseURL: s.Config.BaseURL, WithMeeting: join}.ICS([]*community.Session{sess})
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.ics"`, icsFileName(sess.Title)))
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.ics"`, name))
 	writeCalendar(w, body)
-}
-
-// icsFileName keeps letters, digits and dashes of a title for a file name.
-func icsFileName(title string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(title) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
-			b.WriteByte('-')
-		}
-		if b.Len() >= 60 {
-			break
-		}
-	}
-	name := strings.Trim(b.String(), "-")
-	if name == "" {
-		return "session"
-	}
-	return name
 }
 
 func writeCalendar(w http.ResponseWriter, body []byte) {
@@ -459,127 +369,140 @@ func writeCalendar(w http.ResponseWriter, body []byte) {
 
 func (s *server) createSession(w http.ResponseWriter, r *http.Request) {
 	var in community.SessionInput
-	if !readJSONBody(w, r, &in) {
+	if err := httpx.ReadJSON(w, r, &in); err != nil {
+		httpx.WriteError(w, r, err)
 		return
 	}
 	sess, err := community.CreateSession(r.Context(), s.DB, caller(r).UserID, in)
-	if err != nil {
-		s.membersFail(w, r, "Session", err)
-		return
-	}
-	s.publish(r.Context(), events.Event{Topic: events.TopicSessions})
-	writeJSON(w, http.StatusCreated, map[string]any{"session": sess.View(true, time.Now())})
+	s.sessionChanged(w, r, http.StatusCreated, sess, err)
 }
 
 func (s *server) updateSession(w http.ResponseWriter, r *http.Request) {
 	var in community.SessionInput
-	if !readJSONBody(w, r, &in) {
+	if err := httpx.ReadJSON(w, r, &in); err != nil {
+		httpx.WriteError(w, r, err)
 		return
 	}
 	sess, err := community.UpdateSession(r.Context(), s.DB, r.PathValue("id"), in)
-	if err != nil {
-		s.membersFail(w, r, "Session", err)
-		return
-	}
-	s.publish(r.Context(), events.Event{Topic: events.TopicSessions})
-	writeJSON(w, http.StatusOK, map[string]any{"session": sess.View(true, time.Now())})
+	s.sessionChanged(w, r, http.StatusOK, sess, err)
 }
 
 func (s *server) setSessionStatus(w http.ResponseWriter, r *http.Request) {
-	var body struct {
+	var in struct {
 		Status string `json:"status"`
 	}
-	if !readJSONBody(w, r, &body) {
+	if err := httpx.ReadJSON(w, r, &in); err != nil {
+		httpx.WriteError(w, r, err)
 		return
 	}
-	sess, err := community.SetSessionStatus(r.Context(), s.DB, r.PathValue("id"), body.Status)
-	if err != nil {
-		s.membersFail(w, r, "Session", err)
-		return
-	}
-	s.publish(r.Context(), events.Event{Topic: events.TopicSessions})
-	writeJSON(w, http.StatusOK, map[string]any{"session": sess.View(true, time.Now())})
+	sess, err := community.SetSessionStatus(r.Context(), s.DB, r.PathValue("id"), in.Status)
+	s.sessionChanged(w, r, http.StatusOK, sess, err)
 }
 
 func (s *server) deleteSession(w http.ResponseWriter, r *http.Request) {
-	if err := community.DeleteSession(r.Context(), s.DB, r.PathValue("id")); err != nil {
-		s.membersFail(w, r, "Session", err)
+	err := community.DeleteSession(r.Context(), s.DB, r.PathValue("id"))
+	s.sessionChanged(w, r, http.StatusNoContent, nil, err)
+}
+
+// sessionChanged answers an admin's session change: the error, or the
+// session as the admin sees it (nothing for 204) after telling open pages.
+func (s *server) sessionChanged(w http.ResponseWriter, r *http.Request, status int, sess *community.Session, err error) {
+	if err != nil {
+		httpx.WriteError(w, r, err)
 		return
 	}
 	s.publish(r.Context(), events.Event{Topic: events.TopicSessions})
-	w.WriteHeader(http.StatusNoContent)
+	if status == http.StatusNoContent {
+		w.WriteHeader(status)
+		return
+	}
+	v, err := s.viewer(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, status, sessionReply{sess.View(v, time.Now())})
 }
 
 // --- calendar feed
 
+// FeedStatus is the answer of GET /api/calendar/feed.
+type FeedStatus struct {
+	Exists    bool       `json:"exists"`
+	CreatedAt *time.Time `json:"created_at"`
+}
+
+// FeedCreated is the answer of POST /api/calendar/feed: the secret URL, shown once.
+type FeedCreated struct {
+	URL       string    `json:"url"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
 func (s *server) getFeed(w http.ResponseWriter, r *http.Request) {
 	feed, err := community.GetFeed(r.Context(), s.DB, caller(r).UserID)
 	if err != nil {
-		s.membersFail(w, r, "Calendar feed", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
 	if feed == nil {
-		writeJSON(w, http.StatusOK, map[string]any{"exists": false, "created_at": nil})
+		httpx.WriteJSON(w, http.StatusOK, FeedStatus{})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"exists": true, "created_at": feed.CreatedAt})
+	httpx.WriteJSON(w, http.StatusOK, FeedStatus{Exists: true, CreatedAt: &feed.CreatedAt})
 }
 
 func (s *server) createFeed(w http.ResponseWriter, r *http.Request) {
 	token, created, err := community.CreateFeed(r.Context(), s.DB, caller(r).UserID)
 	if err != nil {
-		s.membersFail(w, r, "Calendar feed", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{
-		"url":        s.Config.BaseURL + "/calendar/" + token + ".ics",
-		"created_at": created,
-	})
+	httpx.WriteJSON(w, http.StatusCreated, FeedCreated{URL: s.Config.BaseURL + "/calendar/" + token + ".ics", CreatedAt: created})
 }
 
 func (s *server) deleteFeed(w http.ResponseWriter, r *http.Request) {
 	if err := community.DeleteFeed(r.Context(), s.DB, caller(r).UserID); err != nil {
-		s.membersFail(w, r, "Calendar feed", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
+var errNoCalendar = errs.New(errs.NotFound, "Calendar not found.")
+
 func (s *server) serveFeed(w http.ResponseWriter, r *http.Request) {
 	token, ok := strings.CutSuffix(r.PathValue("file"), ".ics")
 	if !ok {
-		writeError(w, http.StatusNotFound, "not_found", "No such calendar.")
+		httpx.WriteError(w, r, errNoCalendar)
 		return
 	}
 	ownerID, err := community.LookupFeed(r.Context(), s.DB, token)
 	if err != nil {
-		s.membersFail(w, r, "Calendar", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
 	// The owner is not signed in when their calendar app fetches the feed,
-	// so admin rights and the subscription are read now, for this fetch.
+	// so their rights are read now, for this fetch.
 	owner, err := s.authService().User(r.Context(), ownerID)
 	if err != nil {
-		s.membersFail(w, r, "Calendar", err)
+		httpx.WriteError(w, r, err)
 		return
 	}
 	if owner == nil {
-		writeError(w, http.StatusNotFound, "not_found", "Calendar not found.")
+		httpx.WriteError(w, r, errNoCalendar)
 		return
 	}
-	join := owner.IsAdmin
-	if !join {
-		if join, err = billing.IsSubscriber(r.Context(), s.DB, ownerID); err != nil {
-			s.membersFail(w, r, "Calendar", err)
-			return
-		}
-	}
-	list, err := community.FeedSessions(r.Context(), s.DB)
+	v, err := billing.ViewerOf(r.Context(), s.DB, owner.ID, owner.IsAdmin)
 	if err != nil {
-		s.membersFail(w, r, "Calendar", err)
+		httpx.WriteError(w, r, err)
+		return
+	}
+	body, err := community.FeedCalendar(r.Context(), s.DB, v, s.Config.BaseURL)
+	if err != nil {
+		httpx.WriteError(w, r, err)
 		return
 	}
 	// The URL is a secret: keep it out of referrers and search indexes.
 	w.Header().Set("X-Robots-Tag", "noindex")
-	writeCalendar(w, community.Calendar{Name: "Tribe live sessions", BaseURL: s.Config.BaseURL, WithMeeting: join}.ICS(list))
+	writeCalendar(w, body)
 }

@@ -9,13 +9,22 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
+	"tribe/internal/agent"
 	"tribe/internal/auth"
+	"tribe/internal/billing"
+	"tribe/internal/community"
 	"tribe/internal/config"
 	"tribe/internal/content"
+	"tribe/internal/errs"
 	"tribe/internal/events"
+	"tribe/internal/httpx"
+	"tribe/internal/kb"
+	"tribe/internal/mcp"
+	"tribe/internal/metrics"
 	"tribe/internal/store"
 )
 
@@ -29,65 +38,111 @@ type Options struct {
 	// Content is the loaded site content; nil loads it from
 	// Config.ContentDir (or the embedded files) when the handler is built.
 	Content *content.Site
+	// Hub carries live updates; nil makes one. serve shares its hub with
+	// the knowledge base's worker.
+	Hub *events.Hub
+	// KB is the knowledge base; nil makes one from Config (serve passes the
+	// one its embeddings worker keeps in step).
+	KB *kb.Service
+	// Billing is paid membership; nil makes one from Config (online
+	// payment is on when the Stripe settings are).
+	Billing *billing.Service
+
+	// heartbeat overrides the live-update heartbeat (tests make it short).
+	heartbeat time.Duration
 }
 
 // New builds the site's HTTP handler.
 func New(o Options) (http.Handler, error) {
+	_, h, err := newServer(o)
+	return h, err
+}
+
+// newServer builds the site's HTTP handler and returns the server behind it.
+func newServer(o Options) (*server, http.Handler, error) {
 	if o.Content == nil {
 		loaded, err := content.Load(o.Config.ContentDir)
 		if err != nil {
-			return nil, fmt.Errorf("load content: %w", err)
+			return nil, nil, fmt.Errorf("load content: %w", err)
 		}
 		o.Content = loaded
 	}
 	override, err := contentOverride(o.Content)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	site, err := loadStatic(o.App, o.Config.BaseURL, override)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !site.built {
 		o.Logger.Warn("the web app is not built into this binary; pages answer 503 until `make build` runs")
 	}
-	s := &server{Options: o}
+	s := &server{Options: o, hub: o.Hub, app: site, avatars: community.NewAvatars(community.AvatarDir(o.Config.DataDir), community.DefaultAvatarDecodes)}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", s.healthz)
-	mux.HandleFunc("GET /readyz", s.readyz)
-	if err := registerPublic(mux, o); err != nil {
-		return nil, err
-	}
-	for _, register := range []func(*http.ServeMux) error{s.registerAuth, s.registerMembers, s.registerDevMail, s.registerEvents} {
+	s.route(mux, "GET /healthz", anyone, s.healthz)
+	s.route(mux, "GET /readyz", anyone, s.readyz)
+	for _, register := range []func(*http.ServeMux) error{
+		s.registerPublic, s.registerAuth, s.registerWaitlist, s.registerBilling, s.registerMembers, s.registerDevMail, s.registerEvents,
+		s.registerKB, s.registerMCP, s.registerOps, s.registerAI,
+	} {
 		if err := register(mux); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "not_found", "No API endpoint at "+r.URL.Path+".")
+		httpx.WriteError(w, r, errNoEndpoint(r))
 	})
 	mux.Handle("/", site)
 
 	csrf := http.NewCrossOriginProtection()
-	var h http.Handler = mux
+	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		httpx.WriteError(w, r, errCrossOrigin)
+	}))
+	// The MCP endpoint takes no cookie, so a cross-site POST can do nothing a
+	// direct one could not; it applies its own origin rule (routes_mcp.go)
+	// so that browser-based MCP clients on other sites can use it.
+	csrf.AddInsecureBypassPattern("POST " + mcp.Path)
+	var h http.Handler = notePattern(mux)
 	h = s.authenticate(h)
 	h = csrf.Handler(h)
-	h = securityHeaders(h)
+	h = securityHeaders(strings.HasPrefix(o.Config.BaseURL, "https://"), h)
 	h = recoverPanics(o.Logger, h)
-	h = logRequests(o.Logger, h)
-	return h, nil
+	h = observeRequests(o.Logger, s.metrics, h)
+	return s, h, nil
+}
+
+var errCrossOrigin = errs.New(errs.Forbidden, "This request came from another site and was refused.")
+
+// errNoEndpoint answers a path under /api/ that no route serves.
+func errNoEndpoint(r *http.Request) error {
+	return errs.New(errs.NotFound, "No API endpoint at "+r.URL.Path+".")
 }
 
 type server struct {
 	Options
-	hub *events.Hub // live updates; set by registerEvents
+	hub *events.Hub // live updates; Options.Hub or made by registerEvents
+	kb  *kb.Service // Options.KB or made by registerKB
+	// billing is Options.Billing or made by registerBilling.
+	billing *billing.Service
+	app     http.Handler // the built web app: pages, files and the 404 page
+	routes  []string     // every pattern registered through route, for the authorization test
+	// streams serves the server-sent-event streams; set by registerEvents.
+	streams *httpx.Streams
+	metrics *metrics.Metrics // set by registerOps
+	// avatars renders uploads with a bounded number of decoders and holds
+	// each account's upload allowance; one per handler.
+	avatars *community.Avatars
+	// tools are the AI tools, set by registerAI: the chat offers them to the
+	// model, and an MCP server lists and calls the same registry.
+	tools *agent.Registry
 
 	authOnce sync.Once
 	auth     *auth.Service // see authService
 }
 
 func (s *server) healthz(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.Version})
+	httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.Version})
 }
 
 func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
@@ -95,26 +150,36 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	if err := s.DB.Ping(ctx); err != nil {
 		s.Logger.Error("readiness check failed", "err", err)
-		writeError(w, http.StatusServiceUnavailable, "database_unavailable", "The database does not answer.")
+		httpx.WriteError(w, r, errs.New(errs.Unavailable, "The database does not answer."))
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": string(s.DB.Dialect)})
+	httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": string(s.DB.Dialect)})
 }
 
-// securityHeaders sets the baseline headers on every response.
-func securityHeaders(next http.Handler) http.Handler {
+// securityHeaders sets the baseline headers on every response. hsts is set
+// when the site's public address is https, so HSTS is sent even where TLS
+// ends at a reverse proxy.
+func securityHeaders(hsts bool, next http.Handler) http.Handler {
 	const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
 		"img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; " +
 		"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+	// Canonical keys and one-element values made once: every response pays
+	// for these, and Header.Set would canonicalise and allocate each time.
+	headers := http.Header{
+		"Content-Security-Policy": {csp},
+		"Referrer-Policy":         {"strict-origin-when-cross-origin"},
+		"X-Content-Type-Options":  {"nosniff"},
+		"X-Frame-Options":         {"DENY"},
+		"Permissions-Policy":      {"camera=(), microphone=(), geolocation=()"},
+	}
+	hstsValue := []string{"max-age=63072000; includeSubDomains"}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", csp)
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-		if r.TLS != nil {
-			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+		for k, v := range headers {
+			h[k] = v
+		}
+		if hsts || r.TLS != nil {
+			h["Strict-Transport-Security"] = hstsValue
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -129,7 +194,7 @@ func recoverPanics(logger *slog.Logger, next http.Handler) http.Handler {
 					panic(v)
 				}
 				logger.Error("handler panic", "path", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-				writeError(w, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
+				httpx.WriteError(w, r, errs.New(errs.Internal, errs.MessageOf(nil)))
 			}
 		}()
 		next.ServeHTTP(w, r)
@@ -162,21 +227,32 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach Flush for streaming responses.
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// logRequests writes one line per request with status and duration.
-func logRequests(logger *slog.Logger, next http.Handler) http.Handler {
+// observeRequests writes one log line per request with status and duration
+// (and the error of a 500) and records it in the metrics by route pattern.
+func observeRequests(logger *slog.Logger, m *metrics.Metrics, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
+		r, note := httpx.WithNote(r)
 		next.ServeHTTP(rec, r)
+		took := time.Since(start)
 		if rec.status == 0 {
 			rec.status = http.StatusOK
 		}
-		logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+		attrs := []slog.Attr{
 			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
+			slog.String("path", redactPath(r.URL.Path, r.URL.RawQuery)),
 			slog.Int("status", rec.status),
 			slog.Int("bytes", rec.bytes),
-			slog.Duration("duration", time.Since(start)),
-		)
+			slog.Duration("duration", took),
+		}
+		level := slog.LevelInfo
+		if err := note.Err(); err != nil {
+			level = slog.LevelError
+			attrs = append(attrs, slog.String("err", err.Error()))
+		}
+		logger.LogAttrs(r.Context(), level, "request", attrs...)
+		stream := strings.HasPrefix(rec.Header().Get("Content-Type"), "text/event-stream")
+		m.Request(note.Pattern(), r.Method, rec.status, took, stream)
 	})
 }

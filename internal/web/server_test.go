@@ -14,13 +14,14 @@ import (
 	"testing/fstest"
 
 	"tribe/internal/config"
+	"tribe/internal/metrics"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
 
 const indexHTML = `<!doctype html><html><head><title>rUv</title></head><body><div id="root"></div></body></html>`
 
-func gz(t *testing.T, s string) []byte {
+func gz(t testing.TB, s string) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	w := gzip.NewWriter(&b)
@@ -29,7 +30,7 @@ func gz(t *testing.T, s string) []byte {
 	return b.Bytes()
 }
 
-func testApp(t *testing.T) fstest.MapFS {
+func testApp(t testing.TB) fstest.MapFS {
 	js := strings.Repeat("console.log('tribe');", 100)
 	return fstest.MapFS{
 		"index.html":              {Data: []byte(indexHTML)},
@@ -271,7 +272,7 @@ func TestHealthAndReadiness(t *testing.T) {
 	}
 	_ = db.Close()
 	resp, body = get(t, srv, "/readyz", nil)
-	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "database_unavailable") {
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, `"code":"unavailable"`) {
 		t.Fatalf("readyz with a closed database: %d %s", resp.StatusCode, body)
 	}
 	resp, _ = get(t, srv, "/healthz", nil)
@@ -302,7 +303,7 @@ func TestPanicsBecomeJSON500(t *testing.T) {
 func TestRequestLogLine(t *testing.T) {
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&buf, nil))
-	h := logRequests(logger, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	h := observeRequests(logger, metrics.New(metrics.Sources{}), http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.WriteHeader(http.StatusTeapot)
 	}))
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequestWithContext(context.Background(), http.MethodGet, "/tea", nil))
@@ -318,8 +319,18 @@ func TestRequestLogLine(t *testing.T) {
 }
 
 func TestAcceptedEncodings(t *testing.T) {
-	got := acceptedEncodings("gzip;q=1.0, identity; q=0.5, BR;q=0, *;q=0")
-	if !got["gzip"] || got["br"] || !got["identity"] {
-		t.Errorf("%v", got)
+	cases := map[string]codings{
+		"gzip;q=1.0, identity; q=0.5, BR;q=0, *;q=0": {gzip: true},
+		"br, gzip":            {br: true, gzip: true},
+		"GZIP":                {gzip: true},
+		"deflate, br;q=0.5":   {br: true},
+		"gzip;q=0, br;q=0.0":  {},
+		"":                    {},
+		" , ;q=0, gzip ; q=1": {gzip: true},
+	}
+	for header, want := range cases {
+		if got := acceptedCodings(header); got != want {
+			t.Errorf("%q: %+v, want %+v", header, got, want)
+		}
 	}
 }

@@ -9,9 +9,14 @@ import (
 	"io/fs"
 	"mime"
 	"net/http"
+	"net/url"
 	"path"
 	"strconv"
 	"strings"
+	"unicode"
+
+	"tribe/internal/errs"
+	"tribe/internal/httpx"
 )
 
 // staticFile is one file of the built app, loaded once at start with its
@@ -20,7 +25,27 @@ type staticFile struct {
 	body, gzip, brotli []byte
 	etag               string
 	contentType        string
+	// Header values made once, so serving a file allocates no header strings.
+	hdr struct{ contentType, etag, length, gzipLength, brotliLength []string }
 }
+
+// prepare fills the ready-made header values once the bodies are final.
+func (f *staticFile) prepare() {
+	f.etag = etagOf(f.body)
+	f.hdr.contentType = []string{f.contentType}
+	f.hdr.etag = []string{f.etag}
+	f.hdr.length = []string{strconv.Itoa(len(f.body))}
+	f.hdr.gzipLength = []string{strconv.Itoa(len(f.gzip))}
+	f.hdr.brotliLength = []string{strconv.Itoa(len(f.brotli))}
+}
+
+// Shared header values; each slice has length = capacity, so a later Add
+// on a response copies instead of writing into them.
+var (
+	hdrVaryEncoding = []string{"Accept-Encoding"}
+	hdrGzip         = []string{"gzip"}
+	hdrBrotli       = []string{"br"}
+)
 
 // staticSite serves the built app from memory.
 type staticSite struct {
@@ -28,8 +53,10 @@ type staticSite struct {
 	routes map[string]bool
 	built  bool
 	// shell is the app without prerendered content, for client-only routes
-	// and the 404 page (the app renders the requested path there).
+	// (and the 404 answer of a build without a prerendered 404 page).
 	shell *staticFile
+	// notFound is the prerendered 404 page, which shows the requested path.
+	notFoundPage *notFoundPage
 }
 
 // baseURLPlaceholder stands for TRIBE_BASE_URL in the prerendered pages (canonical links, Open
@@ -84,7 +111,7 @@ func loadStatic(dist fs.FS, baseURL string, contentScript []byte) (*staticSite, 
 				return nil, fmt.Errorf("compress %s: %w", p, err)
 			}
 		}
-		f.etag = etagOf(f.body)
+		f.prepare()
 		s.files[p] = f
 	}
 	_, s.built = s.files["index.html"]
@@ -92,15 +119,16 @@ func loadStatic(dist fs.FS, baseURL string, contentScript []byte) (*staticSite, 
 	if s.shell == nil {
 		s.shell = s.files["index.html"]
 	}
+	s.notFoundPage = newNotFoundPage(s.files["404.html"])
 	return s, nil
 }
 
 // ServeHTTP answers app routes with their HTML, files of the build with their
-// bytes, and anything else with the app's 404 page and status 404.
+// bytes, and anything else with the 404 page, showing the requested path, and status 404.
 func (s *staticSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", "This address only answers GET and HEAD.")
+		httpx.WriteError(w, r, errs.New(errs.MethodNotAllowed, "This address only answers GET and HEAD."))
 		return
 	}
 	p := r.URL.Path
@@ -109,10 +137,17 @@ func (s *staticSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if target == "" {
 			target = "/"
 		}
-		if r.URL.RawQuery != "" {
-			target += "?" + r.URL.RawQuery
+		// The path is decoded: /%2fevil.example/ would redirect to
+		// //evil.example, another site. Only same-site targets redirect, and
+		// the query is copied as sent, so it must hold no control character.
+		if !sameSitePath(target) || strings.ContainsFunc(r.URL.RawQuery, unicode.IsControl) {
+			s.notFound(w, r)
+			return
 		}
-		http.Redirect(w, r, target, http.StatusPermanentRedirect)
+		// Escaping keeps a decoded "?" or "%" in the path from changing the
+		// target's meaning.
+		u := url.URL{Path: target, RawQuery: r.URL.RawQuery}
+		http.Redirect(w, r, u.String(), http.StatusPermanentRedirect)
 		return
 	}
 	if !s.built {
@@ -132,6 +167,21 @@ func (s *staticSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			cache = "public, max-age=31536000, immutable"
 		}
 		s.serveFile(w, r, f, http.StatusOK, cache)
+		return
+	}
+	s.notFound(w, r)
+}
+
+// notFound answers 404 with the prerendered 404 page holding the requested
+// path, or the app shell when the build has no 404 page (plain text when the
+// app is not built).
+func (s *staticSite) notFound(w http.ResponseWriter, r *http.Request) {
+	if s.notFoundPage != nil {
+		s.notFoundPage.serve(w, r)
+		return
+	}
+	if s.shell == nil {
+		http.NotFound(w, r)
 		return
 	}
 	s.serveFile(w, r, s.shell, http.StatusNotFound, "no-cache")
@@ -165,27 +215,28 @@ func gzipBytes(b []byte) ([]byte, error) {
 }
 
 func (s *staticSite) serveFile(w http.ResponseWriter, r *http.Request, f *staticFile, status int, cache string) {
+	// Canonical keys and values made once: this is the hottest path of the site.
 	h := w.Header()
-	h.Set("Content-Type", f.contentType)
+	h["Content-Type"] = f.hdr.contentType
 	h.Set("Cache-Control", cache)
-	h.Set("ETag", f.etag)
+	h["Etag"] = f.hdr.etag
 	if f.gzip != nil || f.brotli != nil {
-		h.Add("Vary", "Accept-Encoding")
+		h["Vary"] = append(h["Vary"], hdrVaryEncoding...)
 	}
 	if status == http.StatusOK && etagMatches(r.Header.Get("If-None-Match"), f.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	body := f.body
-	switch enc := acceptedEncodings(r.Header.Get("Accept-Encoding")); {
-	case f.brotli != nil && enc["br"]:
-		body = f.brotli
-		h.Set("Content-Encoding", "br")
-	case f.gzip != nil && enc["gzip"]:
-		body = f.gzip
-		h.Set("Content-Encoding", "gzip")
+	body, length := f.body, f.hdr.length
+	switch enc := acceptedCodings(r.Header.Get("Accept-Encoding")); {
+	case f.brotli != nil && enc.br:
+		body, length = f.brotli, f.hdr.brotliLength
+		h["Content-Encoding"] = hdrBrotli
+	case f.gzip != nil && enc.gzip:
+		body, length = f.gzip, f.hdr.gzipLength
+		h["Content-Encoding"] = hdrGzip
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h["Content-Length"] = length
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		_, _ = bytes.NewReader(body).WriteTo(w)
@@ -199,18 +250,22 @@ func etagOf(b []byte) string {
 	return `"` + hex.EncodeToString(sum[:12]) + `"`
 }
 
-// acceptedEncodings reads an Accept-Encoding header, leaving out codings the
-// client refused with q=0.
-func acceptedEncodings(header string) map[string]bool {
-	out := map[string]bool{}
-	for _, part := range strings.Split(header, ",") {
+// codings are the content codings the server has files in.
+type codings struct{ br, gzip bool }
+
+// acceptedCodings reads an Accept-Encoding header, leaving out codings the
+// client refused with q=0. It allocates nothing.
+func acceptedCodings(header string) codings {
+	var out codings
+	for rest := header; rest != ""; {
+		var part string
+		part, rest, _ = strings.Cut(rest, ",")
 		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		name = strings.ToLower(strings.TrimSpace(name))
-		if name == "" {
-			continue
-		}
+		name = strings.TrimSpace(name)
 		accepted := true
-		for _, param := range strings.Split(params, ";") {
+		for params != "" {
+			var param string
+			param, params, _ = strings.Cut(params, ";")
 			k, v, ok := strings.Cut(strings.TrimSpace(param), "=")
 			if ok && strings.TrimSpace(k) == "q" {
 				if q, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && q == 0 {
@@ -218,7 +273,12 @@ func acceptedEncodings(header string) map[string]bool {
 				}
 			}
 		}
-		out[name] = accepted
+		switch {
+		case strings.EqualFold(name, "br"):
+			out.br = accepted
+		case strings.EqualFold(name, "gzip"):
+			out.gzip = accepted
+		}
 	}
 	return out
 }

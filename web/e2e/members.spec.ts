@@ -232,7 +232,7 @@ test('dashboard, level dialog, admin sessions, and a free member never gets a me
   await expect(upcoming).toHaveAttribute('aria-pressed', 'true');
   const futureCard = m.getByRole('listitem').filter({ hasText: futureTitle });
   await expect(futureCard).toBeVisible();
-  await expect(futureCard.getByRole('link', { name: 'Subscribe to Join' })).toBeVisible();
+  await expect(futureCard.getByRole('button', { name: 'Subscribe to Join' })).toBeVisible();
   await expect(futureCard.getByRole('link', { name: 'Add to calendar' })).toHaveAttribute(
     'href',
     /\/api\/sessions\/[^/]+\/calendar\.ics$/,
@@ -428,4 +428,63 @@ test('profile edit, cancel and save', async ({ browser }) => {
   await page.goto('/members?success=true');
   await expect(page).toHaveURL(/\/auth\?success=true&return=members$/);
   await context.close();
+});
+
+test('an admin’s four tabs stay on one row at 375 px that scrolls to the selected tab', async ({
+  browser,
+}) => {
+  const admin = await adminPage(browser);
+  const page = admin.page;
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto('/members');
+  const list = page.getByRole('tablist', { name: 'Members area' });
+  await expect(tab(page, /Admin/)).toBeAttached();
+  const geometry = () =>
+    list.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const tabs = [...el.querySelectorAll('[role="tab"]')].map((t) => {
+        const r = t.getBoundingClientRect();
+        return { top: Math.round(r.top), left: r.left, right: r.right };
+      });
+      return {
+        tops: [...new Set(tabs.map((t) => t.top))],
+        scrolls: el.scrollWidth > el.clientWidth,
+        selected:
+          tabs[
+            [...el.querySelectorAll('[role="tab"]')].findIndex(
+              (t) => t.getAttribute('aria-selected') === 'true',
+            )
+          ],
+        box: { left: box.left, right: box.right },
+      };
+    });
+  const before = await geometry();
+  expect(before.tops, 'every tab on one row').toHaveLength(1);
+  expect(before.scrolls, 'the row scrolls sideways').toBe(true);
+
+  await tab(page, /Admin/).click();
+  await expect(tab(page, /Admin/)).toHaveAttribute('aria-selected', 'true');
+  await expect
+    .poll(async () => {
+      const { selected, box } = await geometry();
+      return (
+        selected !== undefined && selected.left >= box.left - 1 && selected.right <= box.right + 1
+      );
+    })
+    .toBe(true);
+  // Back to the first tab by keyboard: it comes back into view too.
+  await page.keyboard.press('Home');
+  await expect(tab(page, 'Dashboard')).toHaveAttribute('aria-selected', 'true');
+  await expect
+    .poll(async () => {
+      const { selected, box } = await geometry();
+      return (
+        selected !== undefined && selected.left >= box.left - 1 && selected.right <= box.right + 1
+      );
+    })
+    .toBe(true);
+  mkdirSync(SHOTS, { recursive: true });
+  await tab(page, /Admin/).click();
+  await page.screenshot({ path: `${SHOTS}/admin-tabs-375.png` });
+  await admin.context.close();
 });

@@ -1,5 +1,5 @@
 import { get } from 'node:http';
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 
 /** The public-site budget: gzipped JavaScript a first visit to `/` needs before it can render. */
 const homeScriptBudget = 90 * 1024;
@@ -98,11 +98,16 @@ test.describe('prerendered pages', () => {
     expect(tribe.offers.price).toBe('250');
   });
 
-  test('client-only pages and unknown paths get the empty shell', async ({ request }) => {
-    for (const path of ['/members', '/no/such/page']) {
-      const html = await (await request.get(path)).text();
-      expect(html).toContain('<div id="root"></div>');
-    }
+  test('client-only pages get the empty shell, unknown paths the 404 page', async ({ request }) => {
+    const members = await request.get('/members');
+    expect(await members.text()).toContain('<div id="root"></div>');
+    const missing = await request.get('/no/such/page');
+    expect(missing.status()).toBe(404);
+    const html = await missing.text();
+    expect(html).toContain('<title>Page not found | rUv</title>');
+    expect(html).toContain('<meta name="robots" content="noindex" />');
+    expect(html).toContain('>/no/such/page</code>');
+    expect(html).not.toContain('%TRIBE_');
   });
 
   for (const path of ['/', '/about', '/tribe']) {
@@ -124,6 +129,58 @@ test.describe('prerendered pages', () => {
       expect(errors).toEqual([]);
     });
   }
+
+  test('head tags follow client-side navigation, as the prerendered pages have them', async ({
+    page,
+    baseURL,
+  }) => {
+    test.setTimeout(60_000);
+    /** The head tags a page carries, in a form two documents can be compared by. */
+    const headOf = (html: string | null) =>
+      page.evaluate((source) => {
+        const doc =
+          source === null ? document : new DOMParser().parseFromString(source, 'text/html');
+        const tags = [
+          ...doc.head.querySelectorAll(
+            'meta[name="description"], meta[name="keywords"], meta[name="robots"], link[rel="canonical"], meta[property^="og:"], meta[name^="twitter:"]',
+          ),
+        ].map((el) =>
+          [...el.attributes]
+            .map((a) => `${a.name}=${a.value}`)
+            .sort()
+            .join(' '),
+        );
+        const ld = [...doc.head.querySelectorAll('script[type="application/ld+json"]')].map(
+          (s) => JSON.parse(s.textContent ?? 'null') as unknown,
+        );
+        return { title: doc.title, tags: tags.sort(), ld };
+      }, html);
+    const prerenderedHead = async (path: string) =>
+      headOf(await (await page.request.get(path)).text());
+    const go = async (p: Page, label: string, path: string, heading: string | RegExp) => {
+      await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label }).click();
+      await expect(p).toHaveURL(`${baseURL}${path}`);
+      await expect(p.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      const want = await prerenderedHead(path);
+      await expect.poll(() => headOf(null)).toEqual(want);
+      return want;
+    };
+
+    await page.goto('/');
+    await page.waitForLoadState('networkidle');
+    const about = await go(page, 'About', '/about', 'About rUv');
+    expect(about.tags).toContain(`href=${baseURL}/about rel=canonical`);
+    expect(about.ld).toEqual([expect.objectContaining({ '@type': 'ProfilePage' })]);
+
+    await page.goto('/mcp');
+    await page.waitForLoadState('networkidle');
+    const booking = await go(page, 'Booking', '/booking', 'Book a Session');
+    expect(booking.tags).toContain(`href=${baseURL}/booking rel=canonical`);
+    await go(page, 'Projects', '/projects', 'Projects');
+    await go(page, 'Tribe', '/tribe', /Tribe/);
+    const home = await go(page, 'Home', '/', 'Agentic Coaching & Mentoring');
+    expect(home.ld).toEqual([expect.objectContaining({ '@type': 'Person' })]);
+  });
 
   test('the JavaScript / needs before it renders stays within the 90 KB gzip budget', async ({
     request,

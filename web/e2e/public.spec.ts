@@ -278,7 +278,12 @@ test.describe('tribe landing', () => {
     await page.goto('/tribe');
     await page.waitForLoadState('networkidle');
     const hero = page.getByRole('main').locator('section').first();
-    await expect(hero.locator('.invisible')).toHaveText('');
+    // Nothing types: no typed copy over the text, nothing of it invisible.
+    await expect(hero.locator('[data-typing]')).toHaveCount(0);
+    await expect(hero.locator('[data-typed-lines], .invisible')).toHaveCount(0);
+    await expect(hero.getByText('Build agentic AI with a small cohort of builders.')).toHaveCount(
+      2,
+    );
   });
 });
 

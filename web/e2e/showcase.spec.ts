@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { whenHydrated } from './hydration';
 
 interface Showcase {
   path: string;
@@ -219,6 +220,7 @@ test.describe('tabs by keyboard', () => {
     const panel = page.getByRole('tabpanel', { name: 'Detection' });
     await expect(panel).toContainText('npx aidefence detect');
 
+    await whenHydrated(detection);
     await detection.focus();
     await page.keyboard.press('ArrowRight');
     const analysis = list.getByRole('tab', { name: 'Analysis' });
@@ -256,6 +258,7 @@ test.describe('tabs by keyboard', () => {
       'cargo add aimds-core',
     );
 
+    await whenHydrated(rust);
     await rust.focus();
     await page.keyboard.press('ArrowRight');
     const ts = list.getByRole('tab', { name: 'TypeScript API' });
@@ -338,7 +341,9 @@ test.describe('narrow screens', () => {
       .getByRole('tab')
       .evaluateAll((tabs) => tabs.map((t) => Math.round(t.getBoundingClientRect().top)));
     expect(new Set(tops).size).toBe(1);
-    await list.getByRole('tab', { name: 'Detection' }).focus();
+    const detection = list.getByRole('tab', { name: 'Detection' });
+    await whenHydrated(detection);
+    await detection.focus();
     await page.keyboard.press('End');
     const monitoring = list.getByRole('tab', { name: 'Monitoring' });
     await expect(monitoring).toBeFocused();

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { whenHydrated } from './hydration';
 
 const HOME_HEADING = 'Agentic Coaching & Mentoring';
 
@@ -44,6 +45,7 @@ test.describe('public site', () => {
     const about = page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'About' });
+    await whenHydrated(about);
     await about.focus();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { level: 1, name: 'About rUv' })).toBeVisible();
@@ -78,10 +80,28 @@ test.describe('404 page', () => {
     await expect(page.locator('code', { hasText: '/nonexistent-page' })).toBeVisible();
     await expect(page.getByText(/does not exist/)).toBeVisible();
     await expect(page.locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}T/);
-    await expect(page).toHaveTitle('Page Not Found | rUv');
+    await expect(page).toHaveTitle('Page not found | rUv');
     await expect
       .poll(() => errors)
       .toContain('404 Error: User attempted to access non-existent route: /nonexistent-page');
+  });
+
+  test('hydrates the server-rendered page without a mismatch', async ({ page }) => {
+    const errors = collectConsoleErrors(page);
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.goto('/<b>gone</b>');
+    const code = page.locator('main code');
+    // The browser sends the path percent-encoded, and its location.pathname says the same.
+    await expect(code).toHaveText('/%3Cb%3Egone%3C/b%3E');
+    await expect(page.locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}T/);
+    await page.waitForLoadState('networkidle');
+    // Chromium reports the document's own 404 status as a console error too.
+    expect(errors.filter((e) => !e.startsWith('Failed to load resource'))).toEqual([
+      '404 Error: User attempted to access non-existent route: /%3Cb%3Egone%3C/b%3E',
+    ]);
+    // The app runs: its buttons navigate.
+    await page.getByRole('button', { name: 'View Projects' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
   });
 
   test('Return Home goes to /', async ({ page }) => {
@@ -119,11 +139,68 @@ test.describe('404 page', () => {
   });
 });
 
+test.describe('404 page without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('arrives as HTML with its title, noindex and the requested path, escaped', async ({
+    page,
+  }) => {
+    const response = await page.goto(`/it's-"gone"/<script>alert(1)</script>`);
+    expect(response?.status()).toBe(404);
+    const html = (await response?.text()) ?? '';
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain('/it&#39;s-%22gone%22/%3Cscript%3Ealert(1)%3C/script%3E');
+    await expect(page).toHaveTitle('Page not found | rUv');
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+    await expect(page.locator('link[rel="canonical"]')).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Page Not Found/);
+    await expect(page.locator('main code')).toHaveText(
+      `/it's-%22gone%22/%3Cscript%3Ealert(1)%3C/script%3E`,
+    );
+    await expect(page.getByText(/No such file or directory/)).toBeVisible();
+    await expect(page.getByText(/does not exist/)).toBeVisible();
+  });
+});
+
 test.describe('mobile menu', () => {
   test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
 
   const bodyOverflow = (page: Page) =>
     page.evaluate(() => getComputedStyle(document.body).overflow);
+
+  test('is opaque from the first frame it is on screen, with motion allowed', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await page.goto('/about');
+    await expect(page.getByRole('heading', { level: 1, name: 'About rUv' })).toBeVisible();
+    // Record, on every frame from the click on, how opaque the menu and everything around it is.
+    await page.evaluate(() => {
+      const samples: string[] = [];
+      (window as unknown as { menuSamples: string[] }).menuSamples = samples;
+      const sample = () => {
+        const menu = document.getElementById('mobile-menu');
+        if (menu) {
+          let opacity = 1;
+          for (let el: Element | null = menu; el; el = el.parentElement) {
+            opacity *= Number(getComputedStyle(el).opacity);
+          }
+          samples.push(`${opacity} ${getComputedStyle(menu).backgroundColor}`);
+        }
+        if (samples.length < 20) requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    });
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByRole('dialog', { name: /menu/ })).toBeVisible();
+    await expect
+      .poll(() =>
+        page.evaluate(() => (window as unknown as { menuSamples: string[] }).menuSamples.length),
+      )
+      .toBeGreaterThanOrEqual(5);
+    const samples = await page.evaluate(
+      () => (window as unknown as { menuSamples: string[] }).menuSamples,
+    );
+    for (const sample of samples) expect(sample).toMatch(/^1 rgb\(\d+, \d+, \d+\)$/);
+  });
 
   test('opens, locks scroll, and closes on link choice, back, Escape and widening', async ({
     page,
@@ -139,12 +216,12 @@ test.describe('mobile menu', () => {
     await button.click();
     await expect(dialog).toBeVisible();
     await expect(trigger).toHaveAttribute('aria-expanded', 'true');
-    expect(await bodyOverflow(page)).toBe('hidden');
+    await expect.poll(() => bodyOverflow(page)).toBe('hidden');
     await dialog.getByRole('link', { name: 'About' }).click();
     await expect(page).toHaveURL(/\/about$/);
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('heading', { level: 1, name: 'About rUv' })).toBeVisible();
-    expect(await bodyOverflow(page)).not.toBe('hidden');
+    await expect.poll(() => bodyOverflow(page)).not.toBe('hidden');
 
     // Back closes the menu and stays on the page.
     await button.click();
@@ -152,7 +229,7 @@ test.describe('mobile menu', () => {
     await page.goBack();
     await expect(dialog).toBeHidden();
     await expect(page).toHaveURL(/\/about$/);
-    expect(await bodyOverflow(page)).not.toBe('hidden');
+    await expect.poll(() => bodyOverflow(page)).not.toBe('hidden');
 
     // Back once more leaves the page: the menu did not leave extra history behind.
     await page.goBack();
@@ -171,7 +248,7 @@ test.describe('mobile menu', () => {
     await expect(dialog).toBeVisible();
     await page.setViewportSize({ width: 1024, height: 812 });
     await expect(dialog).toBeHidden();
-    expect(await bodyOverflow(page)).not.toBe('hidden');
+    await expect.poll(() => bodyOverflow(page)).not.toBe('hidden');
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     await expect(page).toHaveURL(/\/$/);
   });

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { pageMeta, render } from './entry-server';
+import { NOT_FOUND_PATH_PLACEHOLDER, pageMeta, render } from './entry-server';
 
 const prerendered = Object.entries(pageMeta).filter(([, meta]) => meta.prerender);
 
@@ -23,4 +23,12 @@ describe('entry-server', () => {
       expect(html).toContain('Skip to content');
     },
   );
+
+  it('renders the 404 page at the path placeholder, with no time yet (it is set when the app runs)', async () => {
+    const html = await render(NOT_FOUND_PATH_PLACEHOLDER);
+    expect(html).toContain('Page Not Found');
+    expect(html).toContain(`>${NOT_FOUND_PATH_PLACEHOLDER}</code>`);
+    expect(html).toContain(`bash: cd: <!-- -->${NOT_FOUND_PATH_PLACEHOLDER}<!-- -->: No such file`);
+    expect(html).not.toContain('<time');
+  });
 });

@@ -9,7 +9,20 @@ import { StaticRouter } from '@/lib/router';
 import { Providers } from './app/providers';
 import { AppRoutes } from './app/routes';
 
-export { pageMeta } from './app/seo';
+export {
+  BASE_URL_META,
+  BASE_URL_PLACEHOLDER,
+  headTags,
+  renderHeadTags,
+  structuredData,
+} from './app/head';
+export { notFoundMeta, pageMeta } from './app/seo';
+
+/**
+ * The path the 404 page is prerendered at. The server puts the requested path, escaped, in its
+ * place (internal/web/notfound.go), and the app hydrates that HTML at the same path.
+ */
+export const NOT_FOUND_PATH_PLACEHOLDER = '/%TRIBE_REQUEST_PATH%';
 
 /** Renders the app at `path` to the HTML that goes inside #root. */
 export async function render(path: string): Promise<string> {

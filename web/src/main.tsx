@@ -9,16 +9,17 @@ disableScrollRestoration();
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 
-const app = (
-  <StrictMode>
-    <App />
-  </StrictMode>
-);
-
-// Public pages arrive prerendered (scripts/prerender.mjs): hydrate them so nothing flashes.
+// Public pages and the 404 page arrive prerendered (scripts/prerender.mjs): hydrate them so
+// nothing flashes.
 // The members area and other client-only pages arrive as the empty shell. When the site owner
 // overrides the content files, the server embeds them as #tribe-content and the prerendered text
 // (made from the build's content) is stale: render afresh, which replaces it in one commit.
 const contentOverridden = document.getElementById('tribe-content') !== null;
-if (root.hasChildNodes() && !contentOverridden) hydrateRoot(root, app);
+const hydrate = root.hasChildNodes() && !contentOverridden;
+const app = (
+  <StrictMode>
+    <App prerendered={hydrate} />
+  </StrictMode>
+);
+if (hydrate) hydrateRoot(root, app);
 else createRoot(root).render(app);

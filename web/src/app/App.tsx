@@ -2,11 +2,12 @@ import { BrowserRouter } from '@/lib/router';
 import { Providers } from './providers';
 import { AppRoutes } from './routes';
 
-export function App() {
+/** The running app; `prerendered` when it hydrates the page's prerendered HTML. */
+export function App({ prerendered = false }: { prerendered?: boolean }) {
   return (
     <Providers>
       <BrowserRouter>
-        <AppRoutes />
+        <AppRoutes prerendered={prerendered} />
       </BrowserRouter>
     </Providers>
   );

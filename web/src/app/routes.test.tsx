@@ -1,8 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ada, json, mockApi, resetAuthState } from '@/features/auth/test-api';
+import { NotFoundPage } from '@/features/errors/NotFoundPage';
+import { HomePage } from '@/features/marketing/HomePage';
+import { ada, json, mockApi, resetAuthState } from '@/test/mock-api';
 import { renderRoute } from '@/test/render';
-import { pageRoutes } from './routes';
+import { pageFor, pageRoutes } from './routes';
 import { pageMeta } from './seo';
 
 /** The page routes listed in the public-site spec's route table. */
@@ -80,7 +82,7 @@ describe('routes', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     renderRoute('/definitely/not/here');
     expect(await screen.findByRole('heading', { name: /page not found/i })).toBeInTheDocument();
-    expect(document.title).toBe('Page Not Found | rUv');
+    expect(document.title).toBe('Page not found | rUv');
   });
 
   it('renders Home with its headline, tagline and links to About and Booking', () => {
@@ -94,5 +96,17 @@ describe('routes', () => {
     const main = screen.getByRole('main');
     expect(main.querySelector('a[href="/about"]')).not.toBeNull();
     expect(main.querySelector('a[href="/booking"]')).not.toBeNull();
+  });
+});
+
+describe('pageFor', () => {
+  it('matches the route table exactly but for a trailing slash, else the 404 page', () => {
+    expect(pageFor('/')).toBe(HomePage);
+    expect(pageFor('/about/')).toBe(pageFor('/about'));
+    // The server answers 404 for a path in other case; the page must agree.
+    expect(pageFor('/About')).toBe(NotFoundPage);
+    expect(pageFor('/about')).not.toBe(NotFoundPage);
+    expect(pageFor('/about/team')).toBe(NotFoundPage);
+    expect(pageFor('/nope')).toBe(NotFoundPage);
   });
 });

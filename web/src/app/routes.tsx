@@ -2,6 +2,7 @@ import { type ComponentType, lazy } from 'react';
 import { NotFoundPage } from '@/features/errors/NotFoundPage';
 import { HomePage } from '@/features/marketing/HomePage';
 import { useLocation } from '@/lib/router';
+import { useDocumentHead } from './document-head';
 import { RootLayout } from './layout/RootLayout';
 
 /** Loads a named page export as its own chunk. */
@@ -19,7 +20,7 @@ const AboutPage = lazyPage(() => import('@/features/marketing/AboutPage'), 'Abou
 const ProjectsPage = lazyPage(() => import('@/features/marketing/ProjectsPage'), 'ProjectsPage');
 const BookingPage = lazyPage(() => import('@/features/marketing/BookingPage'), 'BookingPage');
 const McpPage = lazyPage(() => import('@/features/mcp/McpPage'), 'McpPage');
-const TribePage = lazyPage(() => import('@/features/tribe/TribePage'), 'TribePage');
+const TribeRoute = lazyPage(() => import('./pages/tribe'), 'TribeRoute');
 const AuthPage = lazyPage(() => import('@/features/auth/AuthPage'), 'AuthPage');
 const MembersPage = lazyPage(() => import('@/features/members/MembersPage'), 'MembersPage');
 const AgentTestPage = lazyPage(() => import('@/features/agent/AgentTestPage'), 'AgentTestPage');
@@ -45,7 +46,7 @@ export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType 
   { path: '/about', Component: AboutPage },
   { path: '/projects', Component: ProjectsPage },
   { path: '/mcp', Component: McpPage },
-  { path: '/tribe', Component: TribePage },
+  { path: '/tribe', Component: TribeRoute },
   { path: '/booking', Component: BookingPage },
   { path: '/auth', Component: AuthPage },
   { path: '/members', Component: MembersPage },
@@ -67,9 +68,15 @@ export function pageFor(pathname: string): ComponentType {
   return pageRoutes.find((route) => route.path === path)?.Component ?? NotFoundPage;
 }
 
-/** Renders the current location's page inside the shared layout. */
-export function AppRoutes() {
-  const Page = pageFor(useLocation().pathname);
+/**
+ * Renders the current location's page inside the shared layout, and keeps the document's head
+ * tags that page's. `prerendered`: the page was hydrated from its prerendered HTML, whose head
+ * is already right.
+ */
+export function AppRoutes({ prerendered = false }: { prerendered?: boolean }) {
+  const { pathname } = useLocation();
+  useDocumentHead(pathname, prerendered);
+  const Page = pageFor(pathname);
   return (
     <RootLayout>
       <Page />

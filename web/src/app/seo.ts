@@ -42,7 +42,7 @@ export const pageMeta: Readonly<Record<string, PageMeta>> = {
   '/mcp': {
     title: 'Client-side MCP tools',
     description:
-      'A starter kit of client-side MCP-style tools that run in the browser: resources, search and JSON reads over static files. MIT licensed, free to download.',
+      'A starter kit of client-side MCP-style tools that run in the browser, and a free remote MCP server to connect your assistant to: search, services and the site content. MIT licensed.',
     keywords: [...common, 'MCP', 'Model Context Protocol', 'client-side tools', 'starter kit'],
     prerender: true,
     index: true,
@@ -131,4 +131,16 @@ export const pageMeta: Readonly<Record<string, PageMeta>> = {
     prerender: true,
     index: true,
   },
+};
+
+/**
+ * The 404 page's head: any path no route matches. It is prerendered once, with a placeholder the
+ * server replaces by the requested path, and never indexed.
+ */
+export const notFoundMeta: PageMeta = {
+  title: 'Page not found',
+  description: 'There is no page at this address on the rUv site.',
+  keywords: common,
+  prerender: true,
+  index: false,
 };

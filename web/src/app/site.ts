@@ -1,6 +1,6 @@
 /**
- * Site-wide constants: navigation, footer links and the order of the social profiles.
- * (A later step moves these into the content JSON files served by the Go server.)
+ * Site-wide constants of the layout: navigation and footer links. (The social profiles and their
+ * order are in content/social.ts; the attributes of links that leave the site in lib/links.ts.)
  */
 
 export interface NavLink {
@@ -46,26 +46,3 @@ export const siblingSites: readonly ExternalLink[] = [
     description: 'Cloud platform for agent swarms',
   },
 ];
-
-export type SocialKind = 'youtube' | 'github' | 'linkedin' | 'x';
-
-/** A social profile the site links; its address comes from contact.json (content/social.ts). */
-export interface SocialProfile {
-  kind: SocialKind;
-  label: string;
-  description: string;
-}
-
-/** The profiles in the order the site shows them. */
-export const socialProfiles: readonly SocialProfile[] = [
-  { kind: 'youtube', label: 'YouTube', description: 'Video tutorials' },
-  { kind: 'github', label: 'GitHub', description: 'Code' },
-  { kind: 'linkedin', label: 'LinkedIn', description: 'Professional network' },
-  { kind: 'x', label: 'X', description: 'Short posts' },
-];
-
-/** Attributes for every link that leaves the site. */
-export const externalLinkProps = {
-  target: '_blank',
-  rel: 'noopener noreferrer',
-} as const;

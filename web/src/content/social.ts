@@ -4,9 +4,25 @@
  * Only this part of contact.json is bundled in the entry chunk.
  */
 import { online_presence } from '@content/contact.json';
-import { type SocialKind, type SocialProfile, socialProfiles } from '@/app/site';
 import { injectedContent } from './override';
 import type { SocialLinks } from './types';
+
+export type SocialKind = 'youtube' | 'github' | 'linkedin' | 'x';
+
+/** A social profile the site links; its address comes from contact.json. */
+export interface SocialProfile {
+  kind: SocialKind;
+  label: string;
+  description: string;
+}
+
+/** The profiles in the order the site shows them. */
+export const socialProfiles: readonly SocialProfile[] = [
+  { kind: 'youtube', label: 'YouTube', description: 'Video tutorials' },
+  { kind: 'github', label: 'GitHub', description: 'Code' },
+  { kind: 'linkedin', label: 'LinkedIn', description: 'Professional network' },
+  { kind: 'x', label: 'X', description: 'Short posts' },
+];
 
 export interface SocialLink extends SocialProfile {
   href: string;

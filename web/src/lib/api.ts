@@ -4,19 +4,20 @@
  * as {@link ApiError}.
  */
 
-export interface ApiErrorBody {
-  error: { code: string; message: string };
-}
+import type { ApiErrorBody } from './api-types';
 
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** The request field the error is about, when the server named one. */
+  readonly field: string | undefined;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, field?: string) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.field = field;
   }
 }
 
@@ -92,7 +93,10 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 
   const data = await readBody(res);
   if (!res.ok) {
-    if (isApiErrorBody(data)) throw new ApiError(res.status, data.error.code, data.error.message);
+    if (isApiErrorBody(data)) {
+      const { code, message, field } = data.error;
+      throw new ApiError(res.status, code, message, typeof field === 'string' ? field : undefined);
+    }
     const message =
       typeof data === 'string' && data.length > 0 && data.length < 300 ? data : res.statusText;
     throw new ApiError(

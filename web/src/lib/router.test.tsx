@@ -1,9 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { useLayoutEffect } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pageFor } from '@/app/routes';
-import { NotFoundPage } from '@/features/errors/NotFoundPage';
-import { HomePage } from '@/features/marketing/HomePage';
 import {
   BrowserRouter,
   createBrowserHistory,
@@ -310,17 +307,5 @@ describe('StaticRouter and BrowserRouter', () => {
     fireEvent.click(screen.getByRole('link', { name: 'MCP' }));
     expect(window.location.pathname).toBe('/mcp');
     expect(screen.getByTestId('where')).toHaveTextContent('/mcp');
-  });
-});
-
-describe('pageFor', () => {
-  it('matches the route table exactly but for a trailing slash, else the 404 page', () => {
-    expect(pageFor('/')).toBe(HomePage);
-    expect(pageFor('/about/')).toBe(pageFor('/about'));
-    // The server answers 404 for a path in other case; the page must agree.
-    expect(pageFor('/About')).toBe(NotFoundPage);
-    expect(pageFor('/about')).not.toBe(NotFoundPage);
-    expect(pageFor('/about/team')).toBe(NotFoundPage);
-    expect(pageFor('/nope')).toBe(NotFoundPage);
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api';
-import { createSessionStore, type SessionMessage, type SessionStore, type User } from './session';
+import type { User } from './api-types';
+import { createSessionStore, type SessionMessage, type SessionStore } from './session';
 
 const user: User = {
   id: 'u1',
@@ -9,6 +10,7 @@ const user: User = {
   full_name: 'Ada Lovelace',
   avatar_url: null,
   is_admin: false,
+  name_unverified: false,
   created_at: '2026-11-23T10:00:00.000Z',
   subscription: null,
 };

@@ -8,26 +8,9 @@
  * signed-out view; it switches once the session request answers, so hydration never mismatches.
  */
 import { useSyncExternalStore } from 'react';
-import { ApiError, api } from './api';
-
-/** The paid-membership part of a user, `null` for a free member. */
-export interface Subscription {
-  status: string;
-  current_period_end: string | null;
-  cancel_at_period_end: boolean;
-}
-
-/** The user object of the HTTP API (docs/api.md, "Accounts and sessions"). */
-export interface User {
-  id: string;
-  email: string;
-  email_confirmed: boolean;
-  full_name: string;
-  avatar_url: string | null;
-  is_admin: boolean;
-  created_at: string;
-  subscription: Subscription | null;
-}
+import { ApiError } from './api';
+import type { User } from './api-types';
+import { getSessionUser } from './auth-api';
 
 export type SessionState =
   | { status: 'unknown' }
@@ -70,15 +53,10 @@ export interface SessionStoreOptions {
   fetchSession?: () => Promise<User | null>;
 }
 
-async function fetchSessionUser(): Promise<User | null> {
-  const body = await api.get<{ user: User | null }>('/api/auth/session');
-  return body?.user ?? null;
-}
-
 /** Creates a store; the app uses the single {@link session} below, tests make their own. */
 export function createSessionStore(options: SessionStoreOptions = {}): SessionStore {
   const channelName = options.channelName ?? SESSION_CHANNEL;
-  const fetchSession = options.fetchSession ?? fetchSessionUser;
+  const fetchSession = options.fetchSession ?? getSessionUser;
 
   let state: SessionState = UNKNOWN;
   const listeners = new Set<() => void>();

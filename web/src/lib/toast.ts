@@ -32,10 +32,24 @@ export function preloadToasts(): void {
   void load().catch(() => {});
 }
 
-function show(kind: 'success' | 'error' | 'info', title: string, description?: string): void {
-  load()
+/** Options of one toast: an id lets a later toast with the same id replace it, or dismiss it. */
+export interface ToastOptions {
+  id?: string;
+}
+
+/**
+ * Shows a toast once the library is loaded. The promise settles when the toast has been handed to
+ * the library (or the library could not load), so a caller can wait for it before leaving the page.
+ */
+function show(
+  kind: 'success' | 'error' | 'info',
+  title: string,
+  description?: string,
+  options: ToastOptions = {},
+): Promise<void> {
+  return load()
     .then((module) => {
-      module.toast[kind](title, description === undefined ? undefined : { description });
+      module.toast[kind](title, { description, id: options.id });
     })
     .catch(() => {
       // Without the library there is nowhere to show the toast; the forms also show errors inline.
@@ -44,11 +58,19 @@ function show(kind: 'success' | 'error' | 'info', title: string, description?: s
 
 export const toast = {
   /** A success message: a title and an optional line under it. */
-  success: (title: string, description?: string) => show('success', title, description),
+  success: (title: string, description?: string, options?: ToastOptions) =>
+    show('success', title, description, options),
   /** A destructive message, e.g. `toast.error('Error', error.message)`. */
-  error: (title: string, description?: string) => show('error', title, description),
+  error: (title: string, description?: string, options?: ToastOptions) =>
+    show('error', title, description, options),
   /** A neutral message. */
-  info: (title: string, description?: string) => show('info', title, description),
+  info: (title: string, description?: string, options?: ToastOptions) =>
+    show('info', title, description, options),
+  /** Takes the toast with this id away, if it is showing (or about to). */
+  dismiss: (id: string): void => {
+    // Nothing can be showing before the library loads; once it loads, after any pending toast.
+    if (loading) void loading.then((module) => module.toast.dismiss(id)).catch(() => {});
+  },
 };
 
 function subscribe(listener: () => void): () => void {

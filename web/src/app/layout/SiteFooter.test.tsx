@@ -1,8 +1,9 @@
 import contact from '@content/contact.json';
 import { render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { socialProfiles } from '@/content/social';
 import { createMemoryHistory, Router } from '@/lib/router';
-import { siblingSites, socialProfiles } from '../site';
+import { siblingSites } from '../site';
 import { SiteFooter } from './SiteFooter';
 
 function renderFooter() {

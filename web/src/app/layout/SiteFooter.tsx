@@ -2,9 +2,10 @@ import { ArrowUpRight, LogIn } from 'lucide-react';
 import { Container } from '@/components/ui/container';
 import { SocialIcon } from '@/components/ui/social-icon';
 import { socialLinks } from '@/content/social';
+import { externalLinkProps } from '@/lib/links';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
-import { externalLinkProps, memberLoginLink, siblingSites, site } from '../site';
+import { memberLoginLink, siblingSites, site } from '../site';
 import { Logo } from './SiteHeader';
 
 const headingClass = 'font-mono text-xs font-semibold uppercase tracking-[0.18em] text-dim';

@@ -1,10 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ada, apiError, json, mockApi, resetAuthState } from '@/features/auth/test-api';
 import { ApiError } from '@/lib/api';
 import { session } from '@/lib/session';
 import { installMatchMedia, setViewportWidth } from '@/test/match-media';
+import { ada, apiError, json, mockApi, resetAuthState } from '@/test/mock-api';
 import { renderRoute } from '@/test/render';
 import { MENU_HISTORY_KEY } from './useMobileMenu';
 

@@ -1,5 +1,5 @@
 import type { AnchorHTMLAttributes } from 'react';
-import { externalLinkProps } from '@/app/site';
+import { externalLinkProps } from '@/lib/links';
 
 /** A link that leaves the site: opens a new tab without giving it a handle on this one. */
 export function ExternalLink(

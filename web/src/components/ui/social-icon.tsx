@@ -1,5 +1,5 @@
 import type { SVGProps } from 'react';
-import type { SocialKind } from '@/app/site';
+import type { SocialKind } from '@/content/social';
 
 /** Outline brand marks in the same 24-unit, 2px-stroke style as the lucide icons. */
 const paths: Record<SocialKind, string[]> = {

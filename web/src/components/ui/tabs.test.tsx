@@ -1,7 +1,7 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from './tabs';
 
 function Example() {
@@ -90,5 +90,47 @@ describe('Tabs', () => {
     expect(html).toContain('aria-selected="true"');
     expect(html).toContain('cargo add aimds-core');
     expect(html).not.toContain('npm install aimds');
+  });
+
+  it('scrolls a row too wide for the screen so the newly selected tab is wholly in view', async () => {
+    const user = userEvent.setup();
+    render(
+      <Tabs defaultValue="a">
+        <TabsList aria-label="Members area">
+          {['a', 'b', 'c', 'd'].map((v) => (
+            <TabsTrigger key={v} value={v}>
+              {v}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {['a', 'b', 'c', 'd'].map((v) => (
+          <TabsContent key={v} value={v}>
+            panel {v}
+          </TabsContent>
+        ))}
+      </Tabs>,
+    );
+    const list = screen.getByRole('tablist');
+    expect(list.className).toMatch(/max-sm:overflow-x-auto/);
+    expect(list.className).not.toMatch(/(^| )flex-wrap/);
+    // A 300 px row of four 100 px tabs (jsdom lays nothing out).
+    const box = (left: number, width: number) =>
+      ({ left, right: left + width, width, top: 0, bottom: 44 }) as DOMRect;
+    Object.defineProperty(list, 'scrollWidth', { value: 400 });
+    Object.defineProperty(list, 'clientWidth', { value: 300 });
+    list.getBoundingClientRect = () => box(0, 300);
+    screen.getAllByRole('tab').forEach((tab, i) => {
+      tab.getBoundingClientRect = () => box(i * 100, 100);
+    });
+    const scrollTo = vi.fn();
+    list.scrollTo = scrollTo as unknown as typeof list.scrollTo;
+
+    await user.click(screen.getByRole('tab', { name: 'b' }));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(scrollTo).not.toHaveBeenCalled(); // already in view
+
+    // "d" runs 100 px past the right edge: scroll by that and a margin.
+    await user.click(screen.getByRole('tab', { name: 'd' }));
+    await waitFor(() => expect(scrollTo).toHaveBeenCalledWith({ left: 116 }));
   });
 });

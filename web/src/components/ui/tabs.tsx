@@ -1,5 +1,5 @@
 import * as TabsPrimitive from '@radix-ui/react-tabs';
-import type { ComponentProps } from 'react';
+import { type ComponentProps, type Ref, useCallback, useEffect, useRef } from 'react';
 import { cn } from '@/lib/cn';
 
 /**
@@ -11,21 +11,68 @@ export function Tabs({ className, ...rest }: ComponentProps<typeof TabsPrimitive
   return <TabsPrimitive.Root className={cn('w-full', className)} {...rest} />;
 }
 
-/** The row of tabs; give it an `aria-label` naming what the tabs choose between. */
-export function TabsList({ className, ...rest }: ComponentProps<typeof TabsPrimitive.List>) {
+/** Scrolls `list` sideways, when it scrolls, so its selected tab is wholly in view. */
+export function revealSelectedTab(list: HTMLElement): void {
+  const selected = list.querySelector<HTMLElement>('[role="tab"][data-state="active"]');
+  if (!selected || list.scrollWidth <= list.clientWidth) return;
+  const box = list.getBoundingClientRect();
+  const tab = selected.getBoundingClientRect();
+  const margin = 16;
+  let by = 0;
+  if (tab.left < box.left) by = tab.left - box.left - margin;
+  else if (tab.right > box.right) by = tab.right - box.right + margin;
+  if (by !== 0) list.scrollTo({ left: list.scrollLeft + by });
+}
+
+/**
+ * The row of tabs; give it an `aria-label` naming what the tabs choose between. On phones the
+ * tabs stay on one line that scrolls sideways (the last visible tab is cut off, which shows there
+ * is more) instead of wrapping into a second row that breaks the folder-tab look, and the
+ * selected tab is scrolled into view whenever the selection changes (focus does the same for the
+ * arrow keys). The bottom rule is an inset shadow there, because the scrolling box would clip the
+ * 1 px the active tab overlaps the border by. From the sm breakpoint the row wraps.
+ */
+export function TabsList({ className, ref, ...rest }: ComponentProps<typeof TabsPrimitive.List>) {
+  const own = useRef<HTMLDivElement | null>(null);
+  useEffect(() => {
+    const list = own.current;
+    if (!list) return;
+    revealSelectedTab(list);
+    const observer = new MutationObserver(() => revealSelectedTab(list));
+    observer.observe(list, { subtree: true, attributes: true, attributeFilter: ['data-state'] });
+    return () => observer.disconnect();
+  }, []);
+  const setRef = useCallback(
+    (element: HTMLDivElement | null) => {
+      own.current = element;
+      assignRef(ref, element);
+    },
+    [ref],
+  );
   return (
     <TabsPrimitive.List
-      className={cn('flex flex-wrap gap-x-1 gap-y-2 border-b border-ink-700', className)}
+      ref={setRef}
+      className={cn(
+        'flex gap-x-1 gap-y-2 border-b border-ink-700 sm:flex-wrap',
+        'max-sm:overflow-x-auto max-sm:overflow-y-hidden max-sm:border-b-0',
+        'max-sm:shadow-[inset_0_-1px_0_var(--color-ink-700)] max-sm:[scrollbar-width:none]',
+        className,
+      )}
       {...rest}
     />
   );
+}
+
+function assignRef<T>(ref: Ref<T> | undefined, value: T | null): void {
+  if (typeof ref === 'function') ref(value);
+  else if (ref) ref.current = value;
 }
 
 export function TabsTrigger({ className, ...rest }: ComponentProps<typeof TabsPrimitive.Trigger>) {
   return (
     <TabsPrimitive.Trigger
       className={cn(
-        '-mb-px inline-flex min-h-11 items-center gap-2 rounded-t-md border border-transparent px-3 py-2',
+        '-mb-px inline-flex min-h-11 shrink-0 items-center gap-2 rounded-t-md border border-transparent px-3 py-2 max-sm:mb-0',
         'font-mono text-sm text-muted transition-colors duration-150 hover:text-fg',
         'data-[state=active]:border-ink-700 data-[state=active]:border-b-ink-900',
         'data-[state=active]:bg-ink-900 data-[state=active]:text-term-green',

@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { session } from '@/lib/session';
+import { ada, apiError, deferred, json, mockApi, resetAuthState } from '@/test/mock-api';
 import { renderRoute } from '@/test/render';
-import { ada, apiError, deferred, json, mockApi, resetAuthState } from './test-api';
 
 afterEach(() => {
   resetAuthState();
@@ -43,6 +43,17 @@ describe('/auth', { timeout: 20_000 }, () => {
     expect(within(form).getByLabelText('Password')).toHaveAccessibleDescription(
       'At least 8 characters.',
     );
+  });
+
+  it('lists only what the members area has, and points questions to the console on Home', async () => {
+    mockApi();
+    renderRoute('/auth');
+    await screen.findByRole('heading', { level: 1 });
+    const panel = screen.getByText('~/tribe/members').closest('div')?.parentElement as HTMLElement;
+    const areas = [...panel.querySelectorAll('dt')].map((dt) => dt.textContent);
+    expect(areas).toEqual(['cohorts/', 'sessions/', 'chat/', 'profile/']);
+    expect(panel).not.toHaveTextContent(/recordings|notes|guides|assistant/i);
+    expect(within(panel).getByRole('link', { name: 'home page' })).toHaveAttribute('href', '/');
   });
 
   it('signs in: busy label, toast, then /members', async () => {
@@ -101,6 +112,77 @@ describe('/auth', { timeout: 20_000 }, () => {
       email: 'ada@example.com',
       password: 'short',
     });
+  });
+
+  it('takes the server’s password error and its toast away once the password is long enough', async () => {
+    mockApi({
+      'POST /api/auth/signup': () =>
+        apiError(400, 'invalid', 'Password must be at least 8 characters.', 'password'),
+    });
+    const user = userEvent.setup();
+    renderRoute('/auth');
+    await user.click(await screen.findByRole('tab', { name: 'Sign Up' }));
+    const form = screen.getByRole('form', { name: 'Sign up' });
+    await user.type(within(form).getByLabelText('Full name'), 'Ada Lovelace');
+    await user.type(within(form).getByLabelText('Email'), 'ada@example.com');
+    await user.type(within(form).getByLabelText('Password'), 'short');
+    await user.click(within(form).getByRole('button', { name: 'Sign Up' }));
+    await expectToast('Error', 'Password must be at least 8 characters.');
+
+    // Editing another field, or the password while still too short, changes nothing.
+    await user.type(within(form).getByLabelText('Full name'), ' B.');
+    await user.type(within(form).getByLabelText('Password'), '12');
+    expect(within(form).getByRole('alert')).toHaveTextContent('at least 8 characters');
+    expect(
+      screen.getByText('Password must be at least 8 characters.', {
+        selector: '[data-description]',
+      }),
+    ).toBeInTheDocument();
+
+    await user.type(within(form).getByLabelText('Password'), '3');
+    await waitFor(() =>
+      expect(
+        screen.queryByText('Password must be at least 8 characters.', {
+          selector: '[data-description]',
+        }),
+      ).not.toBeInTheDocument(),
+    );
+    expect(within(form).getByRole('alert')).toBeEmptyDOMElement();
+  });
+
+  it('leaves no stale error toast beside Account created!', async () => {
+    let calls = 0;
+    mockApi({
+      'POST /api/auth/signup': () => {
+        calls += 1;
+        return calls === 1
+          ? apiError(409, 'email_taken', 'An account with this e-mail already exists.')
+          : json(201, { user: ada });
+      },
+    });
+    const user = userEvent.setup();
+    const { router } = renderRoute('/auth');
+    await user.click(await screen.findByRole('tab', { name: 'Sign Up' }));
+    const form = screen.getByRole('form', { name: 'Sign up' });
+    await user.type(within(form).getByLabelText('Full name'), 'Ada Lovelace');
+    await user.type(within(form).getByLabelText('Email'), 'ada@example.com');
+    await user.type(within(form).getByLabelText('Password'), 'long enough');
+    await user.click(within(form).getByRole('button', { name: 'Sign Up' }));
+    await expectToast('Error', 'An account with this e-mail already exists.');
+    await user.click(within(form).getByRole('button', { name: 'Sign Up' }));
+    await expectToast(
+      'Account created!',
+      'You have successfully signed up. Redirecting to members area...',
+    );
+    // Gone with the success, not when its four seconds run out.
+    const stale = () =>
+      [...document.querySelectorAll('[data-sonner-toast]')].filter(
+        (t) =>
+          t.textContent?.includes('already exists') && t.getAttribute('data-removed') !== 'true',
+      );
+    await waitFor(() => expect(stale()).toEqual([]), { timeout: 1000 });
+    expect(screen.getByText('Account created!')).toBeInTheDocument();
+    await waitFor(() => expect(router.location.pathname).toBe('/members'));
   });
 
   it('signs up: busy label, toast, then /members', async () => {
@@ -218,6 +300,7 @@ describe('/auth', { timeout: 20_000 }, () => {
     ['expired', /has expired/],
     ['used', /already been used/],
     ['invalid', /not valid/],
+    ['signin', /Sign in first, then open the link/],
     ['<b>anything</b>', /not valid/],
   ])('explains a failed confirmation link (confirm_error=%s)', async (code, text) => {
     mockApi();
@@ -225,5 +308,20 @@ describe('/auth', { timeout: 20_000 }, () => {
     const alert = await screen.findByText(text);
     expect(alert).toHaveAttribute('role', 'alert');
     expect(alert).not.toHaveTextContent('anything');
+  });
+});
+
+describe('/auth after a checkout', { timeout: 20_000 }, () => {
+  it('signs a member in and returns them to /members with the checkout flags', async () => {
+    mockApi({ 'POST /api/auth/signin': signedIn });
+    const user = userEvent.setup();
+    const { router } = renderRoute('/auth?success=true&return=members');
+    const form = await screen.findByRole('form', { name: 'Sign in' });
+    await user.type(within(form).getByLabelText(/Email/), 'ada@example.com');
+    await user.type(within(form).getByLabelText(/^Password/), 'long enough password');
+    await user.click(within(form).getByRole('button', { name: /Sign in/i }));
+    await waitFor(() => expect(router.location.pathname).toBe('/members'));
+    expect(router.location.search).toBe('?success=true');
+    session.dispose();
   });
 });

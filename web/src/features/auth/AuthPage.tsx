@@ -5,22 +5,23 @@ import { Modal } from '@/components/ui/modal';
 import { Page } from '@/components/ui/page';
 import { PageHeader } from '@/components/ui/page-header';
 import { TerminalWindow } from '@/components/ui/terminal-window';
+import { signOut } from '@/lib/auth-api';
 import { cn } from '@/lib/cn';
 import { Link, useNavigate, useSearchParams } from '@/lib/router';
 import { session, useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
-import { signOut } from './auth-api';
+import { useHydrated } from '@/lib/use-hydrated';
 import { ForgotPasswordForm, linkButton, NewPasswordForm, SignInForm, SignUpForm } from './forms';
-import { safeReturnPath } from './navigation';
-import { useHydrated } from './useHydrated';
+import { afterSignInPath } from './navigation';
 
 const NO_PARAMS = new URLSearchParams();
 
+/** What the members area has; each line names something that exists there. */
 const memberAreas: ReadonlyArray<readonly [string, string]> = [
-  ['cohorts/', 'small groups of builders at your level'],
-  ['sessions/', 'bi-weekly two-hour live sessions'],
-  ['knowledge/', 'recordings, notes and guides'],
-  ['assistant/', 'an AI assistant that knows the material'],
+  ['cohorts/', 'small groups of up to five builders: create one or join'],
+  ['sessions/', 'bi-weekly two-hour live sessions, in your time zone and calendar'],
+  ['chat/', 'the members’ group chat between sessions'],
+  ['profile/', 'your details and avatar'],
 ];
 
 /** Why a confirmation link failed, by the code the server puts in `confirm_error`. */
@@ -32,6 +33,8 @@ export function confirmErrorMessage(code: string): string {
       return 'This confirmation link has already been used. Your address may already be confirmed: sign in to check.';
     case 'failed':
       return 'We could not confirm your address just now. Please open the link again in a moment.';
+    case 'signin':
+      return 'Sign in first, then open the link in the e-mail again: a confirmation link only works in a browser signed in to the account it confirms.';
     default:
       return 'This confirmation link is not valid. Sign in and ask for a new one from the members area.';
   }
@@ -60,7 +63,7 @@ export function AuthPage() {
   const token = params.get('token') ?? '';
   const loggedOut = params.get('logged_out') === 'true';
   const confirmError = params.get('confirm_error');
-  const returnTo = safeReturnPath(params.get('return'));
+  const returnTo = afterSignInPath(params);
 
   const state = useSession();
   const navigate = useNavigate();
@@ -217,6 +220,16 @@ export function AuthPage() {
               </div>
             ))}
           </dl>
+          <p className="mt-5">
+            <span className="text-term-green">$</span> ask
+          </p>
+          <p className="mt-1.5 text-muted">
+            Questions first? The console on the{' '}
+            <Link to="/" className="text-term-cyan underline-offset-4 hover:underline">
+              home page
+            </Link>{' '}
+            answers them, no account needed.
+          </p>
         </TerminalWindow>
       </div>
 

@@ -1,7 +1,7 @@
-import { type RefObject, useState } from 'react';
+import { type RefObject, useEffect, useState } from 'react';
 import { Modal } from '@/components/ui/modal';
 import { session } from '@/lib/session';
-import { toast } from '@/lib/toast';
+import { preloadToasts, toast } from '@/lib/toast';
 import { ForgotPasswordForm, linkButton, SignInForm } from './forms';
 import { loadPage, MODAL_REDIRECT_DELAY_MS } from './navigation';
 import { MODAL_PASSWORD_MIN } from './validate';
@@ -16,10 +16,14 @@ type View = { name: 'login'; email: string } | { name: 'reset'; email: string };
 
 /**
  * The Tribe page's Member Login modal, with a Reset Password view. Signing in loads the members
- * area as a full page after a short pause, so the welcome toast is seen first.
+ * area as a full page once the welcome toast is up and has been seen for a moment: the toast
+ * library starts loading when the dialog opens, and the page waits for it however slow it is.
  */
 export function LoginDialog({ open, onOpenChange, returnFocusTo }: LoginDialogProps) {
   const [view, setView] = useState<View>({ name: 'login', email: '' });
+  useEffect(() => {
+    if (open) preloadToasts();
+  }, [open]);
 
   const change = (next: boolean) => {
     if (!next) setView({ name: 'login', email: '' });
@@ -76,8 +80,9 @@ export function LoginDialog({ open, onOpenChange, returnFocusTo }: LoginDialogPr
         onForgotPassword={() => setView({ name: 'reset', email: '' })}
         onSignedIn={(user) => {
           session.signedIn(user);
-          toast.success('Welcome back!', 'Redirecting to members area...');
-          window.setTimeout(() => loadPage('/members'), MODAL_REDIRECT_DELAY_MS);
+          void toast.success('Welcome back!', 'Redirecting to members area...').then(() => {
+            window.setTimeout(() => loadPage('/members'), MODAL_REDIRECT_DELAY_MS);
+          });
           return 'keep-busy';
         }}
       />

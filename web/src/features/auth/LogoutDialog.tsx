@@ -2,10 +2,10 @@ import { type RefObject, useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { ApiError } from '@/lib/api';
+import { signOut } from '@/lib/auth-api';
 import { useLocation, useNavigate } from '@/lib/router';
 import { session } from '@/lib/session';
 import { toast } from '@/lib/toast';
-import { signOut } from './auth-api';
 
 export interface LogoutDialogProps {
   open: boolean;

@@ -3,9 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { session } from '@/lib/session';
 import { ToastRegion } from '@/lib/toast';
+import { ada, apiError, deferred, json, mockApi, resetAuthState } from '@/test/mock-api';
 import { loadPage } from './navigation';
 import { LoginDialogButton, WaitlistDialogButton } from './TribeDialogs';
-import { ada, apiError, deferred, json, mockApi, resetAuthState } from './test-api';
 
 vi.mock('./navigation', async (original) => ({
   ...(await original<typeof import('./navigation')>()),

@@ -12,12 +12,15 @@ import { preloadToasts } from '@/lib/toast';
 interface DialogButtonProps {
   children: ReactNode;
   className?: string;
+  /** Why the visitor joins the wait list (the wait-list dialog says it). */
+  reason?: 'full' | 'payments-off' | undefined;
 }
 
 interface DialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   returnFocusTo?: RefObject<HTMLElement | null>;
+  reason?: 'full' | 'payments-off' | undefined;
 }
 
 const loadLogin = () => import('./LoginDialog');
@@ -34,6 +37,7 @@ const WaitlistDialog = lazy(async () => ({ default: (await loadWaitlist()).Waitl
 function LazyDialogButton({
   children,
   className,
+  reason,
   preload,
   Dialog,
 }: DialogButtonProps & { preload: () => Promise<unknown>; Dialog: ComponentType<DialogProps> }) {
@@ -63,7 +67,7 @@ function LazyDialogButton({
       </button>
       {loaded ? (
         <Suspense fallback={null}>
-          <Dialog open={open} onOpenChange={setOpen} returnFocusTo={button} />
+          <Dialog open={open} onOpenChange={setOpen} returnFocusTo={button} reason={reason} />
         </Suspense>
       ) : null}
     </>
@@ -80,9 +84,14 @@ export function LoginDialogButton({ children, className }: DialogButtonProps) {
 }
 
 /** Opens the Join the Wait List modal. */
-export function WaitlistDialogButton({ children, className }: DialogButtonProps) {
+export function WaitlistDialogButton({ children, className, reason }: DialogButtonProps) {
   return (
-    <LazyDialogButton className={className} preload={loadWaitlist} Dialog={WaitlistDialog}>
+    <LazyDialogButton
+      className={className}
+      reason={reason}
+      preload={loadWaitlist}
+      Dialog={WaitlistDialog}
+    >
       {children}
     </LazyDialogButton>
   );

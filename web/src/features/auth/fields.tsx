@@ -10,7 +10,8 @@ import {
   useState,
 } from 'react';
 import { buttonClasses } from '@/components/ui/button';
-import { errorMessage } from '@/lib/api';
+import { FormField } from '@/components/ui/form-field';
+import { ApiError, errorMessage } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { session } from '@/lib/session';
 import { toast } from '@/lib/toast';
@@ -25,7 +26,7 @@ export interface TextFieldProps
   hint?: string;
 }
 
-/** A labelled input with an optional hint and a visible error tied to it for screen readers. */
+/** The account forms' labelled input (components/ui/form-field.tsx) with an optional hint and error. */
 export function TextField({
   label,
   name,
@@ -36,40 +37,23 @@ export function TextField({
   className,
   ...input
 }: TextFieldProps) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ');
   return (
-    <div className={cn('flex flex-col gap-1.5', className)}>
-      <label htmlFor={id} className="font-mono text-sm text-fg">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        value={value}
-        onChange={(event) => onValueChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy || undefined}
-        className={cn(
-          'h-11 w-full rounded-md border bg-ink-900 px-3 font-mono text-base text-fg placeholder:text-dim sm:text-sm',
-          'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-term-cyan',
-          error ? 'border-term-red' : 'border-ink-600',
-        )}
-        {...input}
-      />
-      {hint ? (
-        <p id={hintId} className="text-xs text-dim">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="text-sm text-term-red">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FormField label={label} hint={hint} error={error} className={className}>
+      {(control) => (
+        <input
+          {...control}
+          name={name}
+          value={value}
+          onChange={(event) => onValueChange(event.target.value)}
+          className={cn(
+            'h-11 w-full rounded-md border bg-ink-900 px-3 font-mono text-base text-fg placeholder:text-dim sm:text-sm',
+            'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-term-cyan',
+            error ? 'border-term-red' : 'border-ink-600',
+          )}
+          {...input}
+        />
+      )}
+    </FormField>
   );
 }
 
@@ -116,20 +100,26 @@ export function FormError({ message }: { message: string | null }) {
 export interface Action {
   busy: boolean;
   error: string | null;
+  /** The form field the server's error is about, when it named one. */
+  errorField: string | null;
   /**
    * Runs `work` unless a run is under way. A thrown error is shown in the form and as an 'Error'
    * toast with the server's message; a 401 also tells the session store. `work` may return
    * `'keep-busy'` when it is navigating away, so the button stays busy until the page changes.
+   * When `work` succeeds, the error and its toast go: they no longer apply.
    */
   run: (work: () => Promise<undefined | 'keep-busy'>) => Promise<void>;
+  /** Takes the error and its toast away (the field it was about now looks right). */
   clearError: () => void;
 }
 
 export function useAction(): Action {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ message: string; field: string | null } | null>(null);
   const running = useRef(false);
   const mounted = useRef(true);
+  // One toast per form: a second failure replaces the first instead of stacking under it.
+  const toastId = `form-error-${useId()}`;
   useEffect(() => {
     mounted.current = true;
     return () => {
@@ -137,29 +127,43 @@ export function useAction(): Action {
     };
   }, []);
 
-  const run = useCallback(async (work: () => Promise<undefined | 'keep-busy'>) => {
-    if (running.current) return;
-    running.current = true;
-    setBusy(true);
-    setError(null);
-    let keep = false;
-    try {
-      keep = (await work()) === 'keep-busy';
-    } catch (caught) {
-      session.reportError(caught);
-      const message = errorMessage(caught);
-      toast.error('Error', message);
-      if (mounted.current) setError(message);
-    } finally {
-      if (!keep) {
-        running.current = false;
-        if (mounted.current) setBusy(false);
+  const run = useCallback(
+    async (work: () => Promise<undefined | 'keep-busy'>) => {
+      if (running.current) return;
+      running.current = true;
+      setBusy(true);
+      setError(null);
+      let keep = false;
+      try {
+        keep = (await work()) === 'keep-busy';
+        toast.dismiss(toastId);
+      } catch (caught) {
+        session.reportError(caught);
+        const message = errorMessage(caught);
+        void toast.error('Error', message, { id: toastId });
+        const field = caught instanceof ApiError ? (caught.field ?? null) : null;
+        if (mounted.current) setError({ message, field });
+      } finally {
+        if (!keep) {
+          running.current = false;
+          if (mounted.current) setBusy(false);
+        }
       }
-    }
-  }, []);
+    },
+    [toastId],
+  );
 
-  const clearError = useCallback(() => setError(null), []);
-  return { busy, error, run, clearError };
+  const clearError = useCallback(() => {
+    toast.dismiss(toastId);
+    setError(null);
+  }, [toastId]);
+  return {
+    busy,
+    error: error?.message ?? null,
+    errorField: error?.field ?? null,
+    run,
+    clearError,
+  };
 }
 
 /** Focuses the first field named in `errors` (in form order), so keyboard users land on it. */

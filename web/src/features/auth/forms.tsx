@@ -1,14 +1,20 @@
 import { type ReactNode, useRef, useState } from 'react';
-import type { User } from '@/lib/session';
+import type { User } from '@/lib/api-types';
+import { joinWaitlist } from './api/join-waitlist';
+import { requestPasswordReset } from './api/request-password-reset';
+import { resetPassword } from './api/reset-password';
+import { signIn } from './api/sign-in';
+import { signUp } from './api/sign-up';
+import type { WaitlistJoined } from './api/types';
 import {
-  joinWaitlist,
-  requestPasswordReset,
-  resetPassword,
-  signIn,
-  signUp,
-  type WaitlistAnswer,
-} from './auth-api';
-import { Form, FormError, focusFirstInvalid, SubmitButton, TextField, useAction } from './fields';
+  type Action,
+  Form,
+  FormError,
+  focusFirstInvalid,
+  SubmitButton,
+  TextField,
+  useAction,
+} from './fields';
 import {
   collect,
   type Errors,
@@ -21,13 +27,24 @@ import {
 /** What a success handler returns: `'keep-busy'` while it navigates away. */
 type After = undefined | 'keep-busy';
 
-/** Field values and per-field errors of one form; editing a field clears its error. */
-function useFields<K extends string>(initial: Record<K, string>) {
+/**
+ * Field values and per-field errors of one form; editing a field clears its error. A server error
+ * about a field (and its toast) goes once that field is edited to a value that passes the
+ * server's rule as the browser can check it (`serverRules`; any edit for a field without one).
+ */
+function useFields<K extends string>(
+  initial: Record<K, string>,
+  action: Action,
+  serverRules: Partial<Record<K, (value: string) => string | undefined>> = {},
+) {
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<Errors<K>>({});
   const change = (name: K) => (value: string) => {
     setValues((prev) => ({ ...prev, [name]: value }));
     setErrors((prev) => (prev[name] ? { ...prev, [name]: undefined } : prev));
+    if (action.errorField === name && serverRules[name]?.(value) === undefined) {
+      action.clearError();
+    }
   };
   /** The value, change handler and error of one field, to spread onto its TextField. */
   const field = (name: K): FieldBinding => ({
@@ -102,9 +119,11 @@ export function SignInForm({
   onForgotPassword,
   initialEmail = '',
 }: SignInFormProps) {
-  const { values, setErrors, field } = useFields({ email: initialEmail, password: '' });
-  const { formRef, validate } = useValidation(['email', 'password'], setErrors);
   const action = useAction();
+  const { values, setErrors, field } = useFields({ email: initialEmail, password: '' }, action, {
+    email: emailError,
+  });
+  const { formRef, validate } = useValidation(['email', 'password'], setErrors);
   const submit = () => {
     const ok = validate({
       email: emailError(values.email),
@@ -144,13 +163,17 @@ export interface SignUpFormProps {
 }
 
 export function SignUpForm({ onSignedUp }: SignUpFormProps) {
-  const { values, setErrors, field } = useFields({
-    full_name: '',
-    email: '',
-    password: '',
-  });
-  const { formRef, validate } = useValidation(['full_name', 'email', 'password'], setErrors);
   const action = useAction();
+  const { values, setErrors, field } = useFields(
+    { full_name: '', email: '', password: '' },
+    action,
+    {
+      full_name: (value) => requiredError(value, 'Full name'),
+      email: emailError,
+      password: (value) => passwordError(value, SERVER_PASSWORD_MIN),
+    },
+  );
+  const { formRef, validate } = useValidation(['full_name', 'email', 'password'], setErrors);
   const submit = () => {
     const ok = validate({
       full_name: requiredError(values.full_name, 'Full name'),
@@ -190,9 +213,11 @@ export interface ForgotPasswordFormProps {
 }
 
 export function ForgotPasswordForm({ initialEmail = '', onSent, footer }: ForgotPasswordFormProps) {
-  const { values, setErrors, field } = useFields({ email: initialEmail });
-  const { formRef, validate } = useValidation(['email'], setErrors);
   const action = useAction();
+  const { values, setErrors, field } = useFields({ email: initialEmail }, action, {
+    email: emailError,
+  });
+  const { formRef, validate } = useValidation(['email'], setErrors);
   const submit = () => {
     if (!validate({ email: emailError(values.email) })) return;
     const email = values.email.trim();
@@ -218,9 +243,11 @@ export interface NewPasswordFormProps {
 
 /** The form behind a mailed reset link: a new password, typed twice. */
 export function NewPasswordForm({ token, onReset }: NewPasswordFormProps) {
-  const { values, setErrors, field } = useFields({ password: '', confirm: '' });
-  const { formRef, validate } = useValidation(['password', 'confirm'], setErrors);
   const action = useAction();
+  const { values, setErrors, field } = useFields({ password: '', confirm: '' }, action, {
+    password: (value) => passwordError(value, SERVER_PASSWORD_MIN),
+  });
+  const { formRef, validate } = useValidation(['password', 'confirm'], setErrors);
   const submit = () => {
     const ok = validate({
       password: passwordError(values.password, SERVER_PASSWORD_MIN),
@@ -261,13 +288,16 @@ export function NewPasswordForm({ token, onReset }: NewPasswordFormProps) {
 }
 
 export interface WaitlistFormProps {
-  onJoined: (answer: WaitlistAnswer) => After;
+  onJoined: (answer: WaitlistJoined) => After;
 }
 
 export function WaitlistForm({ onJoined }: WaitlistFormProps) {
-  const { values, setErrors, field } = useFields({ full_name: '', email: '' });
-  const { formRef, validate } = useValidation(['full_name', 'email'], setErrors);
   const action = useAction();
+  const { values, setErrors, field } = useFields({ full_name: '', email: '' }, action, {
+    full_name: (value) => requiredError(value, 'Full name'),
+    email: emailError,
+  });
+  const { formRef, validate } = useValidation(['full_name', 'email'], setErrors);
   const submit = () => {
     const ok = validate({
       full_name: requiredError(values.full_name, 'Full name'),

@@ -17,3 +17,23 @@ export function safeReturnPath(value: string | null): string {
   }
   return value;
 }
+
+/** The flags a return from Stripe Checkout leaves on /members (spec §2). */
+const CHECKOUT_FLAGS = ['success', 'canceled', 'awaiting_subscription'] as const;
+
+/**
+ * Where to go after signing in on /auth. `return=members` is what the members area sends a
+ * visitor with checkout flags: back to /members with those flags, so the page still finishes the
+ * checkout. Any other `return` is read by {@link safeReturnPath}.
+ */
+export function afterSignInPath(params: URLSearchParams): string {
+  const target = params.get('return');
+  if (target !== 'members') return safeReturnPath(target);
+  const kept = new URLSearchParams();
+  for (const flag of CHECKOUT_FLAGS) {
+    const value = params.get(flag);
+    if (value !== null) kept.set(flag, value);
+  }
+  const query = kept.toString();
+  return query ? `/members?${query}` : '/members';
+}

@@ -5,6 +5,7 @@ import { Container } from '@/components/ui/container';
 import { usePageTitle } from '@/lib/page-title';
 import { useLocation, useNavigate } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
+import { useHydrated } from '@/lib/use-hydrated';
 
 const timeFormat = new Intl.DateTimeFormat('en-US', {
   dateStyle: 'medium',
@@ -16,9 +17,13 @@ function canGoBack(locationKey: string): boolean {
   return locationKey !== 'default' || window.history.length > 1;
 }
 
-/** The page for any path no route matches. Remounts per path, so each gets its own time and log. */
+/**
+ * The page for any path no route matches. Remounts per path, so each gets its own time and log.
+ * The server sends it prerendered with the requested path filled in (internal/web/notfound.go);
+ * the time of the error appears once the app runs, so hydration finds the HTML it rendered.
+ */
 export function NotFoundPage() {
-  usePageTitle('Page Not Found');
+  usePageTitle('Page not found');
   const { pathname } = useLocation();
   return <NotFoundContent key={pathname} path={pathname} />;
 }
@@ -26,6 +31,7 @@ export function NotFoundPage() {
 function NotFoundContent({ path }: { path: string }) {
   const location = useLocation();
   const navigate = useNavigate();
+  const hydrated = useHydrated();
   const [errorTime] = useState(() => new Date());
   const logged = useRef<string | null>(null);
 
@@ -78,11 +84,15 @@ function NotFoundContent({ path }: { path: string }) {
               The page you requested does not exist. It may have moved, or the address may be
               mistyped.
             </p>
-            <p className="mt-3 font-mono text-xs text-dim">
-              Error time:{' '}
-              <time dateTime={errorTime.toISOString()} className="text-muted">
-                {timeFormat.format(errorTime)}
-              </time>
+            <p className="mt-3 min-h-4 font-mono text-xs text-dim">
+              {hydrated ? (
+                <>
+                  Error time:{' '}
+                  <time dateTime={errorTime.toISOString()} className="text-muted">
+                    {timeFormat.format(errorTime)}
+                  </time>
+                </>
+              ) : null}
             </p>
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
               <Button variant="primary" onClick={() => go('/')}>

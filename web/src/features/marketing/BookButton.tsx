@@ -1,7 +1,7 @@
 import { ArrowUpRight } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { externalLinkProps } from '@/app/site';
 import { type ButtonVariant, buttonClasses } from '@/components/ui/button';
+import { externalLinkProps } from '@/lib/links';
 
 export interface BookButtonProps {
   /** The external scheduling link; empty when bookings for this card are paused. */

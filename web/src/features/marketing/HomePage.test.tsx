@@ -64,6 +64,14 @@ describe('Home page', () => {
       '/booking',
     );
     expect(hero).toHaveTextContent(/Prefer the command line\?/);
+    // The hint names the console's help and its most useful commands.
+    const hint = within(hero).getByText(/Prefer the command line\?/);
+    expect([...hint.querySelectorAll('code')].map((c) => c.textContent)).toEqual([
+      'help',
+      'services',
+      'search <topic>',
+      'ask <question>',
+    ]);
   });
 
   it('links the three featured and four other projects outward, in new tabs', async () => {

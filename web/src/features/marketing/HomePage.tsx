@@ -98,10 +98,10 @@ export function HomePage() {
             <p className="mt-6 flex items-start gap-2 font-mono text-sm text-dim">
               <Terminal size={16} aria-hidden="true" className="mt-0.5 shrink-0 text-term-green" />
               <span>
-                Prefer the command line? The console answers{' '}
-                <code className="text-term-cyan">services</code>,{' '}
-                <code className="text-term-cyan">projects</code> and{' '}
-                <code className="text-term-cyan">booking</code>.
+                Prefer the command line? Type <code className="text-term-cyan">help</code> in the
+                console for every command, or try <code className="text-term-cyan">services</code>,{' '}
+                <code className="text-term-cyan">search &lt;topic&gt;</code> and{' '}
+                <code className="text-term-cyan">ask &lt;question&gt;</code>.
               </span>
             </p>
           </div>

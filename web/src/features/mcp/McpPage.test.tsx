@@ -1,6 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderRoute } from '@/test/render';
+import {
+  claudeCodeCommand,
+  mcpJsonConfig,
+  mcpServerUrl,
+  SERVER_CARD_PATH,
+} from './ConnectAssistant';
 import { STARTER_KIT_URL } from './McpPage';
 
 describe('MCP page', () => {
@@ -58,5 +64,30 @@ describe('MCP page', () => {
     expect(within(when).getAllByRole('heading', { level: 3 })).toHaveLength(2);
     const licence = screen.getByRole('region', { name: 'Licence and contributing' });
     expect(licence).toHaveTextContent('MIT licence');
+  });
+
+  it('shows how to connect an assistant to the site’s MCP server', async () => {
+    renderRoute('/mcp');
+    const connect = await screen.findByRole('region', { name: 'Connect your assistant' });
+    const url = `${window.location.origin}/mcp`;
+    expect(mcpServerUrl()).toBe(url);
+    expect(within(connect).getByRole('button', { name: 'Copy Server URL' })).toBeInTheDocument();
+    expect(connect).toHaveTextContent(url);
+    expect(connect).toHaveTextContent(`claude mcp add --transport http rUv ${url}`);
+    const config = JSON.parse(mcpJsonConfig(url));
+    expect(config).toEqual({ servers: { rUv: { type: 'http', url } } });
+    expect(connect).toHaveTextContent('"type": "http"');
+    expect(within(connect).getByRole('link', { name: 'server card' })).toHaveAttribute(
+      'href',
+      SERVER_CARD_PATH,
+    );
+  });
+
+  it('builds the configuration from the base URL it is given', () => {
+    const url = mcpServerUrl('https://ruv.example');
+    expect(url).toBe('https://ruv.example/mcp');
+    expect(claudeCodeCommand(url)).toBe(
+      'claude mcp add --transport http rUv https://ruv.example/mcp',
+    );
   });
 });

@@ -23,6 +23,7 @@ import { Section } from '@/components/ui/section';
 import { TerminalWindow } from '@/components/ui/terminal-window';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
+import { ConnectAssistant, DISCOVERY_PATH, SERVER_CARD_PATH } from './ConnectAssistant';
 
 /** Served by the Go server, built from the same content files the site serves. */
 export const STARTER_KIT_URL = '/downloads/client-side-mcp-tools.zip';
@@ -192,10 +193,16 @@ export function McpPage() {
         <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-center">
           <DownloadButton>Download ZIP Package</DownloadButton>
           <p className="font-mono text-xs text-dim">
-            One TypeScript file, an example and sample data.
+            One TypeScript file, an example and sample data.{' '}
+            <a href="#connect" className="text-term-cyan underline underline-offset-2">
+              Or connect your assistant
+            </a>
+            .
           </p>
         </div>
       </PageHeader>
+
+      <ConnectAssistant />
 
       <Section id="advantages" eyebrow="why" title="Advantages over server-side tools">
         <IconCards items={advantages} className="sm:grid-cols-2" iconClassName="text-term-green" />
@@ -306,14 +313,26 @@ export function McpPage() {
           </Card>
         </div>
         <p className="mt-4 text-sm text-muted">
-          This site does both: the kit reads its public files, and its MCP discovery document at{' '}
+          This site does both: the kit reads its public files, and{' '}
+          <a href="#connect" className="text-term-cyan underline underline-offset-2">
+            its MCP server
+          </a>{' '}
+          offers the same tools to assistants that connect to one, listed in the discovery document
+          at{' '}
           <a
-            href="/.well-known/mcp.json"
+            href={DISCOVERY_PATH}
             className="font-mono text-term-cyan underline underline-offset-2"
           >
-            /.well-known/mcp.json
+            {DISCOVERY_PATH}
           </a>{' '}
-          lists a server endpoint for clients that prefer one.
+          and described by its{' '}
+          <a
+            href={SERVER_CARD_PATH}
+            className="font-mono text-term-cyan underline underline-offset-2"
+          >
+            server card
+          </a>
+          .
         </p>
       </Section>
 

@@ -1,11 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { BookOpen, Download, Pencil, Plus, Trash2, XCircle } from 'lucide-react';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { FormField } from '@/components/ui/form-field';
 import { ApiError, errorMessage } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
+import { AdminMembers } from './AdminMembers';
+import { useCreateLiveSession } from './api/create-live-session';
+import { useDeleteLiveSession } from './api/delete-live-session';
+import { useLiveSessions } from './api/get-live-sessions';
+import { useWaitlist } from './api/get-waitlist';
+import { useSetLiveSessionStatus } from './api/set-live-session-status';
+import type { LiveSession, SessionInput, SessionStatus } from './api/types';
+import { useUpdateLiveSession } from './api/update-live-session';
+import { WAITLIST_CSV_URL } from './api/urls';
 import {
   browserTimeZone,
   formatLongDate,
@@ -13,14 +22,6 @@ import {
   type SessionField,
   sessionErrorField,
 } from './logic';
-import {
-  keys,
-  type LiveSession,
-  membersApi,
-  type SessionInput,
-  type SessionStatus,
-  WAITLIST_CSV_URL,
-} from './members-api';
 import {
   ConfirmDialog,
   EmptyState,
@@ -34,10 +35,11 @@ import { SessionCard, useErrorToast } from './SessionsPanel';
 
 const STATUSES: readonly SessionStatus[] = ['scheduled', 'live', 'completed', 'cancelled'];
 
-/** The Admin tab: live sessions, the wait list, and a note on the knowledge base. */
+/** The Admin tab: members, live sessions, the wait list, and a note on the knowledge base. */
 export function AdminTab() {
   return (
     <div className="flex flex-col gap-10">
+      <AdminMembers />
       <AdminSessions />
       <Waitlist />
       <section aria-labelledby="kb-heading">
@@ -113,33 +115,41 @@ function toInput(v: FormValues): SessionInput | { error: string } {
 }
 
 function AdminSessions() {
-  const client = useQueryClient();
-  const query = useQuery({
-    queryKey: keys.sessions,
-    queryFn: ({ signal }) => membersApi.sessions(signal),
-  });
+  const query = useLiveSessions();
   useErrorToast(query.error, 'Error loading sessions');
   const [editing, setEditing] = useState<LiveSession | 'new' | null>(null);
   const [deleting, setDeleting] = useState<LiveSession | null>(null);
 
-  const refresh = () => client.invalidateQueries({ queryKey: keys.sessions });
-
-  const cancel = useMutation({
-    mutationFn: (s: LiveSession) => membersApi.setSessionStatus(s.id, 'cancelled'),
-    onSuccess: async () => {
-      toast.success('Session cancelled');
-      await refresh();
+  const cancel = useSetLiveSessionStatus({
+    mutationConfig: {
+      onSuccess: () => toast.success('Session cancelled'),
+      onError: (error) => toast.error('Error', errorMessage(error)),
     },
-    onError: (error) => toast.error('Error', errorMessage(error)),
   });
-  const remove = useMutation({
-    mutationFn: (s: LiveSession) => membersApi.deleteSession(s.id),
-    onSuccess: async () => {
-      toast.success('Session deleted');
-      setDeleting(null);
-      await refresh();
+  const remove = useDeleteLiveSession({
+    mutationConfig: {
+      onSuccess: () => {
+        toast.success('Session deleted');
+        setDeleting(null);
+      },
+      onError: (error) => toast.error('Error', errorMessage(error)),
     },
-    onError: (error) => toast.error('Error', errorMessage(error)),
+  });
+  const create = useCreateLiveSession({
+    mutationConfig: {
+      onSuccess: () => {
+        toast.success('Session created');
+        setEditing(null);
+      },
+    },
+  });
+  const update = useUpdateLiveSession({
+    mutationConfig: {
+      onSuccess: () => {
+        toast.success('Session updated');
+        setEditing(null);
+      },
+    },
   });
 
   const sessions = query.data ? [...query.data.sessions].reverse() : [];
@@ -184,12 +194,13 @@ function AdminSessions() {
                   <Pencil size={14} aria-hidden="true" />
                   Edit
                 </Button>
-                {s.status !== 'cancelled' ? (
+                {/* A session that is over can only be completed: the server refuses to cancel it. */}
+                {s.status !== 'cancelled' && s.upcoming ? (
                   <Button
                     variant="outline"
                     size="sm"
                     disabled={cancel.isPending}
-                    onClick={() => cancel.mutate(s)}
+                    onClick={() => cancel.mutate({ sessionId: s.id, status: 'cancelled' })}
                   >
                     <XCircle size={14} aria-hidden="true" />
                     Cancel session
@@ -226,15 +237,8 @@ function AdminSessions() {
             initial={editing === 'new' ? emptyForm() : fromSession(editing)}
             onCancel={() => setEditing(null)}
             onSubmit={async (input) => {
-              if (editing === 'new') {
-                await membersApi.createSession(input);
-                toast.success('Session created');
-              } else {
-                await membersApi.updateSession(editing.id, input);
-                toast.success('Session updated');
-              }
-              setEditing(null);
-              await refresh();
+              if (editing === 'new') await create.mutateAsync(input);
+              else await update.mutateAsync({ sessionId: editing.id, data: input });
             }}
           />
         ) : null}
@@ -250,7 +254,7 @@ function AdminSessions() {
         confirmLabel="Delete session"
         busy={remove.isPending}
         onConfirm={() => {
-          if (deleting) remove.mutate(deleting);
+          if (deleting) remove.mutate(deleting.id);
         }}
       />
     </section>
@@ -270,7 +274,6 @@ function SessionForm({
   const [errors, setErrors] = useState<Partial<Record<SessionField, string>>>({});
   const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
-  const statusId = useId();
 
   const change = (key: keyof FormValues) => (value: string) => {
     setValues((prev) => ({ ...prev, [key]: value }));
@@ -344,26 +347,23 @@ function SessionForm({
       </div>
       <div className="grid gap-4 sm:grid-cols-3">
         {text('timezone', 'Time zone', { placeholder: 'America/New_York', autoComplete: 'off' })}
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={statusId} className="font-mono text-xs text-muted">
-            Status
-          </label>
-          <select
-            id={statusId}
-            name="status"
-            value={values.status}
-            onChange={(e) => change('status')(e.target.value)}
-            aria-invalid={errors.status ? true : undefined}
-            className="h-11 rounded-md border border-ink-600 bg-ink-900 px-3 text-sm text-fg focus-visible:outline-2 focus-visible:outline-term-cyan"
-          >
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-          {errors.status ? <p className="text-xs text-term-red">{errors.status}</p> : null}
-        </div>
+        <FormField label="Status" error={errors.status} size="sm">
+          {(control) => (
+            <select
+              {...control}
+              name="status"
+              value={values.status}
+              onChange={(e) => change('status')(e.target.value)}
+              className="h-11 rounded-md border border-ink-600 bg-ink-900 px-3 text-sm text-fg focus-visible:outline-2 focus-visible:outline-term-cyan"
+            >
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
         {text('max_attendees', 'Max attendees', { inputMode: 'numeric', placeholder: 'unlimited' })}
       </div>
       <fieldset className="grid gap-4 rounded-md border border-ink-700 p-3 sm:grid-cols-2">
@@ -388,10 +388,7 @@ function SessionForm({
 }
 
 function Waitlist() {
-  const query = useQuery({
-    queryKey: keys.waitlist,
-    queryFn: ({ signal }) => membersApi.waitlist(signal),
-  });
+  const query = useWaitlist();
   useErrorToast(query.error, 'Error loading the wait list');
   const entries = query.data ?? [];
   return (

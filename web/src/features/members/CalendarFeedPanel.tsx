@@ -1,12 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CalendarSync, Copy } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { errorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
+import { useCreateCalendarFeed } from './api/create-calendar-feed';
+import { useDeleteCalendarFeed } from './api/delete-calendar-feed';
+import { useCalendarFeed } from './api/get-calendar-feed';
 import { formatLongDate } from './logic';
-import { keys, membersApi } from './members-api';
 import { ConfirmDialog, Skeleton } from './parts';
 
 /**
@@ -14,30 +15,29 @@ import { ConfirmDialog, Skeleton } from './parts';
  * shown once, right after it is made; afterwards the member can only replace or revoke it.
  */
 export function CalendarFeedPanel() {
-  const client = useQueryClient();
   const urlId = useId();
-  const feed = useQuery({ queryKey: keys.feed, queryFn: ({ signal }) => membersApi.feed(signal) });
+  const feed = useCalendarFeed();
   const [shownUrl, setShownUrl] = useState<string | null>(null);
   const [confirmRevoke, setConfirmRevoke] = useState(false);
 
-  const create = useMutation({
-    mutationFn: membersApi.createFeed,
-    onSuccess: (created) => {
-      setShownUrl(created.url);
-      client.setQueryData(keys.feed, { exists: true, created_at: created.created_at });
-      toast.success('Calendar feed ready', 'Copy the URL now: it is shown only once.');
+  const create = useCreateCalendarFeed({
+    mutationConfig: {
+      onSuccess: (created) => {
+        setShownUrl(created.url);
+        toast.success('Calendar feed ready', 'Copy the URL now: it is shown only once.');
+      },
+      onError: (error) => toast.error('Error', errorMessage(error)),
     },
-    onError: (error) => toast.error('Error', errorMessage(error)),
   });
-  const revoke = useMutation({
-    mutationFn: membersApi.deleteFeed,
-    onSuccess: () => {
-      setShownUrl(null);
-      setConfirmRevoke(false);
-      client.setQueryData(keys.feed, { exists: false, created_at: null });
-      toast.success('Calendar feed revoked', 'The old URL no longer works.');
+  const revoke = useDeleteCalendarFeed({
+    mutationConfig: {
+      onSuccess: () => {
+        setShownUrl(null);
+        setConfirmRevoke(false);
+        toast.success('Calendar feed revoked', 'The old URL no longer works.');
+      },
+      onError: (error) => toast.error('Error', errorMessage(error)),
     },
-    onError: (error) => toast.error('Error', errorMessage(error)),
   });
 
   const copy = async () => {

@@ -4,8 +4,8 @@ import { Button } from '@/components/ui/button';
 import { ApiError, errorMessage } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
+import { COHORT_ICONS, type Cohort, type CohortIcon, type CohortInput } from './api/types';
 import { type CohortFormField, cohortErrorField, trimCohort, validateCohort } from './logic';
-import { COHORT_ICONS, type Cohort, type CohortIcon, type CohortInput } from './members-api';
 import { MemberDialog, TextAreaField, TextField } from './parts';
 
 /** The icon components behind the seven icon names. */

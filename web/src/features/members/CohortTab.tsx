@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ExternalLink, Pencil, Plus, Trash2, UserMinus } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
@@ -7,28 +6,33 @@ import { Card } from '@/components/ui/card';
 import { SocialIcon } from '@/components/ui/social-icon';
 import { errorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
+import { useCreateCohort } from './api/create-cohort';
+import { useDeleteCohort } from './api/delete-cohort';
+import { useCohorts } from './api/get-cohorts';
+import { useJoinCohort } from './api/join-cohort';
+import { useLeaveCohort } from './api/leave-cohort';
+import type { Cohort, CohortInput } from './api/types';
+import { useUpdateCohort } from './api/update-cohort';
 import { CohortFormDialog, CohortIconView } from './CohortForm';
-import { type Cohort, type CohortInput, type CohortList, keys, membersApi } from './members-api';
 import { Avatar, ConfirmDialog, EmptyState, LoadError, LoadingBlock } from './parts';
 import { useErrorToast } from './SessionsPanel';
 
 /** My Cohort: the member's own cohort card, or the list of cohorts to join or create. */
 export function CohortTab() {
-  const client = useQueryClient();
-  const query = useQuery({
-    queryKey: keys.cohorts,
-    queryFn: ({ signal }) => membersApi.cohorts(signal),
-  });
+  const query = useCohorts();
   useErrorToast(query.error, 'Error loading cohorts');
   const [createOpen, setCreateOpen] = useState(false);
 
-  const refresh = () => client.invalidateQueries({ queryKey: keys.cohorts });
-
+  const createCohort = useCreateCohort({
+    mutationConfig: {
+      onSuccess: () => {
+        toast.success('Cohort created!');
+        setCreateOpen(false);
+      },
+    },
+  });
   const create = async (input: CohortInput) => {
-    await membersApi.createCohort(input);
-    toast.success('Cohort created!');
-    setCreateOpen(false);
-    await refresh();
+    await createCohort.mutateAsync(input);
   };
 
   if (query.isPending) return <LoadingBlock label="Loading cohorts…" rows={2} />;
@@ -80,16 +84,10 @@ export function CohortTab() {
 }
 
 function CohortListItem({ cohort }: { cohort: Cohort }) {
-  const client = useQueryClient();
-  const join = useMutation({
-    mutationFn: () => membersApi.joinCohort(cohort.id),
-    onSuccess: async () => {
-      toast.success('Joined cohort!');
-      await client.invalidateQueries({ queryKey: keys.cohorts });
-    },
-    onError: (error) => {
-      toast.error('Error', errorMessage(error));
-      void client.invalidateQueries({ queryKey: keys.cohorts });
+  const join = useJoinCohort({
+    mutationConfig: {
+      onSuccess: () => toast.success('Joined cohort!'),
+      onError: (error) => toast.error('Error', errorMessage(error)),
     },
   });
   return (
@@ -117,7 +115,7 @@ function CohortListItem({ cohort }: { cohort: Cohort }) {
             size="sm"
             variant={cohort.is_full ? 'outline' : 'primary'}
             disabled={cohort.is_full || join.isPending}
-            onClick={() => join.mutate()}
+            onClick={() => join.mutate(cohort.id)}
             aria-label={cohort.is_full ? `${cohort.name} is full` : `Join ${cohort.name}`}
           >
             {cohort.is_full ? 'Full' : join.isPending ? 'Joining…' : 'Join'}
@@ -176,21 +174,11 @@ function CohortLinks({ cohort }: { cohort: Pick<Cohort, 'github_url' | 'homepage
 }
 
 function MyCohortCard({ cohort }: { cohort: Cohort }) {
-  const client = useQueryClient();
-
-  const drop = (id: string) =>
-    client.setQueryData<CohortList>(keys.cohorts, (prev) =>
-      prev ? { ...prev, my_cohort_id: prev.my_cohort_id === id ? null : prev.my_cohort_id } : prev,
-    );
-
-  const leave = useMutation({
-    mutationFn: () => membersApi.leaveCohort(cohort.id),
-    onSuccess: async () => {
-      toast.success('Left cohort');
-      drop(cohort.id);
-      await client.invalidateQueries({ queryKey: keys.cohorts });
+  const leave = useLeaveCohort({
+    mutationConfig: {
+      onSuccess: () => toast.success('Left cohort'),
+      onError: (error) => toast.error('Error', errorMessage(error)),
     },
-    onError: (error) => toast.error('Error', errorMessage(error)),
   });
   return (
     <Card className="flex flex-col gap-5 p-4 sm:p-6">
@@ -216,7 +204,7 @@ function MyCohortCard({ cohort }: { cohort: Cohort }) {
               variant="ghost"
               size="sm"
               disabled={leave.isPending}
-              onClick={() => leave.mutate()}
+              onClick={() => leave.mutate(cohort.id)}
             >
               <UserMinus size={14} aria-hidden="true" />
               {leave.isPending ? 'Leaving…' : 'Leave'}
@@ -253,33 +241,29 @@ function MyCohortCard({ cohort }: { cohort: Cohort }) {
 
 /** Edit and Delete for the cohort's creator, who keeps them even after leaving the cohort. */
 function CreatorActions({ cohort }: { cohort: Cohort }) {
-  const client = useQueryClient();
   const [editOpen, setEditOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
-  const remove = useMutation({
-    mutationFn: () => membersApi.deleteCohort(cohort.id),
-    onSuccess: async () => {
-      toast.success('Cohort deleted');
-      setConfirmDelete(false);
-      client.setQueryData<CohortList>(keys.cohorts, (prev) =>
-        prev
-          ? {
-              cohorts: prev.cohorts.filter((c) => c.id !== cohort.id),
-              my_cohort_id: prev.my_cohort_id === cohort.id ? null : prev.my_cohort_id,
-            }
-          : prev,
-      );
-      await client.invalidateQueries({ queryKey: keys.cohorts });
+  const remove = useDeleteCohort({
+    mutationConfig: {
+      onSuccess: () => {
+        toast.success('Cohort deleted');
+        setConfirmDelete(false);
+      },
+      onError: (error) => toast.error('Error', errorMessage(error)),
     },
-    onError: (error) => toast.error('Error', errorMessage(error)),
   });
 
+  const update = useUpdateCohort({
+    mutationConfig: {
+      onSuccess: () => {
+        toast.success('Cohort updated!');
+        setEditOpen(false);
+      },
+    },
+  });
   const save = async (input: CohortInput) => {
-    await membersApi.updateCohort(cohort.id, input);
-    toast.success('Cohort updated!');
-    setEditOpen(false);
-    await client.invalidateQueries({ queryKey: keys.cohorts });
+    await update.mutateAsync({ cohortId: cohort.id, data: input });
   };
 
   return (
@@ -311,7 +295,7 @@ function CreatorActions({ cohort }: { cohort: Cohort }) {
         description="All members will be removed from this cohort. This cannot be undone."
         confirmLabel="Delete cohort"
         busy={remove.isPending}
-        onConfirm={() => remove.mutate()}
+        onConfirm={() => remove.mutate(cohort.id)}
       />
     </>
   );

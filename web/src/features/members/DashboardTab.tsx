@@ -1,16 +1,17 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Award, CalendarCheck, ChevronRight, CreditCard, ShieldCheck, Users } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
-import { Button, buttonClasses } from '@/components/ui/button';
+import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
 import { Link } from '@/lib/router';
+import type { MembersOverview } from './api/types';
 import { CalendarFeedPanel } from './CalendarFeedPanel';
 import { LevelDialog } from './LevelDialog';
 import { type StatusBadge, spotsText, subscriptionBadge } from './logic';
-import type { Overview } from './members-api';
-import { MemberDialog, Skeleton } from './parts';
+import { Skeleton } from './parts';
 import { SessionsPanel } from './SessionsPanel';
+import { ManageButton, SubscribeButton } from './SubscriptionActions';
 
 const statusColor: Record<StatusBadge['tone'], string> = {
   green: 'text-term-green',
@@ -45,15 +46,33 @@ function StatCard({
 }
 
 export interface DashboardTabProps {
-  overview: UseQueryResult<Overview>;
+  overview: UseQueryResult<MembersOverview>;
   isSubscriber: boolean;
+  /** Re-syncs the subscription with Stripe and reads it again. */
+  onRefresh: () => Promise<unknown>;
 }
 
-export function DashboardTab({ overview, isSubscriber }: DashboardTabProps) {
+function subscriptionText(data: MembersOverview | undefined, isSubscriber: boolean): string {
+  if (data?.subscription?.complimentary && isSubscriber) {
+    return 'You are a complimentary member: live sessions, the group chat and everything else are yours, with nothing to pay.';
+  }
+  if (isSubscriber) {
+    return 'Your tribe membership is active: live sessions, the group chat and everything else are yours. Manage opens the billing portal (card, invoices, cancel) in a new tab.';
+  }
+  if (data && !data.tribe.payments_enabled) {
+    return 'You are a free member. Online payment is not set up yet: join the wait list and we will tell you when you can subscribe.';
+  }
+  if (data?.tribe.at_capacity) {
+    return 'You are a free member. The tribe is full right now: join the wait list and you will hear first when a spot opens.';
+  }
+  return 'You are a free member. Subscribe for $250 a month to join the live sessions and the group chat.';
+}
+
+export function DashboardTab({ overview, isSubscriber, onRefresh }: DashboardTabProps) {
   const [levelsOpen, setLevelsOpen] = useState(false);
-  const [manageOpen, setManageOpen] = useState(false);
   const data = overview.data;
   const badge = data ? subscriptionBadge(data.subscription) : null;
+  const complimentary = data?.subscription?.complimentary === true;
 
   return (
     <div className="flex flex-col gap-8">
@@ -113,20 +132,18 @@ export function DashboardTab({ overview, isSubscriber }: DashboardTabProps) {
             <CreditCard size={18} aria-hidden="true" className="text-term-green" />
             Subscription
           </h2>
-          <p className="mt-1 text-sm text-muted">
-            {isSubscriber
-              ? 'Your tribe membership is active: live sessions, the group chat and everything else are yours.'
-              : 'You are a free member. Subscribe for $250 a month to join the live sessions and the group chat.'}
-          </p>
+          <p className="mt-1 text-sm text-muted">{subscriptionText(data, isSubscriber)}</p>
         </div>
         {isSubscriber ? (
-          <Button variant="outline" onClick={() => setManageOpen(true)} aria-haspopup="dialog">
-            Manage
-          </Button>
-        ) : (
+          complimentary ? null : (
+            <ManageButton onRefresh={onRefresh} />
+          )
+        ) : data && (!data.tribe.payments_enabled || data.tribe.at_capacity) ? (
           <Link to="/tribe" className={buttonClasses('primary')}>
-            Upgrade
+            Join the wait list
           </Link>
+        ) : (
+          <SubscribeButton label="Upgrade" />
         )}
       </Card>
 
@@ -134,23 +151,6 @@ export function DashboardTab({ overview, isSubscriber }: DashboardTabProps) {
       <CalendarFeedPanel />
 
       <LevelDialog open={levelsOpen} onOpenChange={setLevelsOpen} currentLevel={CURRENT_LEVEL} />
-      <MemberDialog
-        open={manageOpen}
-        onOpenChange={setManageOpen}
-        windowTitle="~ $ billing"
-        title="Manage subscription"
-        description="Billing management is not available on this site yet."
-      >
-        <p className="text-sm text-muted">
-          To change your payment method, get an invoice or cancel, reply to any membership e-mail
-          and we will take care of it by hand.
-        </p>
-        <div className="mt-5 flex justify-end">
-          <Button variant="outline" onClick={() => setManageOpen(false)}>
-            Close
-          </Button>
-        </div>
-      </MemberDialog>
     </div>
   );
 }

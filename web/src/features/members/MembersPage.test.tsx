@@ -1,10 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { session, type User } from '@/lib/session';
+import type { User } from '@/lib/api-types';
+import { session } from '@/lib/session';
 import { renderRoute } from '@/test/render';
+import type { Cohort, LiveSession, MembersOverview, Profile } from './api/types';
 import { authRedirect } from './MembersPage';
-import type { Cohort, LiveSession, Overview, Profile } from './members-api';
 
 const user: User = {
   id: 'u1',
@@ -13,15 +14,22 @@ const user: User = {
   full_name: 'Ada Lovelace',
   avatar_url: null,
   is_admin: false,
+  name_unverified: false,
   created_at: '2026-11-23T10:00:00.000Z',
   subscription: null,
 };
 
-const overview: Overview = {
+const overview: MembersOverview = {
   subscription: null,
   is_subscriber: false,
   is_admin: false,
-  tribe: { capacity: 50, active_members: 12, spots_left: 38, at_capacity: false },
+  tribe: {
+    capacity: 50,
+    active_members: 12,
+    spots_left: 38,
+    at_capacity: false,
+    payments_enabled: true,
+  },
   group_chat_url: null,
 };
 
@@ -35,6 +43,7 @@ const profile: Profile = {
   location: 'London',
   company: '',
   job_title: '',
+  name_unverified: false,
   created_at: '2026-11-23T10:00:00.000Z',
   updated_at: '2026-11-23T10:00:00.000Z',
 };
@@ -174,11 +183,9 @@ describe('MembersPage', { timeout: 20_000 }, () => {
     expect(screen.getByText('12 / 50')).toBeVisible();
     expect(screen.getByText('Growing Community')).toBeVisible();
     expect(screen.getByText('Coming Soon')).toBeVisible();
-    expect(screen.getByRole('link', { name: 'Upgrade' })).toHaveAttribute('href', '/tribe');
+    expect(screen.getByRole('button', { name: 'Upgrade' })).toBeEnabled();
     // The community card and the locked session both offer it.
-    for (const link of screen.getAllByRole('link', { name: 'Subscribe to Join' })) {
-      expect(link).toHaveAttribute('href', '/tribe');
-    }
+    expect((await screen.findAllByRole('button', { name: 'Subscribe to Join' })).length).toBe(2);
     // No Admin tab for a member the server does not call an admin.
     expect(screen.queryByRole('tab', { name: /Admin/ })).toBeNull();
 
@@ -200,9 +207,15 @@ describe('MembersPage', { timeout: 20_000 }, () => {
       status: 'active',
       current_period_end: '2026-12-24T12:00:00Z',
       cancel_at_period_end: false,
+      complimentary: false,
+      has_subscription_id: true,
     };
-    mockServer(
+    const calls = mockServer(
       baseRoutes({
+        'POST /api/billing/portal': () => ({
+          status: 200,
+          body: { url: 'https://billing.stripe.test/p/1' },
+        }),
         'GET /api/auth/session': () => ({
           status: 200,
           body: { user: { ...user, subscription: active } },
@@ -213,7 +226,13 @@ describe('MembersPage', { timeout: 20_000 }, () => {
             ...overview,
             subscription: active,
             is_subscriber: true,
-            tribe: { capacity: 50, active_members: 44, spots_left: 6, at_capacity: false },
+            tribe: {
+              capacity: 50,
+              active_members: 44,
+              spots_left: 6,
+              at_capacity: false,
+              payments_enabled: true,
+            },
             group_chat_url: 'https://chat.example/invite/tribe',
           },
         }),
@@ -248,9 +267,16 @@ describe('MembersPage', { timeout: 20_000 }, () => {
     expect(chat).toHaveAttribute('href', 'https://chat.example/invite/tribe');
     expect(chat).toHaveAttribute('target', '_blank');
 
+    // Manage opens the Stripe portal in a new tab (billing.test.tsx follows the rest).
+    const tab = { closed: false, opener: {}, location: { href: '' }, close: vi.fn() };
+    const open = vi.fn(() => tab);
+    vi.stubGlobal('open', open);
+    calls.length = 0;
     await userEvent.click(screen.getByRole('button', { name: 'Manage' }));
-    const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText(/not available on this site yet/)).toBeVisible();
+    await waitFor(() => expect(tab.location.href).toBe('https://billing.stripe.test/p/1'));
+    expect(open).toHaveBeenCalledWith('', '_blank');
+    expect(tab.opener).toBeNull();
+    expect(calls.map((c) => c.key)).toContain('POST /api/billing/portal');
   });
 
   it('opens the progression dialog from the level card', async () => {
@@ -292,6 +318,11 @@ describe('MembersPage', { timeout: 20_000 }, () => {
       '/api/admin/waitlist.csv',
     );
     expect(screen.getByRole('heading', { name: /Knowledge base/ })).toBeVisible();
+    // Only a session still to come can be cancelled.
+    const next = (await screen.findByText('Session next')).closest('li') as HTMLElement;
+    const past = screen.getByText('Session past').closest('li') as HTMLElement;
+    expect(within(next).getByRole('button', { name: /Cancel session/ })).toBeVisible();
+    expect(within(past).queryByRole('button', { name: /Cancel session/ })).toBeNull();
   });
 
   it('validates the cohort form in the browser and shows a full cohort as Full', async () => {
@@ -332,6 +363,20 @@ describe('MembersPage', { timeout: 20_000 }, () => {
       github_url: '',
       homepage_url: '',
     });
+  });
+
+  it('asks the owner to check a name set before the address was confirmed', async () => {
+    mockServer(
+      baseRoutes({
+        'GET /api/profile': () => ({
+          status: 200,
+          body: { profile: { ...profile, name_unverified: true } },
+        }),
+      }),
+    );
+    renderRoute('/members');
+    await userEvent.click(await screen.findByRole('tab', { name: 'Profile' }));
+    expect(await screen.findByText(/Please check your name/)).toBeVisible();
   });
 
   it('edits the profile and restores it on cancel', async () => {

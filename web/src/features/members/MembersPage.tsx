@@ -1,4 +1,4 @@
-import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { LogOut, MessageCircle, RefreshCw, Users } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
@@ -8,27 +8,34 @@ import { ExternalLink } from '@/components/ui/external-link';
 import { Page } from '@/components/ui/page';
 import { PageHeader } from '@/components/ui/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { signOut } from '@/features/auth/auth-api';
 import { errorMessage } from '@/lib/api';
+import type { User } from '@/lib/api-types';
+import { signOut } from '@/lib/auth-api';
 import { createQueryClient } from '@/lib/query';
-import { Link, useNavigate, useSearchParams } from '@/lib/router';
-import { session, type User, useSession } from '@/lib/session';
+import { useNavigate, useSearchParams } from '@/lib/router';
+import { session, useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { AdminTab } from './AdminTab';
+import { useMembersOverview } from './api/get-members-overview';
+import { useLiveUpdates } from './api/live-updates';
+import {
+  syncSubscription,
+  useReadSubscription,
+  useRefreshSubscription,
+} from './api/refresh-subscription';
+import { useResendConfirmation } from './api/resend-confirmation';
+import type { MembersOverview } from './api/types';
+import { AUTO_REFRESH_MS, pollCheckout } from './billing';
 import { CohortTab } from './CohortTab';
 import { DashboardTab } from './DashboardTab';
-import { keys, membersApi, type Overview } from './members-api';
 import { ProfileTab } from './ProfileTab';
 import { LoadingBlock, Skeleton } from './parts';
-import { useLiveUpdates } from './useLiveUpdates';
+import { SubscribeButton } from './SubscriptionActions';
 
 /** Query flags that a checkout return leaves on /members (spec §2). */
 const CHECKOUT_FLAGS = ['success', 'canceled', 'awaiting_subscription'] as const;
 /** Flags this page reads once and then removes from the address. */
 const ONE_TIME_FLAGS = [...CHECKOUT_FLAGS, 'confirmed', 'confirm_error'] as const;
-
-/** The subscription refreshes by itself this often (spec §9). */
-const AUTO_REFRESH_MS = 300_000;
 
 /** Where a visitor without a session goes, keeping checkout flags (spec §2). */
 export function authRedirect(params: URLSearchParams): string {
@@ -45,6 +52,9 @@ export function authRedirect(params: URLSearchParams): string {
 function confirmErrorText(code: string): string {
   if (code === 'expired') return 'This confirmation link has expired. Ask for a new one here.';
   if (code === 'used') return 'This confirmation link has already been used.';
+  if (code === 'signin') {
+    return 'This link confirms another account. Sign out, sign in to that account and open the link again.';
+  }
   return 'This confirmation link is not valid.';
 }
 
@@ -97,10 +107,20 @@ function MembersArea() {
   return <SignedInArea user={state.user} onSignOut={signOutEverywhere} />;
 }
 
-/** Toasts for the one-time flags, checkout polling, then a clean address. */
-function useOneTimeFlags(refreshSubscription: () => Promise<Overview | undefined>) {
+/**
+ * Toasts for the one-time flags, then a clean address (spec §4, "Checkout return"). With
+ * `success=true` it waits for the subscription Checkout created. The wait belongs to the page, not
+ * to the address: removing the flags must not end it, only leaving the page does.
+ */
+function useOneTimeFlags(
+  sync: () => Promise<unknown>,
+  read: () => Promise<MembersOverview | undefined>,
+) {
   const [params, setParams] = useSearchParams();
   const handled = useRef(false);
+  const [waitForCheckout, setWaitForCheckout] = useState(false);
+  const calls = useRef({ sync, read });
+  calls.current = { sync, read };
 
   useEffect(() => {
     if (handled.current) return;
@@ -118,81 +138,73 @@ function useOneTimeFlags(refreshSubscription: () => Promise<Overview | undefined
     if (params.get('canceled') === 'true') {
       toast.error('Checkout canceled', 'Your checkout was canceled. You have not been charged.');
     }
-    const success = params.get('success') === 'true';
+    if (params.get('success') === 'true') {
+      toast.success('Subscription successful!', 'Activating your membership…');
+      setWaitForCheckout(true);
+    }
 
     const next = new URLSearchParams(params);
     for (const flag of ONE_TIME_FLAGS) next.delete(flag);
     setParams(next, { replace: true });
+  }, [params, setParams]);
 
-    if (!success) return;
-    toast.success('Subscription successful!', 'Activating your membership…');
-    // The payment provider tells the server shortly after the return: wait 2 s, then ask up to
-    // 15 times, about 3 s apart (spec §4).
-    let stopped = false;
-    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    void (async () => {
-      await wait(2_000);
-      for (let attempt = 0; attempt < 15 && !stopped; attempt += 1) {
-        const overview = await refreshSubscription().catch(() => undefined);
-        await wait(1_000);
-        if (overview?.subscription?.status === 'active') {
-          if (!stopped) toast.success('Subscription Active!', 'Welcome to the tribe.');
-          return;
-        }
-        await wait(2_000);
+  useEffect(() => {
+    if (!waitForCheckout) return;
+    const controller = new AbortController();
+    void pollCheckout({
+      sync: () => calls.current.sync(),
+      read: () => calls.current.read(),
+      signal: controller.signal,
+    }).then((active) => {
+      if (active && !controller.signal.aborted) {
+        toast.success('Subscription Active!', 'Welcome to the tribe.');
       }
-    })();
-    return () => {
-      stopped = true;
-    };
-  }, [params, setParams, refreshSubscription]);
+    });
+    return () => controller.abort();
+  }, [waitForCheckout]);
+}
+
+/** Re-syncs the subscription every 5 minutes while the page is open (spec §9). */
+function useAutoRefresh(refresh: () => Promise<unknown>) {
+  const latest = useRef(refresh);
+  latest.current = refresh;
+  useEffect(() => {
+    const timer = setInterval(() => {
+      void latest.current().catch((error: unknown) => {
+        console.warn('subscription refresh failed', error);
+      });
+    }, AUTO_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, []);
 }
 
 function ResendConfirmation() {
-  const [state, setState] = useState<'idle' | 'busy' | 'sent'>('idle');
-  if (state === 'sent') return <span>A new link is on its way.</span>;
+  const resend = useResendConfirmation({
+    mutationConfig: { onError: (error) => toast.error('Error', errorMessage(error)) },
+  });
+  if (resend.isSuccess) return <span>A new link is on its way.</span>;
   return (
     <button
       type="button"
-      disabled={state === 'busy'}
+      disabled={resend.isPending}
       className="font-medium underline underline-offset-2 hover:text-fg disabled:opacity-60"
-      onClick={() => {
-        setState('busy');
-        membersApi
-          .resendConfirmation()
-          .then(() => setState('sent'))
-          .catch((error: unknown) => {
-            setState('idle');
-            toast.error('Error', errorMessage(error));
-          });
-      }}
+      onClick={() => resend.mutate()}
     >
-      {state === 'busy' ? 'Sending…' : 'Send a new link'}
+      {resend.isPending ? 'Sending…' : 'Send a new link'}
     </button>
   );
 }
 
 function SignedInArea({ user, onSignOut }: { user: User; onSignOut: () => Promise<void> }) {
-  const client = useQueryClient();
-  const overview = useQuery({
-    queryKey: keys.overview,
-    queryFn: ({ signal }) => membersApi.overview(signal),
-    refetchInterval: AUTO_REFRESH_MS,
-  });
+  const overview = useMembersOverview();
   const [refreshing, setRefreshing] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   const [tab, setTab] = useState('dashboard');
 
-  const refreshSubscription = useRef(async () => {
-    await session.refresh();
-    await client.invalidateQueries({ queryKey: keys.sessions });
-    return client.fetchQuery({
-      queryKey: keys.overview,
-      queryFn: ({ signal }) => membersApi.overview(signal),
-      staleTime: 0,
-    });
-  }).current;
-  useOneTimeFlags(refreshSubscription);
+  const refreshSubscription = useRefreshSubscription();
+  const readSubscription = useReadSubscription();
+  useOneTimeFlags(syncSubscription, readSubscription);
+  useAutoRefresh(refreshSubscription);
 
   const isSubscriber = overview.data?.is_subscriber ?? user.subscription?.status === 'active';
   const isAdmin = overview.data?.is_admin ?? user.is_admin;
@@ -302,9 +314,7 @@ function SignedInArea({ user, onSignOut }: { user: User; onSignOut: () => Promis
               <p className="mt-2 text-sm text-muted">
                 Subscribers talk with each other between sessions in the group chat.
               </p>
-              <Link to="/tribe" className={buttonClasses('primary', 'md', 'mt-4')}>
-                Subscribe to Join
-              </Link>
+              <SubscribeButton className="mt-4" />
             </>
           )}
         </Card>
@@ -322,7 +332,11 @@ function SignedInArea({ user, onSignOut }: { user: User; onSignOut: () => Promis
           ) : null}
         </TabsList>
         <TabsContent value="dashboard">
-          <DashboardTab overview={overview} isSubscriber={isSubscriber} />
+          <DashboardTab
+            overview={overview}
+            isSubscriber={isSubscriber}
+            onRefresh={refreshSubscription}
+          />
         </TabsContent>
         <TabsContent value="cohort">
           <CohortTab />

@@ -1,12 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ImageUp, Pencil, Trash2 } from 'lucide-react';
 import { type ChangeEvent, type FormEvent, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ApiError, errorMessage } from '@/lib/api';
-import { session } from '@/lib/session';
 import { toast } from '@/lib/toast';
-import { keys, membersApi, type Profile, type ProfileInput } from './members-api';
+import { useProfile } from './api/get-profile';
+import { useRemoveAvatar } from './api/remove-avatar';
+import type { Profile, ProfileInput } from './api/types';
+import { useUpdateProfile } from './api/update-profile';
+import { useUploadAvatar } from './api/upload-avatar';
 import { Avatar, LoadError, LoadingBlock, TextAreaField, TextField } from './parts';
 import { useErrorToast } from './SessionsPanel';
 
@@ -49,10 +51,7 @@ function toInput(profile: Profile): ProfileInput {
 
 /** Profile: view and edit mode, and the avatar. */
 export function ProfileTab() {
-  const query = useQuery({
-    queryKey: keys.profile,
-    queryFn: ({ signal }) => membersApi.profile(signal),
-  });
+  const query = useProfile();
   useErrorToast(query.error, 'Error loading profile');
   const [editing, setEditing] = useState(false);
 
@@ -98,6 +97,15 @@ function ProfileView({ profile, onEdit }: { profile: Profile; onEdit: () => void
           Edit profile
         </Button>
       </div>
+      {profile.name_unverified ? (
+        <p
+          role="status"
+          className="mt-4 rounded-md border border-term-amber/40 bg-term-amber/10 p-3 text-sm text-fg"
+        >
+          Please check your name: it was set before your e-mail address was confirmed, possibly by
+          someone else. Edit your profile and save it to keep or change it.
+        </p>
+      ) : null}
       <dl className="mt-5 grid gap-4 sm:grid-cols-2">
         {rows.map(([label, value]) => (
           <div key={label} className="min-w-0">
@@ -123,27 +131,25 @@ function ProfileView({ profile, onEdit }: { profile: Profile; onEdit: () => void
 }
 
 function ProfileForm({ profile, onDone }: { profile: Profile; onDone: () => void }) {
-  const client = useQueryClient();
   const [values, setValues] = useState<ProfileInput>(() => toInput(profile));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const formRef = useRef<HTMLFormElement>(null);
 
-  const save = useMutation({
-    mutationFn: (input: ProfileInput) => membersApi.updateProfile(input),
-    onSuccess: (saved) => {
-      client.setQueryData(keys.profile, saved);
-      void session.refresh();
-      toast.success('Profile updated');
-      onDone();
-    },
-    onError: (error) => {
-      const field = error instanceof ApiError ? profileErrorField(error.message) : null;
-      if (field) {
-        setErrors({ [field]: error.message });
-        formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
-      } else {
-        toast.error('Error', errorMessage(error));
-      }
+  const save = useUpdateProfile({
+    mutationConfig: {
+      onSuccess: () => {
+        toast.success('Profile updated');
+        onDone();
+      },
+      onError: (error) => {
+        const field = error instanceof ApiError ? profileErrorField(error.message) : null;
+        if (field) {
+          setErrors({ [field]: error.message });
+          formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
+        } else {
+          toast.error('Error', errorMessage(error));
+        }
+      },
     },
   });
 
@@ -207,31 +213,26 @@ function ProfileForm({ profile, onDone }: { profile: Profile; onDone: () => void
 }
 
 function AvatarCard({ profile }: { profile: Profile }) {
-  const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const onSaved = (saved: Profile) => {
-    setError(null);
-    client.setQueryData(keys.profile, saved);
-    void session.refresh();
-    void client.invalidateQueries({ queryKey: keys.cohorts });
-  };
-  const upload = useMutation({
-    mutationFn: membersApi.uploadAvatar,
-    onSuccess: (saved) => {
-      onSaved(saved);
-      toast.success('Avatar updated');
+  const upload = useUploadAvatar({
+    mutationConfig: {
+      onSuccess: () => {
+        setError(null);
+        toast.success('Avatar updated');
+      },
+      onError: (e) => setError(errorMessage(e)),
     },
-    onError: (e) => setError(errorMessage(e)),
   });
-  const remove = useMutation({
-    mutationFn: membersApi.removeAvatar,
-    onSuccess: (saved) => {
-      onSaved(saved);
-      toast.success('Avatar removed');
+  const remove = useRemoveAvatar({
+    mutationConfig: {
+      onSuccess: () => {
+        setError(null);
+        toast.success('Avatar removed');
+      },
+      onError: (e) => setError(errorMessage(e)),
     },
-    onError: (e) => setError(errorMessage(e)),
   });
   const busy = upload.isPending || remove.isPending;
 

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { CalendarPlus, Clock, Globe, KeyRound, Lock, Video } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
@@ -6,11 +5,13 @@ import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/cn';
-import { Link } from '@/lib/router';
 import { toast } from '@/lib/toast';
+import { useLiveSessions } from './api/get-live-sessions';
+import type { LiveSession } from './api/types';
+import { sessionCalendarUrl } from './api/urls';
 import { sessionWhen, splitSessions } from './logic';
-import { keys, type LiveSession, membersApi, sessionCalendarUrl } from './members-api';
 import { EmptyState, LoadError, LoadingBlock } from './parts';
+import { SubscribeButton } from './SubscriptionActions';
 
 /** Shows a toast once per failure of a query, with the server's own message. */
 export function useErrorToast(error: unknown, title: string): void {
@@ -91,9 +92,7 @@ export function SessionCard({
               <Lock size={14} aria-hidden="true" />
               Meeting details are for subscribers.
             </p>
-            <Link to="/tribe" className={buttonClasses('primary', 'sm')}>
-              Subscribe to Join
-            </Link>
+            <SubscribeButton size="sm" />
           </div>
         ) : (
           <div className="flex flex-col gap-3 rounded-md border border-term-green/30 bg-term-green/5 p-3 sm:flex-row sm:items-center sm:justify-between">
@@ -151,10 +150,7 @@ export function SessionCard({
 
 /** The Dashboard's session list with the Upcoming / Archive toggle. */
 export function SessionsPanel() {
-  const query = useQuery({
-    queryKey: keys.sessions,
-    queryFn: ({ signal }) => membersApi.sessions(signal),
-  });
+  const query = useLiveSessions();
   useErrorToast(query.error, 'Error loading sessions');
   const [view, setView] = useState<'upcoming' | 'archive'>('upcoming');
   const split = query.data ? splitSessions(query.data.sessions) : null;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CohortInput, LiveSession } from './api/types';
 import {
   cohortErrorField,
   initials,
@@ -11,7 +12,6 @@ import {
   subscriptionBadge,
   validateCohort,
 } from './logic';
-import type { CohortInput, LiveSession } from './members-api';
 
 describe('subscriptionBadge', () => {
   it('reads Free Member without a subscription', () => {
@@ -24,7 +24,13 @@ describe('subscriptionBadge', () => {
 
   it('reads Active Subscriber with the renewal date', () => {
     const badge = subscriptionBadge(
-      { status: 'active', current_period_end: '2026-12-24T12:00:00Z', cancel_at_period_end: false },
+      {
+        status: 'active',
+        current_period_end: '2026-12-24T12:00:00Z',
+        cancel_at_period_end: false,
+        complimentary: false,
+        has_subscription_id: true,
+      },
       'UTC',
     );
     expect(badge.label).toBe('Active Subscriber');
@@ -33,7 +39,13 @@ describe('subscriptionBadge', () => {
 
   it('reads Cancels Soon with the end date', () => {
     const badge = subscriptionBadge(
-      { status: 'active', current_period_end: '2027-01-05T00:30:00Z', cancel_at_period_end: true },
+      {
+        status: 'active',
+        current_period_end: '2027-01-05T00:30:00Z',
+        cancel_at_period_end: true,
+        complimentary: false,
+        has_subscription_id: true,
+      },
       'America/Los_Angeles',
     );
     expect(badge.label).toBe('Cancels Soon');
@@ -46,8 +58,28 @@ describe('subscriptionBadge', () => {
       status: 'past_due',
       current_period_end: null,
       cancel_at_period_end: false,
+      complimentary: false,
+      has_subscription_id: true,
     });
     expect(badge).toEqual({ label: 'past_due', tone: 'neutral', detail: null });
+  });
+
+  it('reads Complimentary for a membership an admin gave, with its end or none', () => {
+    const comp = {
+      status: 'active',
+      current_period_end: '2027-02-01T00:00:00Z',
+      cancel_at_period_end: false,
+      complimentary: true,
+      has_subscription_id: false,
+    };
+    expect(subscriptionBadge(comp, 'UTC')).toEqual({
+      label: 'Complimentary',
+      tone: 'cyan',
+      detail: 'Until February 1, 2027',
+    });
+    expect(subscriptionBadge({ ...comp, current_period_end: null }).detail).toBe('No end date');
+    // An ended complimentary membership reads as the server says.
+    expect(subscriptionBadge({ ...comp, status: 'canceled' }).label).toBe('canceled');
   });
 });
 

@@ -1,6 +1,6 @@
 /** The members area's rules that are worth testing on their own: texts, levels, dates, validation. */
-import type { Subscription } from '@/lib/session';
-import type { CohortInput, LiveSession } from './members-api';
+import type { Subscription } from '@/lib/api-types';
+import type { CohortInput, LiveSession } from './api/types';
 
 const longDay = (timeZone?: string) =>
   new Intl.DateTimeFormat('en-US', {
@@ -42,6 +42,9 @@ export function subscriptionBadge(
   const end = subscription.current_period_end
     ? formatLongDate(subscription.current_period_end, timeZone)
     : null;
+  if (subscription.complimentary && subscription.status === 'active') {
+    return { label: 'Complimentary', tone: 'cyan', detail: end ? `Until ${end}` : 'No end date' };
+  }
   if (subscription.status === 'active' && !subscription.cancel_at_period_end) {
     return { label: 'Active Subscriber', tone: 'green', detail: end ? `Renews ${end}` : null };
   }

@@ -1,11 +1,7 @@
 /** Small building blocks shared by the members tabs: dialogs, fields, skeletons, avatars. */
-import {
-  type InputHTMLAttributes,
-  type ReactNode,
-  type TextareaHTMLAttributes,
-  useId,
-} from 'react';
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 import { Button } from '@/components/ui/button';
+import { FormField } from '@/components/ui/form-field';
 import { Modal } from '@/components/ui/modal';
 import { cn } from '@/lib/cn';
 import { initials } from './logic';
@@ -78,39 +74,7 @@ const inputClass =
   'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-term-cyan ' +
   'read-only:cursor-default read-only:border-ink-700 read-only:text-muted aria-[invalid=true]:border-term-red';
 
-interface FieldShellProps {
-  label: string;
-  error?: string | undefined;
-  hint?: ReactNode;
-  className?: string;
-  children: (ids: { id: string; describedBy: string | undefined }) => ReactNode;
-}
-
-function FieldShell({ label, error, hint, className, children }: FieldShellProps) {
-  const id = useId();
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className={cn('flex flex-col gap-1.5', className)}>
-      <label htmlFor={id} className="font-mono text-xs text-muted">
-        {label}
-      </label>
-      {children({ id, describedBy })}
-      {hint ? (
-        <p id={hintId} className="text-xs text-dim">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="text-xs text-term-red">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
+/** The members area's field look; label, hint and error come from components/ui/form-field.tsx. */
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange'> {
   label: string;
   value: string;
@@ -132,19 +96,17 @@ export function TextField({
   ...rest
 }: TextFieldProps) {
   return (
-    <FieldShell label={label} error={error} hint={hint} className={wrapperClassName}>
-      {({ id, describedBy }) => (
+    <FormField label={label} error={error} hint={hint} size="sm" className={wrapperClassName}>
+      {(control) => (
         <input
-          id={id}
+          {...control}
           value={value}
           onChange={(event) => onChange?.(event.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
           className={cn(inputClass, 'h-11', className)}
           {...rest}
         />
       )}
-    </FieldShell>
+    </FormField>
   );
 }
 
@@ -168,20 +130,18 @@ export function TextAreaField({
   ...rest
 }: TextAreaFieldProps) {
   return (
-    <FieldShell label={label} error={error} className={wrapperClassName}>
-      {({ id, describedBy }) => (
+    <FormField label={label} error={error} size="sm" className={wrapperClassName}>
+      {(control) => (
         <textarea
-          id={id}
+          {...control}
           rows={rows}
           value={value}
           onChange={(event) => onChange(event.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
           className={cn(inputClass, 'resize-y', className)}
           {...rest}
         />
       )}
-    </FieldShell>
+    </FormField>
   );
 }
 

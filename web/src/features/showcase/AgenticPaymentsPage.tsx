@@ -1,5 +1,6 @@
 import { CodeBlock } from '@/components/ui/code-block';
 import { Page } from '@/components/ui/page';
+import { TypedText } from '@/components/ui/typed-text';
 import * as data from './data/agentic-payments';
 import {
   BadgeList,
@@ -10,7 +11,6 @@ import {
   Snippets,
   StatTiles,
 } from './parts';
-import { TypedText } from './TypedText';
 
 export function AgenticPaymentsPage() {
   return (

@@ -2,7 +2,7 @@ import { Cpu } from 'lucide-react';
 import { buttonClasses } from '@/components/ui/button';
 import { CodeBlock } from '@/components/ui/code-block';
 import { Page } from '@/components/ui/page';
-import { Tabs, TabsContent } from '@/components/ui/tabs';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import * as data from './data/ai-defence';
@@ -12,8 +12,6 @@ import {
   FeatureGrid,
   PackageLinks,
   Section,
-  ShowcaseTabsList,
-  ShowcaseTabsTrigger,
   Snippets,
   StatTiles,
   StickyPackageBar,
@@ -61,13 +59,13 @@ export function AiDefencePage() {
         lead="One command per layer. Use the arrow keys to move between the tabs."
       >
         <Tabs defaultValue={data.commandTabs[0]?.value}>
-          <ShowcaseTabsList aria-label="Command groups">
+          <TabsList aria-label="Command groups">
             {data.commandTabs.map((tab) => (
-              <ShowcaseTabsTrigger key={tab.value} value={tab.value}>
+              <TabsTrigger key={tab.value} value={tab.value}>
                 {tab.label}
-              </ShowcaseTabsTrigger>
+              </TabsTrigger>
             ))}
-          </ShowcaseTabsList>
+          </TabsList>
           {data.commandTabs.map((tab) => (
             <TabsContent key={tab.value} value={tab.value}>
               <p className="mb-4 max-w-3xl text-muted">{tab.summary}</p>

@@ -3,7 +3,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { CodeBlock } from '@/components/ui/code-block';
 import { Page } from '@/components/ui/page';
-import { Tabs, TabsContent } from '@/components/ui/tabs';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import * as data from './data/aimds';
@@ -13,8 +13,6 @@ import {
   FeatureGrid,
   PackageLinks,
   Section,
-  ShowcaseTabsList,
-  ShowcaseTabsTrigger,
   StatTiles,
   StickyPackageBar,
 } from './parts';
@@ -130,10 +128,10 @@ export function AimdsPage() {
         lead="Use the Rust crates directly, or run the TypeScript gateway and call it over HTTP."
       >
         <Tabs defaultValue="rust">
-          <ShowcaseTabsList aria-label="Quick start language">
-            <ShowcaseTabsTrigger value="rust">Rust</ShowcaseTabsTrigger>
-            <ShowcaseTabsTrigger value="typescript">TypeScript API</ShowcaseTabsTrigger>
-          </ShowcaseTabsList>
+          <TabsList aria-label="Quick start language">
+            <TabsTrigger value="rust">Rust</TabsTrigger>
+            <TabsTrigger value="typescript">TypeScript API</TabsTrigger>
+          </TabsList>
           <TabsContent value="rust" className="grid gap-4">
             <p className="text-muted">Rust 1.85 or later, on a Tokio runtime.</p>
             <CodeBlock title="Add the crates" language="shell" code={data.rustQuickStart} />

@@ -3,13 +3,12 @@
  * tiles and tables, registry links, the sticky package bar and the closing call to action.
  */
 import { ArrowLeft, ArrowUpRight, Box, Package } from 'lucide-react';
-import type { ComponentProps, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { CodeBlock } from '@/components/ui/code-block';
 import { ExternalLink } from '@/components/ui/external-link';
 import { SocialIcon } from '@/components/ui/social-icon';
-import { TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { cn } from '@/lib/cn';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
@@ -322,28 +321,4 @@ export function StickyPackageBar({
       />
     </div>
   );
-}
-
-/**
- * The row of tabs of a showcase page. On phones the tabs stay on one line that scrolls
- * sideways (the last visible tab is cut off, which shows there is more) instead of wrapping
- * into a second row that breaks the folder-tab look. The focused tab scrolls into view, so the
- * arrow keys reach every tab. The bottom rule is an inset shadow there, because the scrolling
- * box would clip the 1 px the active tab overlaps the border by.
- */
-export function ShowcaseTabsList({ className, ...rest }: ComponentProps<typeof TabsList>) {
-  return (
-    <TabsList
-      className={cn(
-        'max-sm:flex-nowrap max-sm:overflow-x-auto max-sm:overflow-y-hidden max-sm:border-b-0',
-        'max-sm:shadow-[inset_0_-1px_0_var(--color-ink-700)] max-sm:[scrollbar-width:none]',
-        className,
-      )}
-      {...rest}
-    />
-  );
-}
-
-export function ShowcaseTabsTrigger({ className, ...rest }: ComponentProps<typeof TabsTrigger>) {
-  return <TabsTrigger className={cn('shrink-0 max-sm:mb-0', className)} {...rest} />;
 }

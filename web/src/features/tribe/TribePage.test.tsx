@@ -1,6 +1,16 @@
-import { screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TribeStatus, User } from '@/lib/api-types';
+import { session } from '@/lib/session';
+import { ada, json, mockApi } from '@/test/mock-api';
 import { renderRoute } from '@/test/render';
+import { goToCheckout } from './api/start-checkout';
+
+vi.mock('./api/start-checkout', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./api/start-checkout')>()),
+  goToCheckout: vi.fn(),
+}));
 
 function respond(status: number, body: unknown) {
   return vi.fn(
@@ -23,6 +33,7 @@ describe('Tribe landing', () => {
       active_members: 12,
       spots_left: 38,
       at_capacity: false,
+      payments_enabled: true,
     });
     vi.stubGlobal('fetch', fetchMock);
     renderRoute('/tribe');
@@ -34,7 +45,13 @@ describe('Tribe landing', () => {
   it('shows At Capacity and leads with the wait list when the tribe is full', async () => {
     vi.stubGlobal(
       'fetch',
-      respond(200, { capacity: 50, active_members: 50, spots_left: 0, at_capacity: true }),
+      respond(200, {
+        capacity: 50,
+        active_members: 50,
+        spots_left: 0,
+        at_capacity: true,
+        payments_enabled: true,
+      }),
     );
     renderRoute('/tribe');
     expect(await screen.findAllByText('At Capacity')).toHaveLength(2);
@@ -119,5 +136,109 @@ describe('Tribe landing', () => {
     expect(pricing).toHaveTextContent('cancel anytime');
     expect(pricing).toHaveTextContent('Live sessions of 2 hours, bi-weekly');
     expect(pricing).toHaveTextContent('Cohorts of about 5');
+  });
+});
+
+const open: TribeStatus = {
+  capacity: 50,
+  active_members: 12,
+  spots_left: 38,
+  at_capacity: false,
+  payments_enabled: true,
+};
+
+function serve(status: TribeStatus, user: User | null) {
+  return mockApi({
+    'GET /api/auth/session': () => json(200, { user }),
+    'GET /api/tribe/status': () => json(200, status),
+    'POST /api/billing/checkout': () => json(200, { url: 'https://checkout.stripe.test/c/cs_1' }),
+  });
+}
+
+describe('Tribe calls to action follow the real state', () => {
+  beforeEach(() => session.dispose());
+  afterEach(() => {
+    session.dispose();
+    vi.mocked(goToCheckout).mockClear();
+  });
+
+  it('asks a visitor to sign up first while seats are free and payment is on', async () => {
+    serve(open, null);
+    renderRoute('/tribe');
+    const signUp = await screen.findAllByRole('link', { name: 'Sign Up to Join' });
+    expect(signUp).toHaveLength(3);
+    for (const link of signUp) expect(link).toHaveAttribute('href', '/auth');
+    expect(screen.getAllByRole('button', { name: 'Login' })).toHaveLength(3);
+    expect(screen.queryByRole('button', { name: 'Join Wait List' })).toBeNull();
+  });
+
+  it('offers a signed-in member Subscribe, which goes to Stripe Checkout, and the members area', async () => {
+    const api = serve(open, ada);
+    renderRoute('/tribe');
+    const subscribe = await screen.findAllByRole('button', { name: 'Subscribe' });
+    expect(subscribe).toHaveLength(3);
+    expect(screen.queryByRole('button', { name: 'Login' })).toBeNull();
+    expect(screen.getAllByRole('link', { name: 'Members Area' })[0]).toHaveAttribute(
+      'href',
+      '/members',
+    );
+    await userEvent.click(subscribe[0] as HTMLElement);
+    await waitFor(() =>
+      expect(goToCheckout).toHaveBeenCalledWith('https://checkout.stripe.test/c/cs_1'),
+    );
+    expect(api.to('POST', '/api/billing/checkout')[0]?.body).toEqual({ redirect_to: 'members' });
+  });
+
+  it('sends a subscriber to the members area', async () => {
+    const subscriber: User = {
+      ...ada,
+      subscription: {
+        status: 'active',
+        current_period_end: null,
+        cancel_at_period_end: false,
+        complimentary: false,
+        has_subscription_id: true,
+      },
+    };
+    serve(open, subscriber);
+    renderRoute('/tribe');
+    expect(await screen.findAllByRole('link', { name: 'Go to the Members Area' })).toHaveLength(3);
+    expect(screen.queryByRole('button', { name: 'Subscribe' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Join Wait List' })).toBeNull();
+  });
+
+  it('offers the wait list when payment is off, and its dialog does not claim the tribe is full', async () => {
+    serve({ ...open, payments_enabled: false }, ada);
+    renderRoute('/tribe');
+    expect(await screen.findAllByText('38 spots left of 50')).toHaveLength(2);
+    expect(
+      screen.getAllByText(/Online payment is not set up yet: join the wait list/),
+    ).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'Subscribe' })).toBeNull();
+    const waitlist = await screen.findAllByRole('button', { name: 'Join Wait List' });
+    await userEvent.click(waitlist[0] as HTMLElement);
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Online payment is not set up yet.');
+    expect(dialog).not.toHaveTextContent(/at capacity/i);
+  });
+
+  it('says the tribe is at capacity in the wait-list dialog only when it is', async () => {
+    serve({ ...open, active_members: 50, spots_left: 0, at_capacity: true }, null);
+    renderRoute('/tribe');
+    expect(await screen.findAllByText('At Capacity')).toHaveLength(2);
+    await userEvent.click(
+      (await screen.findAllByRole('button', { name: 'Join Wait List' }))[0] as HTMLElement,
+    );
+    expect(await screen.findByRole('dialog')).toHaveTextContent('The tribe is at capacity');
+  });
+
+  it('keeps the visitor view while a sign-in in the Login dialog leaves for the members area', async () => {
+    serve(open, null);
+    renderRoute('/tribe');
+    await screen.findAllByRole('link', { name: 'Sign Up to Join' });
+    session.signedIn(ada); // what the dialog does just before its full-page load
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.getAllByRole('button', { name: 'Login' })).toHaveLength(3);
+    expect(screen.queryByRole('button', { name: 'Subscribe' })).toBeNull();
   });
 });

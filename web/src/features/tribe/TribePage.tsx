@@ -10,21 +10,26 @@ import {
   Users,
   Workflow,
 } from 'lucide-react';
+import { type ComponentType, type ReactNode, useRef, useState } from 'react';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Container } from '@/components/ui/container';
 import { ExternalLink } from '@/components/ui/external-link';
 import { Section } from '@/components/ui/section';
 import { SocialIcon } from '@/components/ui/social-icon';
+import { TypedText } from '@/components/ui/typed-text';
 import { formatPrice } from '@/content/format';
 import { siteContent } from '@/content/site';
-import { LoginDialogButton, WaitlistDialogButton } from '@/features/auth/TribeDialogs';
+import { errorMessage } from '@/lib/api';
+import type { TribeStatus } from '@/lib/api-types';
 import { cn } from '@/lib/cn';
 import { usePageTitle } from '@/lib/page-title';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
-import { type TribeStatus, useTribeStatus } from './status';
-import { TypedText } from './TypedText';
+import { type SessionState, useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
+import { useTribeStatus } from './api/get-tribe-status';
+import { goToCheckout, startCheckout } from './api/start-checkout';
 
 /** Icons for the six "what you will build" items, in order; extra items reuse the last. */
 const buildIcons: readonly LucideIcon[] = [Bot, Network, Database, Workflow, GitMerge, Rocket];
@@ -73,26 +78,164 @@ export function CapacityNotice({
   );
 }
 
-/** Join Wait List and Login; the wait list leads when the tribe is full. */
-function TribeActions({ status, className }: { status: TribeStatus | null; className?: string }) {
-  const full = status?.at_capacity === true;
+/** A button that opens one of the tribe's dialogs; the page gives it its label and look. */
+export interface TribeDialogButtonProps {
+  children: ReactNode;
+  className?: string;
+  /** Why the visitor joins the wait list, for the dialog to say (never "full" when it is not). */
+  reason?: WaitlistReason | undefined;
+}
+
+export type WaitlistReason = 'full' | 'payments-off';
+
+export interface TribePageProps {
+  /** Opens the Join the Wait List dialog. */
+  WaitlistButton: ComponentType<TribeDialogButtonProps>;
+  /** Opens the Member Login dialog. */
+  LoginButton: ComponentType<TribeDialogButtonProps>;
+}
+
+/** Who is looking: the calls to action differ for each. */
+export type Audience = 'visitor' | 'member' | 'subscriber';
+
+/** Statuses that give tribe access (the server's rule, docs/billing.md). */
+const ACCESS_STATUSES = ['active', 'trialing', 'past_due'];
+
+export function audienceOf(state: SessionState): Audience {
+  if (state.status !== 'signed-in') return 'visitor';
+  const sub = state.user.subscription;
+  return sub && ACCESS_STATUSES.includes(sub.status) ? 'subscriber' : 'member';
+}
+
+/**
+ * The audience, settled once the session is known. A visitor who signs in on this page (the Login
+ * dialog) is taken to the members area by a full page load, so the page keeps the visitor's calls
+ * to action meanwhile: swapping them would pull the open dialog out from under the sign-in.
+ * Signing out, or a subscription starting, still shows at once.
+ */
+function useAudience(): Audience {
+  const state = useSession();
+  const settled = useRef<Audience | null>(null);
+  if (state.status === 'unknown') return 'visitor';
+  const now = audienceOf(state);
+  if (settled.current === 'visitor' && now !== 'visitor') return 'visitor';
+  settled.current = now;
+  return now;
+}
+
+/** Why a new member cannot subscribe now, or null when a seat can be bought (or it is unknown). */
+export function waitlistReason(status: TribeStatus | null): WaitlistReason | null {
+  if (status?.at_capacity) return 'full';
+  if (status && !status.payments_enabled) return 'payments-off';
+  return null;
+}
+
+/** Starts a Stripe Checkout for a signed-in member and sends the browser there. */
+function SubscribeButton({ className }: { className: string }) {
+  const [busy, setBusy] = useState(false);
+  const start = async () => {
+    setBusy(true);
+    try {
+      goToCheckout(await startCheckout());
+    } catch (error) {
+      setBusy(false);
+      toast.error('Could not start checkout', errorMessage(error));
+    }
+  };
   return (
-    <div className={cn('flex flex-col gap-3 sm:flex-row', className)}>
-      <WaitlistDialogButton className={buttonClasses(full ? 'primary' : 'outline', 'lg')}>
+    <button type="button" className={className} disabled={busy} onClick={() => void start()}>
+      {busy ? 'Opening checkout…' : 'Subscribe'}
+    </button>
+  );
+}
+
+/**
+ * The calls to action, following the real state: a subscriber goes to the members area; a member
+ * subscribes while seats are free and payment is on; a visitor signs up first; the wait list only
+ * when the tribe is full or payment is off. Until the status arrives a visitor sees the wait list
+ * and Login (what the prerendered page shows).
+ */
+function TribeActions({
+  status,
+  audience,
+  className,
+  WaitlistButton,
+  LoginButton,
+}: TribePageProps & { status: TribeStatus | null; audience: Audience; className?: string }) {
+  const reason = waitlistReason(status);
+  const open = status !== null && reason === null;
+  const wrap = cn('flex flex-col gap-3 sm:flex-row', className);
+  const primary = buttonClasses('primary', 'lg');
+  const outline = buttonClasses('outline', 'lg');
+  if (audience === 'subscriber') {
+    return (
+      <div className={wrap}>
+        <Link to="/members" className={primary}>
+          Go to the Members Area
+        </Link>
+      </div>
+    );
+  }
+  if (audience === 'member') {
+    return (
+      <div className={wrap}>
+        {open ? (
+          <SubscribeButton className={primary} />
+        ) : (
+          <WaitlistButton className={primary} reason={reason ?? undefined}>
+            Join Wait List
+          </WaitlistButton>
+        )}
+        <Link to="/members" className={outline}>
+          Members Area
+        </Link>
+      </div>
+    );
+  }
+  if (open) {
+    return (
+      <div className={wrap}>
+        <Link to="/auth" className={primary}>
+          Sign Up to Join
+        </Link>
+        <LoginButton className={outline}>Login</LoginButton>
+      </div>
+    );
+  }
+  return (
+    <div className={wrap}>
+      <WaitlistButton className={reason ? primary : outline} reason={reason ?? undefined}>
         Join Wait List
-      </WaitlistDialogButton>
-      <LoginDialogButton className={buttonClasses(full ? 'outline' : 'primary', 'lg')}>
-        Login
-      </LoginDialogButton>
+      </WaitlistButton>
+      <LoginButton className={reason ? outline : primary}>Login</LoginButton>
     </div>
   );
 }
 
-export function TribePage() {
+/** The closing section's line, for who is looking and what they can do. */
+function closingText(audience: Audience, reason: WaitlistReason | null): string {
+  if (audience === 'subscriber')
+    return 'You are in. Your sessions and cohort are in the members area.';
+  if (reason === 'full')
+    return 'The tribe is full: join the wait list to hear first when a spot opens.';
+  if (reason === 'payments-off') {
+    return 'Online payment is not set up yet: join the wait list and we will tell you when you can join.';
+  }
+  if (audience === 'member') return 'Subscribe to take your seat, or head to the members area.';
+  return 'Create an account and subscribe to take your seat, or log in if you are already a member.';
+}
+
+/**
+ * /tribe. The dialogs behind its buttons belong to the account feature, so the page takes the
+ * buttons as props and the app's route (app/pages/tribe.tsx) passes them in.
+ */
+export function TribePage(buttons: TribePageProps) {
   usePageTitle('The Tribe');
   const { services, about, contact } = siteContent();
   const { tribe } = services;
   const status = useTribeStatus();
+  const audience = useAudience();
+  const reason = waitlistReason(status);
   const price = formatPrice(tribe.price_monthly, tribe.currency);
   const links = contact.online_presence.links;
 
@@ -127,15 +270,29 @@ export function TribePage() {
             The <span className="text-term-green">Tribe</span>
           </h1>
           <p className="mx-auto mt-5 max-w-2xl text-lg text-term-cyan sm:text-xl">
-            <TypedText text="Build agentic AI with a small cohort of builders." />
+            <TypedText
+              text="Build agentic AI with a small cohort of builders."
+              delay={1000}
+              layout="inline"
+            />
           </p>
           <p className="mx-auto mt-4 max-w-2xl text-base text-muted sm:text-lg">
             {tribe.summary} {price} per month, {tribe.billing.toLowerCase()}.
           </p>
-          <div className="mt-6 flex justify-center">
+          <div className="mt-6 flex flex-col items-center gap-2">
             <CapacityNotice capacity={tribe.capacity} status={status} />
+            {reason === 'payments-off' && audience !== 'subscriber' ? (
+              <p className="text-sm text-muted">
+                Online payment is not set up yet: join the wait list to hear when you can join.
+              </p>
+            ) : null}
           </div>
-          <TribeActions status={status} className="mt-8 justify-center" />
+          <TribeActions
+            {...buttons}
+            status={status}
+            audience={audience}
+            className="mt-8 justify-center"
+          />
         </Container>
       </section>
 
@@ -186,7 +343,14 @@ export function TribePage() {
                   </p>
                   <h3 className="mt-2 text-lg font-semibold text-fg">{step.title}</h3>
                   <p className="mt-1 text-sm text-muted">{step.text}</p>
-                  {i === 1 ? <TribeActions status={status} className="mt-auto pt-5" /> : null}
+                  {i === 1 ? (
+                    <TribeActions
+                      {...buttons}
+                      status={status}
+                      audience={audience}
+                      className="mt-auto pt-5"
+                    />
+                  ) : null}
                 </Card>
               </li>
             ))}
@@ -241,13 +405,16 @@ export function TribePage() {
           <h2 id="join" className="text-2xl font-bold text-fg sm:text-3xl">
             Ready to build with the tribe?
           </h2>
-          <p className="mx-auto mt-3 max-w-xl text-muted">
-            Join the wait list to hear when a cohort opens, or log in if you are already a member.
-          </p>
+          <p className="mx-auto mt-3 max-w-xl text-muted">{closingText(audience, reason)}</p>
           <div className="mt-5 flex justify-center">
             <CapacityNotice capacity={tribe.capacity} status={status} live={false} />
           </div>
-          <TribeActions status={status} className="mt-6 justify-center" />
+          <TribeActions
+            {...buttons}
+            status={status}
+            audience={audience}
+            className="mt-6 justify-center"
+          />
           <ul className="mt-8 flex justify-center gap-3" aria-label={`Follow ${about.handle}`}>
             <li>
               <ExternalLink href={links.linkedin} className={buttonClasses('ghost', 'sm')}>

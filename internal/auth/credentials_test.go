@@ -1,0 +1,174 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"tribe/internal/errs"
+	"tribe/internal/store"
+	"tribe/internal/store/storetest"
+)
+
+// addFeed gives the user a calendar-feed row, as community.CreateFeed does,
+// and returns its token hash.
+func addFeed(t *testing.T, db *store.DB, userID string) string {
+	t.Helper()
+	_, hash := newToken()
+	if _, err := db.Write.ExecContext(context.Background(),
+		`INSERT INTO calendar_feeds (user_id, token_hash, created_at) VALUES ($1, $2, $3)`, userID, hash, store.Now()); err != nil {
+		t.Fatalf("add feed: %v", err)
+	}
+	return hash
+}
+
+// signedIn is ctx as a request made with the session token: the principal
+// the web layer puts there.
+func signedIn(t *testing.T, s *Service, token string) context.Context {
+	t.Helper()
+	p, _, err := s.Authenticate(context.Background(), token)
+	if err != nil || p == nil {
+		t.Fatalf("authenticate: %v %v", p, err)
+	}
+	return WithPrincipal(context.Background(), p)
+}
+
+// TestResetEndsASquattersSessionsAndFeeds is account pre-hijacking: someone
+// signs up with an address they do not own, subscribes to the calendar feed
+// and keeps a session; the real owner resets the password. Afterwards the
+// squatter must hold nothing that still acts for the account, and the name
+// the squatter typed is reported as unverified.
+func TestResetEndsASquattersSessionsAndFeeds(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		s := newService(db, Config{AdminEmails: []string{"owner@example.com"}}, newClock())
+		squatter, squatterSession := signUp(t, s, "Mallory Impostor", "owner@example.com", "squatter-pw")
+		feed := addFeed(t, db, squatter.ID)
+
+		// The owner, signed out, asks for a reset link and uses it.
+		if err := s.RequestPasswordReset(ctx, "owner@example.com"); err != nil {
+			t.Fatal(err)
+		}
+		_, text := lastMail(t, db, "owner@example.com")
+		owner, ownerSession, err := s.ResetPassword(ctx, linkToken(t, text, "/auth?reset=true&token="), "owner's own pw", Client{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, _, _ := s.Authenticate(ctx, squatterSession); p != nil {
+			t.Fatal("the squatter's session survived the reset")
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM calendar_feeds WHERE token_hash = $1`, feed); n != 0 {
+			t.Fatal("the squatter's calendar feed still serves the owner's sessions after the reset")
+		}
+		if p, _, _ := s.Authenticate(ctx, ownerSession); p == nil || !p.Admin {
+			t.Fatalf("the owner's new session must work and be an admin session: %+v", p)
+		}
+		if !owner.EmailConfirmed || owner.FullName != "Mallory Impostor" || !owner.NameUnverified {
+			t.Fatalf("after the reset: confirmed=%v name=%q name_unverified=%v; the squatter's name must be flagged",
+				owner.EmailConfirmed, owner.FullName, owner.NameUnverified)
+		}
+	})
+}
+
+// TestConfirmingNeedsTheAccountsOwnSession: the owner of an address gets a
+// confirmation mail for an account someone else made with it and opens the
+// link. Confirming would hand the squatter, who knows the password, a
+// confirmed (here admin) account: the link only works in a browser signed in
+// to that account.
+func TestConfirmingNeedsTheAccountsOwnSession(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		s := newService(db, Config{AdminEmails: []string{"owner@example.com"}}, newClock())
+		squatter, squatterSession := signUp(t, s, "Mallory", "owner@example.com", "squatter-pw")
+		_, text := lastMail(t, db, "owner@example.com")
+		token := linkToken(t, text, "/auth/confirm?token=")
+
+		// Signed out, and signed in to another account: refused, link kept.
+		_, otherSession := signUp(t, s, "Grace", "grace@example.com", "compilers")
+		for _, c := range []context.Context{ctx, signedIn(t, s, otherSession)} {
+			err := s.ConfirmEmail(c, token)
+			if !errors.Is(err, ErrConfirmNeedsSignIn) || !errs.Is(err, errs.Unauthorized) {
+				t.Fatalf("confirm without the account's session: %v, want ErrConfirmNeedsSignIn", err)
+			}
+		}
+		if u, _ := s.User(ctx, squatter.ID); u.EmailConfirmed {
+			t.Fatal("the address was confirmed by someone not signed in to the account")
+		}
+		if p, _, _ := s.Authenticate(ctx, squatterSession); p == nil || p.Admin {
+			t.Fatalf("the squatter's session must stay an unconfirmed non-admin session: %+v", p)
+		}
+		// The owner's way in is a reset (TestResetEndsASquattersSessionsAndFeeds).
+	})
+}
+
+// TestConfirmingEndsOtherSessionsAndFeeds: confirming from a session of the
+// account keeps that session and ends every other one and every feed.
+func TestConfirmingEndsOtherSessionsAndFeeds(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		s := newService(db, Config{AdminEmails: []string{"ada@example.com"}}, newClock())
+		u, laptop := signUp(t, s, "Ada", "ada@example.com", "analytical")
+		_, phone, err := s.SignIn(ctx, "ada@example.com", "analytical", Client{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		feed := addFeed(t, db, u.ID)
+		_, text := lastMail(t, db, "ada@example.com")
+		if err := s.ConfirmEmail(signedIn(t, s, phone), linkToken(t, text, "/auth/confirm?token=")); err != nil {
+			t.Fatal(err)
+		}
+		if p, _, _ := s.Authenticate(ctx, phone); p == nil || !p.Admin {
+			t.Fatalf("the confirming session must stay and now be an admin session: %+v", p)
+		}
+		if p, _, _ := s.Authenticate(ctx, laptop); p != nil {
+			t.Fatal("confirming must end every other session")
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM calendar_feeds WHERE token_hash = $1`, feed); n != 0 {
+			t.Fatal("confirming must revoke the calendar feed")
+		}
+		// The confirmer signed up with this name and proved the mailbox.
+		if got, _ := s.User(ctx, u.ID); !got.EmailConfirmed || got.NameUnverified {
+			t.Fatalf("after confirming: %+v", got)
+		}
+	})
+}
+
+// TestEveryTokenTableIsRevoked keeps revokeCredentials complete: a table
+// that stores a token acting for a user (a token_hash column) is either a
+// browser session, a mailed link (which goes to the proven mailbox), or in
+// credentialTables. A new API-token table fails here until it is added.
+func TestEveryTokenTableIsRevoked(t *testing.T) {
+	tableRE := regexp.MustCompile(`(?is)CREATE TABLE (\w+) \((.*?)\n\);`)
+	for _, engine := range []string{"sqlite", "postgres"} {
+		dir := filepath.Join("..", "store", "migrations", engine)
+		files, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found []string
+		for _, f := range files {
+			b, err := os.ReadFile(filepath.Join(dir, f.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range tableRE.FindAllStringSubmatch(string(b), -1) {
+				if strings.Contains(m[2], "token_hash") {
+					found = append(found, m[1])
+				}
+			}
+		}
+		for _, table := range found {
+			if table != "auth_sessions" && table != "email_tokens" && !slices.Contains(credentialTables, table) {
+				t.Errorf("%s: table %s holds tokens but revokeCredentials does not revoke them; add it to credentialTables", engine, table)
+			}
+		}
+		if !slices.Contains(found, "calendar_feeds") {
+			t.Errorf("%s: the schema scan found no calendar_feeds; the check is broken", engine)
+		}
+	}
+}

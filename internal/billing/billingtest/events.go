@@ -1,0 +1,113 @@
+package billingtest
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/stripe/stripe-go/v86"
+	"github.com/stripe/stripe-go/v86/webhook"
+)
+
+// Sub describes a Stripe subscription for events and for Fake.
+type Sub struct {
+	ID, Customer, Status, Price string
+	// UserID is the user_id metadata Checkout puts on the subscription.
+	UserID            string
+	PeriodEnd         int64 // the item's current_period_end (Unix seconds)
+	CancelAtPeriodEnd bool
+	CancelAt          int64
+	Created           int64
+}
+
+// Object is the subscription as Stripe's API (pinned version) shows it.
+func (s Sub) Object() map[string]any {
+	meta := map[string]any{}
+	if s.UserID != "" {
+		meta["user_id"] = s.UserID
+	}
+	var cancelAt any
+	if s.CancelAt != 0 {
+		cancelAt = s.CancelAt
+	}
+	return map[string]any{
+		"id":                   s.ID,
+		"object":               "subscription",
+		"customer":             s.Customer,
+		"status":               s.Status,
+		"cancel_at_period_end": s.CancelAtPeriodEnd,
+		"cancel_at":            cancelAt,
+		"created":              s.Created,
+		"metadata":             meta,
+		"items": map[string]any{
+			"object": "list",
+			"data": []any{map[string]any{
+				"id":                   "si_" + s.ID,
+				"object":               "subscription_item",
+				"subscription":         s.ID,
+				"current_period_end":   s.PeriodEnd,
+				"current_period_start": s.PeriodEnd - 30*24*3600,
+				"price":                map[string]any{"id": s.Price, "object": "price"},
+				"quantity":             1,
+			}},
+		},
+	}
+}
+
+// CheckoutSession is a completed (or expired) subscription-mode Checkout
+// Session object.
+func CheckoutSession(id, customer, subscription, userID string) map[string]any {
+	var sub any
+	if subscription != "" {
+		sub = subscription
+	}
+	return map[string]any{
+		"id":                  id,
+		"object":              "checkout.session",
+		"mode":                "subscription",
+		"customer":            customer,
+		"subscription":        sub,
+		"client_reference_id": userID,
+		"metadata":            map[string]any{"user_id": userID},
+		"payment_status":      "paid",
+		"status":              "complete",
+	}
+}
+
+// Invoice is a subscription invoice object.
+func Invoice(id, customer, subscription, userID string) map[string]any {
+	return map[string]any{
+		"id":       id,
+		"object":   "invoice",
+		"customer": customer,
+		"parent": map[string]any{
+			"type": "subscription_details",
+			"subscription_details": map[string]any{
+				"subscription": subscription,
+				"metadata":     map[string]any{"user_id": userID},
+			},
+		},
+	}
+}
+
+// Event is the JSON body of a webhook event carrying object.
+func Event(id, typ string, created int64, object any) []byte {
+	b, err := json.Marshal(map[string]any{
+		"id":          id,
+		"object":      "event",
+		"api_version": stripe.APIVersion,
+		"created":     created,
+		"type":        typ,
+		"livemode":    false,
+		"data":        map[string]any{"object": object},
+	})
+	if err != nil {
+		panic(err) // maps of plain values always marshal
+	}
+	return b
+}
+
+// Sign returns the Stripe-Signature header for payload signed with secret
+// at the given time.
+func Sign(payload []byte, secret string, at time.Time) string {
+	return webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: secret, Timestamp: at}).Header
+}

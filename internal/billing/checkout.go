@@ -1,0 +1,253 @@
+package billing
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/stripe/stripe-go/v86"
+
+	"tribe/internal/errs"
+	"tribe/internal/store"
+)
+
+// hold is a member's seat held for a Checkout Session.
+type hold struct {
+	ID        string
+	ExpiresAt time.Time
+	SessionID string
+	URL       string
+	// replaced is the Checkout Session of the hold this one replaced, to be
+	// expired so that it cannot be paid any more.
+	replaced string
+}
+
+// Checkout starts a Stripe Checkout for the monthly membership and returns
+// the URL to send the member to. redirectTo names the page Stripe returns to
+// ("members", the default when empty).
+//
+// Refusals: already_subscribed when the member has access (paying or
+// complimentary), at_capacity when every seat is taken or held by someone
+// else's open checkout, billing_unavailable when online payment is off,
+// unavailable when Stripe does not answer.
+//
+// The seat is held for the life of the Checkout Session (CheckoutTTL) and
+// released when the session completes, expires or the hold runs out. Pressing
+// Subscribe again while holding a seat returns the same session (or a fresh
+// one on the same seat when it is about to expire), never a second seat.
+func (s *Service) Checkout(ctx context.Context, userID, email, redirectTo string) (string, error) {
+	if !s.Enabled() {
+		return "", errOff()
+	}
+	page, err := returnPage(redirectTo)
+	if err != nil {
+		return "", err
+	}
+	h, err := s.holdSeat(ctx, userID)
+	if err != nil {
+		return "", err
+	}
+	if h.URL != "" {
+		return h.URL, nil
+	}
+	url, err := s.openSession(ctx, userID, email, page, h)
+	if err != nil {
+		s.releaseHold(ctx, userID, h.ID)
+		s.log.ErrorContext(ctx, "billing: checkout", "user", userID, "err", err)
+		return "", errStripe()
+	}
+	if h.replaced != "" {
+		s.expireSession(ctx, h.replaced)
+	}
+	return url, nil
+}
+
+// returnPage is the app page a checkout returns to. Only known pages are
+// accepted, so the return URL can never point elsewhere.
+func returnPage(redirectTo string) (string, error) {
+	switch redirectTo {
+	case "", "members":
+		return "/members", nil
+	}
+	return "", errs.Field("redirect_to", `redirect_to must be "members".`)
+}
+
+// holdSeat takes (or reuses) the member's seat under the seats lock, so that
+// concurrent presses never hold more seats than the tribe has.
+func (s *Service) holdSeat(ctx context.Context, userID string) (hold, error) {
+	now := s.now()
+	var h hold
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		if err := lock(ctx, s.db, tx, seatsKey); err != nil {
+			return err
+		}
+		sub, err := subscriptionAt(ctx, tx, userID, now)
+		if err != nil {
+			return err
+		}
+		if sub.Active() {
+			if sub.Complimentary {
+				return errs.New(errs.AlreadySubscribed, "You have a complimentary membership, so there is nothing to pay.")
+			}
+			return errs.New(errs.AlreadySubscribed, "You are already a member of the tribe. Use Manage to change your subscription.")
+		}
+		old, err := readHold(ctx, tx, userID)
+		if err != nil {
+			return err
+		}
+		if old.reusable(now) {
+			h = *old // the same seat, and the same session when it has one
+			return nil
+		}
+		taken, err := seatsTaken(ctx, tx, userID, now)
+		if err != nil {
+			return err
+		}
+		if taken >= s.cfg.Capacity {
+			return errs.Errorf(errs.AtCapacity,
+				"The tribe is full: all %d spots are taken or being paid for right now. Join the wait list and we'll tell you when a spot opens up.",
+				s.cfg.Capacity)
+		}
+		h = hold{ID: store.NewID(), ExpiresAt: now.Add(CheckoutTTL).Truncate(time.Second)}
+		if old != nil && old.ExpiresAt.After(now) {
+			h.replaced = old.SessionID
+		}
+		_, err = tx.ExecContext(ctx,
+			`INSERT INTO checkout_holds (user_id, hold_id, expires_at) VALUES ($1, $2, $3)
+			 ON CONFLICT (user_id) DO UPDATE SET hold_id = excluded.hold_id, expires_at = excluded.expires_at,
+			   checkout_session_id = NULL, checkout_url = NULL, created_at = excluded.created_at`,
+			userID, h.ID, store.At(h.ExpiresAt))
+		if err != nil {
+			return fmt.Errorf("hold a seat for %s: %w", userID, err)
+		}
+		return nil
+	})
+	return h, err
+}
+
+// reusable reports whether a press at now may go on with this hold: its
+// open session has more than reuseMargin to live, or (no session yet: another
+// press is creating it, with the hold's idempotency key) Stripe will still
+// accept its end as at least 30 minutes away.
+func (h *hold) reusable(now time.Time) bool {
+	if h == nil {
+		return false
+	}
+	left := h.ExpiresAt.Sub(now)
+	if h.URL != "" {
+		return left > reuseMargin
+	}
+	return left > 30*time.Minute
+}
+
+// seatsTaken counts members with access plus the seats other people hold for
+// an open checkout.
+func seatsTaken(ctx context.Context, q querier, userID string, now time.Time) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx,
+		`SELECT (SELECT COUNT(*) FROM subscriptions s WHERE `+accessSQL("s", 1)+`)
+		      + (SELECT COUNT(*) FROM checkout_holds h
+		         WHERE h.expires_at > $1 AND h.user_id <> $2
+		           AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = h.user_id AND `+accessSQL("s", 1)+`))`,
+		store.At(now), userID).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count seats: %w", err)
+	}
+	return n, nil
+}
+
+func readHold(ctx context.Context, q querier, userID string) (*hold, error) {
+	var (
+		h       hold
+		expires store.Time
+		sid     sql.NullString
+		url     sql.NullString
+	)
+	err := q.QueryRowContext(ctx,
+		`SELECT hold_id, expires_at, checkout_session_id, checkout_url FROM checkout_holds WHERE user_id = $1`,
+		userID).Scan(&h.ID, &expires, &sid, &url)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the seat held by %s: %w", userID, err)
+	}
+	h.ExpiresAt, h.SessionID, h.URL = expires.Time, sid.String, url.String
+	return &h, nil
+}
+
+// openSession creates the Checkout Session for a hold and records it there.
+// The idempotency key is the hold's, and every parameter derives from the
+// hold, so concurrent presses on one hold get one session from Stripe.
+func (s *Service) openSession(ctx context.Context, userID, email, page string, h hold) (string, error) {
+	customer, err := s.ensureCustomer(ctx, userID, email)
+	if err != nil {
+		return "", err
+	}
+	base := s.cfg.BaseURL + page
+	meta := map[string]string{"user_id": userID}
+	params := &stripe.CheckoutSessionCreateParams{
+		Mode:              stripe.String("subscription"),
+		Customer:          stripe.String(customer),
+		ClientReferenceID: stripe.String(userID),
+		LineItems:         []*stripe.CheckoutSessionCreateLineItemParams{{Price: stripe.String(s.cfg.StripePriceID), Quantity: stripe.Int64(1)}},
+		SuccessURL:        stripe.String(base + "?success=true"),
+		CancelURL:         stripe.String(base + "?canceled=true"),
+		ExpiresAt:         stripe.Int64(h.ExpiresAt.Unix()),
+		Metadata:          meta,
+		SubscriptionData:  &stripe.CheckoutSessionCreateSubscriptionDataParams{Metadata: meta},
+	}
+	params.SetIdempotencyKey("tribe-checkout-" + h.ID)
+	cs, err := s.stripe.V1CheckoutSessions.Create(ctx, params)
+	if err != nil {
+		return "", fmt.Errorf("create Checkout Session for %s: %w", userID, err)
+	}
+	if cs.URL == "" {
+		return "", fmt.Errorf("Checkout Session %s for %s has no URL", cs.ID, userID)
+	}
+	_, err = s.db.Write.ExecContext(ctx,
+		`UPDATE checkout_holds SET checkout_session_id = $1, checkout_url = $2 WHERE user_id = $3 AND hold_id = $4`,
+		cs.ID, cs.URL, userID, h.ID)
+	if err != nil {
+		return "", fmt.Errorf("record Checkout Session %s: %w", cs.ID, err)
+	}
+	return cs.URL, nil
+}
+
+// releaseHold gives a seat back when its checkout could not be opened.
+func (s *Service) releaseHold(ctx context.Context, userID, holdID string) {
+	ctx = context.WithoutCancel(ctx)
+	if _, err := s.db.Write.ExecContext(ctx,
+		`DELETE FROM checkout_holds WHERE user_id = $1 AND hold_id = $2 AND checkout_session_id IS NULL`,
+		userID, holdID); err != nil {
+		s.log.ErrorContext(ctx, "billing: release seat", "user", userID, "err", err)
+	}
+}
+
+// expireSession closes a replaced Checkout Session so it cannot be paid; the
+// hold that replaced it already has the seat. Failure only costs a session
+// that Stripe closes by itself within minutes.
+func (s *Service) expireSession(ctx context.Context, sessionID string) {
+	if _, err := s.stripe.V1CheckoutSessions.Expire(context.WithoutCancel(ctx), sessionID, nil); err != nil {
+		s.log.WarnContext(ctx, "billing: expire a replaced Checkout Session", "session", sessionID, "err", err)
+	}
+}
+
+// releaseSeatTx drops a member's hold inside a transaction (the checkout
+// completed into access, expired, or the member no longer needs it). A
+// sessionID limits it to the hold of that session.
+func releaseSeatTx(ctx context.Context, tx *sql.Tx, userID, sessionID string) (bool, error) {
+	q := `DELETE FROM checkout_holds WHERE user_id = $1`
+	args := []any{userID}
+	if sessionID != "" {
+		q, args = `DELETE FROM checkout_holds WHERE checkout_session_id = $1`, []any{sessionID}
+	}
+	res, err := tx.ExecContext(ctx, q, args...)
+	if err != nil {
+		return false, fmt.Errorf("release seat: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}

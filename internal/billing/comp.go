@@ -1,0 +1,217 @@
+package billing
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"tribe/internal/errs"
+	"tribe/internal/store"
+)
+
+// Comp gives the member complimentary membership until the given instant
+// (nil: no end). A complimentary member has access, counts toward the cap
+// and is never charged: Checkout refuses them. Giving it again changes the
+// end. Refusals: invalid for an end in the past; already_subscribed for a
+// member who pays through Stripe now (cancel that subscription first);
+// at_capacity when the tribe is full.
+func (s *Service) Comp(ctx context.Context, userID string, until *time.Time) error {
+	now := s.now()
+	if until != nil && !until.After(now) {
+		return errs.Field("until", "The end of a complimentary membership must be in the future.")
+	}
+	var session string
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		if err := lock(ctx, s.db, tx, seatsKey); err != nil {
+			return err
+		}
+		if err := lock(ctx, s.db, tx, memberKey(userID)); err != nil {
+			return err
+		}
+		if id, err := knownUser(ctx, tx, userID); err != nil || id == "" {
+			if err == nil {
+				err = errs.New(errs.NotFound, "No account has this id.")
+			}
+			return err
+		}
+		cur, err := readRow(ctx, tx, userID)
+		if err != nil {
+			return err
+		}
+		had := cur.access(now)
+		if had && !cur.Complimentary && cur.SubID != "" {
+			return errs.New(errs.AlreadySubscribed,
+				"This member pays through Stripe. Cancel their subscription in Stripe first, then make them complimentary.")
+		}
+		if !had {
+			taken, err := seatsTaken(ctx, tx, userID, now)
+			if err != nil {
+				return err
+			}
+			if taken >= s.cfg.Capacity {
+				return errs.Errorf(errs.AtCapacity,
+					"The tribe is full (%d of %d seats taken or held). Raise TRIBE_CAPACITY to make room.", taken, s.cfg.Capacity)
+			}
+		}
+		var end store.NullTime
+		if until != nil {
+			end = store.NullTime{Time: store.At(*until), Valid: true}
+		}
+		_, err = tx.ExecContext(ctx,
+			`INSERT INTO subscriptions (user_id, status, current_period_end, cancel_at_period_end, complimentary, comp_until, updated_at)
+			 VALUES ($1, 'active', $2, FALSE, TRUE, $2, $3)
+			 ON CONFLICT (user_id) DO UPDATE SET status = 'active', current_period_end = excluded.current_period_end,
+			   cancel_at_period_end = FALSE, complimentary = TRUE, comp_until = excluded.comp_until,
+			   stripe_subscription_id = NULL, updated_at = excluded.updated_at`,
+			userID, end, store.At(now))
+		if err != nil {
+			return fmt.Errorf("make %s complimentary: %w", userID, err)
+		}
+		h, err := readHold(ctx, tx, userID)
+		if err != nil {
+			return err
+		}
+		if h != nil {
+			session = h.SessionID
+			if _, err := releaseSeatTx(ctx, tx, userID, ""); err != nil {
+				return err
+			}
+		}
+		if !had {
+			return s.mailWelcome(ctx, tx, userID)
+		}
+		return nil
+	})
+	if err == nil && session != "" && s.stripe != nil {
+		s.expireSession(ctx, session) // nothing left to pay for
+	}
+	return err
+}
+
+// Uncomp ends a complimentary membership now; the member becomes a free
+// member. Refusal: not_found when the member is not complimentary.
+func (s *Service) Uncomp(ctx context.Context, userID string) error {
+	return s.db.Tx(ctx, func(tx *sql.Tx) error {
+		if err := lock(ctx, s.db, tx, memberKey(userID)); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM subscriptions WHERE user_id = $1 AND complimentary = TRUE`, userID)
+		if err != nil {
+			return fmt.Errorf("end the complimentary membership of %s: %w", userID, err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			if err == nil {
+				err = errs.New(errs.NotFound, "This member has no complimentary membership.")
+			}
+			return err
+		}
+		return nil
+	})
+}
+
+// Member is one row of the admin's members list.
+type Member struct {
+	UserID            string     `json:"user_id"`
+	FullName          string     `json:"full_name"`
+	Email             string     `json:"email"`
+	Status            string     `json:"status"`
+	HasAccess         bool       `json:"has_access"`
+	JoinedAt          time.Time  `json:"joined_at"`
+	Complimentary     bool       `json:"complimentary"`
+	Until             *time.Time `json:"until"` // end of a complimentary membership; null: no end
+	CurrentPeriodEnd  *time.Time `json:"current_period_end"`
+	CancelAtPeriodEnd bool       `json:"cancel_at_period_end"`
+}
+
+// ListMembers lists everyone who has or had a membership, paying or
+// complimentary, oldest first.
+func (s *Service) ListMembers(ctx context.Context) ([]Member, error) {
+	now := s.now()
+	rows, err := s.db.Read.QueryContext(ctx,
+		`SELECT s.user_id, COALESCE(p.full_name, ''), u.email, s.created_at, s.comp_until, `+subscriptionColumns+`
+		 FROM subscriptions s JOIN users u ON u.id = s.user_id LEFT JOIN profiles p ON p.id = s.user_id
+		 ORDER BY s.created_at, u.email`)
+	if err != nil {
+		return nil, fmt.Errorf("list members: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	out := []Member{}
+	for rows.Next() {
+		var (
+			m      Member
+			joined store.Time
+			until  store.NullTime
+		)
+		sub, err := scanSubscription(scanFunc(func(dest ...any) error {
+			return rows.Scan(append([]any{&m.UserID, &m.FullName, &m.Email, &joined, &until}, dest...)...)
+		}), now)
+		if err != nil {
+			return nil, fmt.Errorf("list members: %w", err)
+		}
+		m.JoinedAt, m.Status, m.HasAccess = joined.Time, sub.Status, sub.Active()
+		m.Complimentary, m.CurrentPeriodEnd, m.CancelAtPeriodEnd = sub.Complimentary, sub.CurrentPeriodEnd, sub.CancelAtPeriodEnd
+		if until.Valid {
+			t := until.Time.Time
+			m.Until = &t
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list members: %w", err)
+	}
+	return out, nil
+}
+
+// scanFunc lets a row scanner be built from a function.
+type scanFunc func(dest ...any) error
+
+func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
+
+// ListAccounts lists every account with its membership, oldest account
+// first: the admins' members list, from which any member can be made
+// complimentary. JoinedAt is when the account was created; Status is ""
+// for an account that never had a membership.
+func (s *Service) ListAccounts(ctx context.Context) ([]Member, error) {
+	now := s.now()
+	rows, err := s.db.Read.QueryContext(ctx,
+		`SELECT u.id, COALESCE(p.full_name, ''), u.email, u.created_at,
+		   COALESCE(s.status, ''), s.current_period_end, COALESCE(s.cancel_at_period_end, FALSE),
+		   COALESCE(s.complimentary, FALSE), s.comp_until
+		 FROM users u LEFT JOIN profiles p ON p.id = u.id LEFT JOIN subscriptions s ON s.user_id = u.id
+		 ORDER BY u.created_at, u.email`)
+	if err != nil {
+		return nil, fmt.Errorf("list accounts: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	out := []Member{}
+	for rows.Next() {
+		var (
+			m           Member
+			joined      store.Time
+			end, compTo store.NullTime
+		)
+		if err := rows.Scan(&m.UserID, &m.FullName, &m.Email, &joined, &m.Status, &end, &m.CancelAtPeriodEnd,
+			&m.Complimentary, &compTo); err != nil {
+			return nil, fmt.Errorf("list accounts: %w", err)
+		}
+		m.JoinedAt = joined.Time
+		if end.Valid {
+			t := end.Time.Time
+			m.CurrentPeriodEnd = &t
+		}
+		if compTo.Valid {
+			t := compTo.Time.Time
+			m.Until = &t
+			if m.Complimentary && !t.After(now) {
+				m.Status = StatusCanceled
+			}
+		}
+		m.HasAccess = GrantsAccess(m.Status)
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list accounts: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,92 @@
+package billing
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/stripe/stripe-go/v86"
+)
+
+// customerOf is the member's Stripe customer id, "" when they have none. The
+// billing_customers row is the link; older rows may only have it on the
+// subscription.
+func customerOf(ctx context.Context, q querier, userID string) (string, error) {
+	var id string
+	err := q.QueryRowContext(ctx,
+		`SELECT stripe_customer_id FROM billing_customers WHERE user_id = $1
+		 UNION ALL
+		 SELECT stripe_customer_id FROM subscriptions WHERE user_id = $1 AND stripe_customer_id IS NOT NULL`,
+		userID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read customer of %s: %w", userID, err)
+	}
+	return id, nil
+}
+
+// userOfCustomer is the member a Stripe customer belongs to, "" when the
+// customer is not linked to anyone.
+func userOfCustomer(ctx context.Context, q querier, customerID string) (string, error) {
+	if customerID == "" {
+		return "", nil
+	}
+	var id string
+	err := q.QueryRowContext(ctx,
+		`SELECT user_id FROM billing_customers WHERE stripe_customer_id = $1
+		 UNION ALL
+		 SELECT user_id FROM subscriptions WHERE stripe_customer_id = $1`, customerID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("find the member of customer %s: %w", customerID, err)
+	}
+	return id, nil
+}
+
+// linkCustomer records customerID as the member's customer unless they
+// already have one (the first link wins; a customer is never moved to another
+// member). It returns the member's customer after the call.
+func linkCustomer(ctx context.Context, q querier, userID, customerID string) (string, error) {
+	if _, err := q.ExecContext(ctx,
+		`INSERT INTO billing_customers (user_id, stripe_customer_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+		userID, customerID); err != nil {
+		return "", fmt.Errorf("link customer %s to %s: %w", customerID, userID, err)
+	}
+	return customerOf(ctx, q, userID)
+}
+
+// ensureCustomer returns the member's Stripe customer, creating it the first
+// time. Two presses at once (double click, two tabs) send the same
+// idempotency key, so Stripe creates one customer and answers both with it;
+// the unique user_id keeps the database to one link whatever happens.
+func (s *Service) ensureCustomer(ctx context.Context, userID, email string) (string, error) {
+	if id, err := customerOf(ctx, s.db.Read, userID); err != nil || id != "" {
+		return id, err
+	}
+	params := &stripe.CustomerCreateParams{Metadata: map[string]string{"user_id": userID}}
+	if e := strings.TrimSpace(email); e != "" {
+		params.Email = stripe.String(e) // for receipts; never used to find the member
+	}
+	// The key changes with the address, because Stripe refuses a key reused
+	// with other parameters; within one address it is stable.
+	sum := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(email))))
+	params.SetIdempotencyKey("tribe-customer-" + userID + "-" + hex.EncodeToString(sum[:6]))
+	c, err := s.stripe.V1Customers.Create(ctx, params)
+	if err != nil {
+		return "", fmt.Errorf("create Stripe customer for %s: %w", userID, err)
+	}
+	var id string
+	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
+		id, err = linkCustomer(ctx, tx, userID, c.ID)
+		return err
+	})
+	return id, err
+}

@@ -1,0 +1,63 @@
+package billing
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// Refresh reads the member's subscription from Stripe, applies it as the
+// webhooks would (never over newer state, never a foreign price) and returns
+// the subscription as it now stands (nil for a free member). It is what the
+// members area calls after Checkout returns and after the portal closes, so
+// a member sees their payment even before the webhook arrives. Without
+// online payment it returns the stored subscription. Refusal: unavailable
+// when Stripe does not answer.
+func (s *Service) Refresh(ctx context.Context, userID string) (*Subscription, error) {
+	sub, _, err := s.RefreshChanged(ctx, userID)
+	return sub, err
+}
+
+// RefreshChanged is Refresh that also reports whether anything the member
+// sees changed (for publishing a live update).
+func (s *Service) RefreshChanged(ctx context.Context, userID string) (*Subscription, bool, error) {
+	if !s.Enabled() {
+		sub, err := s.Subscription(ctx, userID)
+		return sub, false, err
+	}
+	customer, err := customerOf(ctx, s.db.Read, userID)
+	if err != nil {
+		return nil, false, err
+	}
+	cur, err := readRow(ctx, s.db.Read, userID)
+	if err != nil {
+		return nil, false, err
+	}
+	var (
+		found remoteSub
+		ok    bool
+	)
+	switch {
+	case customer != "":
+		found, ok, err = s.bestSubOf(ctx, customer)
+	case cur.SubID != "":
+		found, err = s.fetchSub(ctx, cur.SubID)
+		ok = err == nil && found.OurPrice
+	}
+	if err != nil {
+		s.log.WarnContext(ctx, "billing: refresh from Stripe", "user", userID, "err", err)
+		return nil, false, errStripe()
+	}
+	changed := false
+	if ok {
+		err = s.db.Tx(ctx, func(tx *sql.Tx) error {
+			changed, err = s.applySub(ctx, tx, userID, found, nil)
+			return err
+		})
+		if err != nil {
+			return nil, false, fmt.Errorf("refresh subscription of %s: %w", userID, err)
+		}
+	}
+	sub, err := s.Subscription(ctx, userID)
+	return sub, changed, err
+}

@@ -1,0 +1,119 @@
+package billing
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/stripe/stripe-go/v86"
+
+	"tribe/internal/store"
+)
+
+// HandledEvents lists the Stripe event types HandleWebhook acts on; the
+// webhook endpoint should send exactly these (docs/billing.md).
+func HandledEvents() []string {
+	return []string{
+		"checkout.session.completed",
+		"checkout.session.expired",
+		"customer.subscription.created",
+		"customer.subscription.updated",
+		"customer.subscription.deleted",
+		"customer.subscription.paused",
+		"customer.subscription.resumed",
+		"invoice.paid",
+		"invoice.payment_failed",
+	}
+}
+
+// HandleWebhook verifies and applies one Stripe webhook delivery: payload is
+// the raw request body and sigHeader its Stripe-Signature header. It returns
+// the members whose subscription changed, so the caller can publish live
+// updates (topic "subscription" for each, and the tribe count).
+//
+// A missing, malformed or wrong signature, or one whose timestamp is more
+// than five minutes from now, is an errs.Invalid error (answer 400) and
+// nothing is applied; so is a signed body that is not an event. Without
+// STRIPE_WEBHOOK_SECRET it is billing_unavailable. Event types not handled
+// are accepted and ignored. Each event is applied at most once: its id is
+// recorded in the same transaction as its effect, so a redelivery is a no-op.
+// Only a database failure is returned as an internal error (answer 500, and
+// Stripe retries); Stripe API failures while handling are logged and the
+// event's own data is used.
+func (s *Service) HandleWebhook(ctx context.Context, payload []byte, sigHeader string) ([]string, error) {
+	ev, err := s.verify(payload, sigHeader)
+	if err != nil {
+		return nil, err
+	}
+	if !handled(string(ev.Type)) {
+		return nil, nil
+	}
+	var seen int
+	if err := s.db.Read.QueryRowContext(ctx, `SELECT COUNT(*) FROM payment_events WHERE id = $1`, ev.ID).Scan(&seen); err != nil {
+		return nil, fmt.Errorf("check event %s: %w", ev.ID, err)
+	}
+	if seen > 0 {
+		return nil, nil
+	}
+	raw := ev.Data.Raw
+	switch t := string(ev.Type); {
+	case strings.HasPrefix(t, "customer.subscription."):
+		var sub stripe.Subscription
+		if err := json.Unmarshal(raw, &sub); err != nil {
+			return nil, badEvent(ev, err)
+		}
+		return s.onSubscription(ctx, ev, s.remote(&sub, ev.Created))
+	case strings.HasPrefix(t, "checkout.session."):
+		var cs stripe.CheckoutSession
+		if err := json.Unmarshal(raw, &cs); err != nil {
+			return nil, badEvent(ev, err)
+		}
+		if t == "checkout.session.expired" {
+			return nil, s.once(ctx, ev, func(tx *sql.Tx) ([]string, error) {
+				_, err := releaseSeatTx(ctx, tx, "", cs.ID)
+				return nil, err
+			})
+		}
+		return s.onCheckoutCompleted(ctx, ev, &cs)
+	default: // invoice.paid, invoice.payment_failed
+		var inv stripe.Invoice
+		if err := json.Unmarshal(raw, &inv); err != nil {
+			return nil, badEvent(ev, err)
+		}
+		return s.onInvoice(ctx, ev, &inv)
+	}
+}
+
+func handled(t string) bool { return slices.Contains(HandledEvents(), t) }
+
+// once runs fn in a transaction that first records the event, so fn's
+// effect and the record commit together and a redelivery does nothing.
+func (s *Service) once(ctx context.Context, ev stripe.Event, fn func(tx *sql.Tx) ([]string, error)) error {
+	_, err := s.onceChanged(ctx, ev, fn)
+	return err
+}
+
+func (s *Service) onceChanged(ctx context.Context, ev stripe.Event, fn func(tx *sql.Tx) ([]string, error)) ([]string, error) {
+	var changed []string
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		now := store.At(s.now())
+		res, err := tx.ExecContext(ctx,
+			`INSERT INTO payment_events (id, type, received_at, processed_at) VALUES ($1, $2, $3, $3) ON CONFLICT DO NOTHING`,
+			ev.ID, string(ev.Type), now)
+		if err != nil {
+			return fmt.Errorf("record event %s: %w", ev.ID, err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err // applied already by another delivery
+		}
+		changed, err = fn(tx)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("apply event %s (%s): %w", ev.ID, ev.Type, err)
+	}
+	return changed, nil
+}

@@ -1,0 +1,85 @@
+package httpx
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"tribe/internal/errs"
+)
+
+func TestEveryCodeHasAStatus(t *testing.T) {
+	for _, code := range errs.Codes() {
+		s, ok := statusOf[code]
+		if !ok {
+			t.Errorf("code %q has no status", code)
+			continue
+		}
+		if s < 400 || s > 599 {
+			t.Errorf("code %q maps to %d, not an error status", code, s)
+		}
+	}
+	if len(statusOf) != len(errs.Codes()) {
+		t.Errorf("the status table has %d codes, errs.Codes() %d", len(statusOf), len(errs.Codes()))
+	}
+}
+
+func decodeError(t *testing.T, rec *httptest.ResponseRecorder) ErrorDetail {
+	t.Helper()
+	var body ErrorBody
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+		t.Fatalf("error body %q: %v", rec.Body.String(), err)
+	}
+	return body.Error
+}
+
+func TestWriteErrorAnswersCodedErrorsAsTheyAre(t *testing.T) {
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest("GET", "/", nil)
+	WriteError(rec, r, errs.Field("title", "Please enter a title"))
+	if d := decodeError(t, rec); rec.Code != 400 || d.Code != "invalid" || d.Message != "Please enter a title" || d.Field != "title" {
+		t.Fatalf("%d %+v", rec.Code, d)
+	}
+	if got := rec.Header().Get("Cache-Control"); got != "no-store" {
+		t.Errorf("Cache-Control %q", got)
+	}
+}
+
+func TestWriteErrorHidesInternalErrorsAndNotesThem(t *testing.T) {
+	rec := httptest.NewRecorder()
+	r, note := WithNote(httptest.NewRequest("GET", "/", nil))
+	secret := errors.New("pq: password authentication failed for user tribe")
+	WriteError(rec, r, secret)
+	d := decodeError(t, rec)
+	if rec.Code != 500 || d.Code != "internal" || strings.Contains(rec.Body.String(), "password") {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+	if !errors.Is(note.Err(), secret) {
+		t.Fatalf("the request's note holds %v", note.Err())
+	}
+}
+
+func TestWriteErrorSaysNothingToAClientThatLeft(t *testing.T) {
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest("GET", "/", nil)
+	ctx, cancel := contextWithCancel(r)
+	cancel()
+	WriteError(rec, r.WithContext(ctx), errors.New("context canceled"))
+	if rec.Body.Len() != 0 {
+		t.Fatalf("answered %q", rec.Body.String())
+	}
+}
+
+func TestNotePatternRecordsTheMatchedRoute(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/cohorts/{id}", func(http.ResponseWriter, *http.Request) {})
+	r, note := WithNote(httptest.NewRequest("GET", "/api/cohorts/42", nil))
+	mux.ServeHTTP(httptest.NewRecorder(), r)
+	NotePattern(r)
+	if note.Pattern() != "GET /api/cohorts/{id}" {
+		t.Fatalf("pattern %q", note.Pattern())
+	}
+}

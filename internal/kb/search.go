@@ -1,0 +1,242 @@
+package kb
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"tribe/internal/errs"
+)
+
+// Search limits.
+const (
+	DefaultResults = 5
+	MaxResults     = 20
+	MaxQueryLength = 1000 // characters
+)
+
+// How Search ranked its results.
+const (
+	RankingFullText = "full_text"
+	RankingHybrid   = "hybrid"
+)
+
+// Fusion parameters. rrfK is the usual constant of reciprocal rank fusion:
+// it keeps one list's first place from outweighing agreement between both.
+// Each list contributes up to fuseDepth documents.
+const (
+	rrfK      = 60
+	fuseDepth = 50
+	// queryEmbedTimeout bounds the embedding API call of one search; past it
+	// the search answers from full text alone rather than keep a person waiting.
+	queryEmbedTimeout = 5 * time.Second
+)
+
+// Results answers a search: the best documents first, and how they were
+// ranked (RankingFullText or RankingHybrid).
+type Results struct {
+	Results []Result `json:"results"`
+	Ranking string   `json:"ranking"`
+}
+
+// Result is one document found: its best-matching chunk, its metadata and a
+// similarity in [0, 1] (higher is better; results are ordered by it).
+type Result struct {
+	Content    string   `json:"content"`
+	Metadata   Metadata `json:"metadata"`
+	Similarity float64  `json:"similarity"`
+	DocumentID string   `json:"-"`
+}
+
+// Search finds the documents that best answer query, at most limit of them
+// (0 means DefaultResults). Each document appears once, with its
+// best-matching chunk. With an embedding model it fuses full-text and vector
+// rankings (reciprocal rank fusion); without one, or when the embedding API
+// fails, it ranks by full text alone and says so in Ranking.
+func (s *Service) Search(ctx context.Context, query string, limit int) (Results, error) {
+	text := strings.TrimSpace(query)
+	switch {
+	case text == "":
+		return Results{}, errs.Field("query", "Please enter a search query.")
+	case !utf8.ValidString(text):
+		return Results{}, errs.Field("query", "The search query contains characters that cannot be read.")
+	case utf8.RuneCountInString(text) > MaxQueryLength:
+		return Results{}, errs.Field("query", fmt.Sprintf("The search query must be at most %d characters.", MaxQueryLength))
+	}
+	if limit == 0 {
+		limit = DefaultResults
+	}
+	if limit < 1 || limit > MaxResults {
+		return Results{}, errs.Field("limit", fmt.Sprintf("Limit must be a whole number from 1 to %d.", MaxResults))
+	}
+	q, err := s.prune(ctx, parseQuery(text))
+	if err != nil {
+		return Results{}, err
+	}
+
+	if vec := s.queryVector(ctx, text); vec != nil {
+		if res, ok, err := s.hybrid(ctx, q, vec, limit); err != nil || ok {
+			return res, err
+		}
+	}
+	hits, err := s.fullText(ctx, q, limit)
+	if err != nil {
+		return Results{}, err
+	}
+	out := Results{Results: make([]Result, 0, len(hits)), Ranking: RankingFullText}
+	for _, h := range hits {
+		out.Results = append(out.Results, Result{Content: h.content, Metadata: h.metadata, Similarity: h.score, DocumentID: h.documentID})
+	}
+	return out, nil
+}
+
+// queryVector embeds the query, or returns nil when there is no embedding
+// model, no vector has been stored yet, or the API does not answer in time.
+func (s *Service) queryVector(ctx context.Context, text string) []float32 {
+	if s.embedder == nil {
+		return nil
+	}
+	if err := s.ensureVectors(ctx); err != nil {
+		s.logger.Warn("knowledge base: vector index unavailable; searching full text only", "err", err)
+		return nil
+	}
+	if s.vectors.Len() == 0 {
+		return nil
+	}
+	if v, ok := s.queries.get(text); ok {
+		return v
+	}
+	ctx, cancel := context.WithTimeout(ctx, queryEmbedTimeout)
+	defer cancel()
+	vecs, err := s.embedder.Embed(ctx, []string{text})
+	if err != nil {
+		if ctx.Err() == nil || ctx.Err() == context.DeadlineExceeded {
+			s.logger.Warn("knowledge base: query not embedded; searching full text only", "err", err)
+		}
+		return nil
+	}
+	s.queries.put(text, vecs[0])
+	return vecs[0]
+}
+
+// ensureVectors loads the vector index the first time it is needed in a
+// process where the worker has not loaded it yet.
+func (s *Service) ensureVectors(ctx context.Context) error {
+	s.loadMu.Lock()
+	defer s.loadMu.Unlock()
+	if s.loaded {
+		return nil
+	}
+	if err := s.vectors.Sync(ctx); err != nil {
+		return err // tried again by the next search
+	}
+	s.loaded = true
+	return nil
+}
+
+// hybrid fuses the full-text and vector rankings. ok is false when the
+// vector side found nothing, so the caller answers from full text alone.
+func (s *Service) hybrid(ctx context.Context, q query, vec []float32, limit int) (Results, bool, error) {
+	// The database ranks by full text while this process ranks by vector.
+	var (
+		text    []ftsHit
+		textErr error
+		wg      sync.WaitGroup
+	)
+	wg.Go(func() { text, textErr = s.fullText(ctx, q, fuseDepth) })
+	near, err := s.vectors.Nearest(ctx, vec, 4*fuseDepth)
+	wg.Wait()
+	if err != nil {
+		s.logger.Warn("knowledge base: vector ranking failed; searching full text only", "err", err)
+		return Results{}, false, nil
+	}
+	if len(near) == 0 {
+		return Results{}, false, nil
+	}
+	if textErr != nil {
+		return Results{}, false, textErr
+	}
+
+	type fused struct {
+		doc   string
+		score float64
+		best  int64 // chunk to show: the full-text one when there is one
+		hit   *ftsHit
+	}
+	byDoc := map[string]*fused{}
+	var order []*fused
+	get := func(doc string) *fused {
+		f, ok := byDoc[doc]
+		if !ok {
+			f = &fused{doc: doc}
+			byDoc[doc] = f
+			order = append(order, f)
+		}
+		return f
+	}
+	for i := range text {
+		f := get(text[i].documentID)
+		f.score += 1.0 / float64(rrfK+i+1)
+		f.hit = &text[i]
+	}
+	rank := 0
+	seen := map[string]bool{}
+	for _, h := range near {
+		if seen[h.DocumentID] || rank >= fuseDepth {
+			continue
+		}
+		seen[h.DocumentID] = true
+		f := get(h.DocumentID)
+		f.score += 1.0 / float64(rrfK+rank+1)
+		if f.hit == nil {
+			f.best = h.ChunkID
+		}
+		rank++
+	}
+	slices.SortStableFunc(order, func(a, b *fused) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return strings.Compare(a.doc, b.doc)
+	})
+
+	// Read the shown chunk of documents found by vector alone; a chunk
+	// deleted since the index saw it drops out.
+	var need []int64
+	for _, f := range order[:min(len(order), limit+fuseDepth/5)] {
+		if f.hit == nil {
+			need = append(need, f.best)
+		}
+	}
+	chunks, err := chunkText(ctx, s.db.Read, need)
+	if err != nil {
+		return Results{}, false, err
+	}
+	// The best possible fused score is first place in both lists.
+	const top = 2.0 / float64(rrfK+1)
+	out := Results{Results: []Result{}, Ranking: RankingHybrid}
+	for _, f := range order {
+		if len(out.Results) == limit {
+			break
+		}
+		h := f.hit
+		if h == nil {
+			c, ok := chunks[f.best]
+			if !ok {
+				continue
+			}
+			h = &c
+		}
+		out.Results = append(out.Results, Result{
+			Content: h.content, Metadata: h.metadata, Similarity: min(f.score/top, 1), DocumentID: f.doc,
+		})
+	}
+	return out, true, nil
+}

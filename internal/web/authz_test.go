@@ -1,0 +1,296 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"tribe/internal/auth"
+	"tribe/internal/community"
+	"tribe/internal/content"
+	"tribe/internal/kb"
+	"tribe/internal/mcp"
+	"tribe/internal/store"
+	"tribe/internal/store/storetest"
+)
+
+// The roles every route is called as, in this order.
+var roleNames = [...]string{"anonymous", "unconfirmed", "member", "subscriber", "creator", "other", "admin"}
+
+// want is one expected status per role, in roleNames order.
+type want [len(roleNames)]int
+
+func all(code int) want {
+	var w want
+	for i := range w {
+		w[i] = code
+	}
+	return w
+}
+
+// signedIn: 401 for anonymous callers, code for everyone else.
+func signedIn(code int) want { w := all(code); w[0] = 401; return w }
+
+// adminOnly: 401 anonymous, 403 for every non-admin, code for the admin.
+func adminOnly(code int) want { w := all(403); w[0], w[6] = 401, code; return w }
+
+// scenario is one call of the authorization table: a registered pattern, the
+// path to call (made fresh per role when it needs its own object), a body
+// (per role, so that per-address limits and unique addresses hold) and the
+// status each role must get.
+type scenario struct {
+	pattern string
+	path    func() string
+	body    func(role int) any
+	want    want
+	stream  bool // a server-sent-event stream: check the status and hang up
+}
+
+// TestAuthorization calls every route the site registers as every role and
+// checks the status, the PocketBase ApiScenario way. A route added without
+// a row here fails the test.
+func TestAuthorization(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		env := membersEnv()
+		env["TRIBE_ADDR"] = "127.0.0.1:8080" // the development mailbox is served on a loopback address only
+		m := newTestSite(t, db, env)
+		ctx := context.Background()
+		users := [len(roleNames)]testUser{
+			{},
+			m.user("unconfirmed@example.com", unconfirmed),
+			m.user("member@example.com"),
+			m.user("subscriber@example.com"),
+			m.user("creator@example.com"),
+			m.user("other@example.com"),
+			m.user(membersAdminEmail),
+		}
+		m.subscribe(users[3], "active")
+		creator, other := users[4], users[5]
+		cohort, err := community.CreateCohort(ctx, db, creator.id, community.CohortInput{Name: "Home"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in community.SessionInput
+		in.Title, in.Date, in.Time, in.Duration, in.Timezone = "S", "2099-01-01", "10:00", "1 hour", "UTC"
+		sess, err := community.CreateSession(ctx, db, "", in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		avatarOwner := m.user("face@example.com")
+		prof, err := community.SetAvatar(ctx, db, community.AvatarDir(m.cfg.DataDir), avatarOwner.id, strings.NewReader(string(testPNG(t, 32, 32))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		feedToken, _, err := community.CreateFeed(ctx, db, avatarOwner.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Each call starts from the same memberships: the creator and the
+		// other member in the creator's cohort.
+		reset := func() {
+			m.exec(`DELETE FROM cohort_members`)
+			m.exec(`INSERT INTO cohort_members (id, cohort_id, user_id) VALUES ($1, $2, $3)`, store.NewID(), cohort.ID, creator.id)
+			m.exec(`INSERT INTO cohort_members (id, cohort_id, user_id) VALUES ($1, $2, $3)`, store.NewID(), cohort.ID, other.id)
+		}
+		freshCohort := func() string {
+			id := store.NewID()
+			m.exec(`INSERT INTO cohorts (id, name, created_by) VALUES ($1, 'Spare', $2)`, id, creator.id)
+			return "/api/cohorts/" + id
+		}
+		freshSession := func() string {
+			s, err := community.CreateSession(ctx, db, "", in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return "/api/admin/sessions/" + s.ID
+		}
+		same := func(v any) func(int) any { return func(int) any { return v } }
+		perRole := func(f func(role string) any) func(int) any { return func(i int) any { return f(roleNames[i]) } }
+		fixed := func(path string) func() string { return func() string { return path } }
+		at := func(pattern string) scenario {
+			_, path, _ := strings.Cut(pattern, " ")
+			return scenario{pattern: pattern, path: fixed(path)}
+		}
+		with := func(s scenario, body func(int) any, w want) scenario { s.body, s.want = body, w; return s }
+		is := func(s scenario, w want) scenario { s.want = w; return s }
+		doc, err := m.s.kb.Create(ctx, kb.Input{Title: "Handbook", Content: "How the tribe works."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		freshDocument := func() string {
+			d, err := m.s.kb.Create(ctx, kb.Input{Title: "Spare", Content: "To be deleted."})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return "/api/admin/documents/" + d.ID
+		}
+		// A new account for each complimentary call, and one made
+		// complimentary already for each uncomp.
+		freshMember := func() string {
+			u := m.user("comp-" + store.NewID() + "@example.com")
+			return "/api/admin/members/" + u.id + "/complimentary"
+		}
+		compedMember := func() string {
+			u := m.user("uncomp-" + store.NewID() + "@example.com")
+			if err := m.s.billing.Comp(ctx, u.id, nil); err != nil {
+				t.Fatal(err)
+			}
+			return "/api/admin/members/" + u.id + "/complimentary"
+		}
+		cohortPath := "/api/cohorts/" + cohort.ID
+		sessionPath := "/api/sessions/" + sess.ID
+
+		cases := []scenario{
+			is(at("GET /healthz"), all(200)),
+			is(at("GET /readyz"), all(200)),
+			{pattern: "GET " + content.ContentPrefix + "{name}", path: fixed(content.ContentPrefix + content.PublicFiles()[0]), want: all(200)},
+			is(at("GET "+content.ResourcesPath), all(200)),
+			is(at("GET "+content.SearchIndexPath), all(200)),
+			is(at("GET /mcp.json"), all(200)),
+			is(at("GET /.well-known/mcp.json"), all(200)),
+			is(at("GET /sitemap.xml"), all(200)),
+			is(at("GET /robots.txt"), all(200)),
+			is(at("GET "+kitPath), all(200)),
+
+			// The MCP endpoint is anonymous: a session changes nothing.
+			with(at("POST "+mcp.Path), same(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}), all(200)),
+			is(at("OPTIONS "+mcp.Path), all(204)),
+			is(at("GET "+mcp.Path), all(200)), // the page
+			is(at("GET "+mcp.CardPath), all(200)),
+
+			is(at("GET /api/auth/session"), all(200)),
+			with(at("POST /api/auth/signup"), perRole(func(r string) any {
+				return map[string]string{"full_name": "New " + r, "email": "new-" + r + "@example.com", "password": "long enough"}
+			}), all(201)),
+			with(at("POST /api/auth/signin"), same(map[string]string{"email": "", "password": "x"}), all(400)),
+			with(at("POST /api/auth/password/forgot"), perRole(func(r string) any { return map[string]string{"email": "forgot-" + r + "@example.com"} }), all(202)),
+			with(at("POST /api/auth/password/reset"), same(map[string]string{"token": "not-a-token", "password": "long enough"}), all(400)),
+			is(at("POST /api/auth/confirm/resend"), signedIn(202)),
+			{pattern: "GET /auth/confirm", path: fixed("/auth/confirm?token=not-a-token"), want: all(303)},
+
+			with(at("POST /api/waitlist"), perRole(func(r string) any {
+				return map[string]string{"full_name": "Wait " + r, "email": "wait-" + r + "@example.com"}
+			}), all(201)),
+			is(at("GET /api/admin/waitlist"), adminOnly(200)),
+			is(at("GET /api/admin/waitlist.csv"), adminOnly(200)),
+
+			is(at("GET /api/dev/mail"), all(200)),
+			is(at("GET /dev/mail"), all(200)),
+			{pattern: "GET /dev/mail/{id}", path: fixed("/dev/mail/" + store.NewID()), want: all(404)},
+			is(at("GET /metrics"), all(200)), // from this machine; ops_test.go checks the rest
+			{pattern: "GET /api/events", path: fixed("/api/events"), want: signedIn(200), stream: true},
+
+			is(at("GET /api/tribe/status"), all(200)),
+			is(at("GET /api/members/overview"), signedIn(200)),
+			is(at("GET /api/profile"), signedIn(200)),
+			with(at("PUT /api/profile"), same(map[string]string{"bio": "hi"}), signedIn(200)),
+			with(at("POST /api/profile/avatar"), func(int) any { return avatarUpload(t, "avatar", "me.png", testPNG(t, 40, 30)) }, signedIn(200)),
+			is(at("DELETE /api/profile/avatar"), signedIn(200)),
+			{pattern: "GET /avatars/{name}", path: fixed(*prof.AvatarURL), want: all(200)},
+
+			is(at("GET /api/cohorts"), signedIn(200)),
+			with(at("POST /api/cohorts"), same(map[string]string{"name": "New"}), want{401, 201, 201, 201, 409, 409, 201}),
+			{pattern: "PUT /api/cohorts/{id}", path: fixed(cohortPath), body: same(map[string]string{"name": "Renamed"}), want: want{401, 403, 403, 403, 200, 403, 403}},
+			{pattern: "DELETE /api/cohorts/{id}", path: freshCohort, want: want{401, 403, 403, 403, 204, 403, 403}},
+			{pattern: "POST /api/cohorts/{id}/join", path: fixed(cohortPath + "/join"), want: want{401, 200, 200, 200, 409, 409, 200}},
+			{pattern: "POST /api/cohorts/{id}/leave", path: fixed(cohortPath + "/leave"), want: want{401, 409, 409, 409, 204, 204, 409}},
+
+			is(at("GET /api/sessions"), signedIn(200)),
+			{pattern: "GET /api/sessions/{id}", path: fixed(sessionPath), want: signedIn(200)},
+			{pattern: "GET /api/sessions/{id}/calendar.ics", path: fixed(sessionPath + "/calendar.ics"), want: signedIn(200)},
+			with(at("POST /api/admin/sessions"), same(sessionBody()), adminOnly(201)),
+			{pattern: "PUT /api/admin/sessions/{id}", path: fixed("/api/admin/sessions/" + sess.ID), body: same(sessionBody()), want: adminOnly(200)},
+			{pattern: "PUT /api/admin/sessions/{id}/status", path: fixed("/api/admin/sessions/" + sess.ID + "/status"), body: same(map[string]string{"status": "scheduled"}), want: adminOnly(200)},
+			{pattern: "DELETE /api/admin/sessions/{id}", path: freshSession, want: adminOnly(204)},
+
+			is(at("GET /api/calendar/feed"), signedIn(200)),
+			is(at("POST /api/calendar/feed"), signedIn(201)),
+			is(at("DELETE /api/calendar/feed"), signedIn(204)),
+			{pattern: "GET /calendar/{file}", path: fixed("/calendar/" + feedToken + ".ics"), want: all(200)},
+			{pattern: "GET /calendar/{file}", path: fixed("/calendar/not-a-real-token-at-all.ics"), want: all(404)},
+
+			with(at("POST /api/search"), same(map[string]any{"query": "tribe", "limit": 3}), all(200)),
+			is(at("GET /api/admin/documents"), adminOnly(200)),
+			with(at("POST /api/admin/documents"), same(map[string]string{"title": "Notes", "content": "Some notes."}), adminOnly(201)),
+			{pattern: "PUT /api/admin/documents/{id}", path: fixed("/api/admin/documents/" + doc.ID), body: same(map[string]string{"title": "Handbook", "content": "Edited."}), want: adminOnly(200)},
+			{pattern: "DELETE /api/admin/documents/{id}", path: freshDocument, want: adminOnly(204)},
+			is(at("POST /api/admin/kb/seed"), adminOnly(200)),
+
+			with(at("POST /api/ai/chat"), same(map[string]any{"messages": []map[string]string{{"role": "user", "content": "What does the tribe cost?"}}}), all(200)),
+			// Payment is off in this site (membersEnv): checkout and the portal
+			// say so (503) to every member; billing_routes_test.go runs them
+			// with Stripe. The webhook is anyone's: its signature is the
+			// credential, and without a secret it cannot be checked.
+			with(at("POST /api/billing/checkout"), same(map[string]string{"redirect_to": "members"}), signedIn(503)),
+			is(at("POST /api/billing/portal"), signedIn(503)),
+			is(at("POST /api/billing/refresh"), signedIn(200)),
+			with(at("POST /api/billing/webhook"), same(map[string]string{"id": "evt_1", "type": "invoice.paid"}), all(503)),
+			is(at("GET /api/admin/members"), adminOnly(200)),
+			{pattern: "PUT /api/admin/members/{id}/complimentary", path: freshMember, body: same(map[string]any{"until": "2099-12-31"}), want: adminOnly(200)},
+			{pattern: "DELETE /api/admin/members/{id}/complimentary", path: compedMember, want: adminOnly(204)},
+
+			// Last: signing out ends the caller's session.
+			is(at("POST /api/auth/signout"), all(204)),
+		}
+
+		covered := map[string]bool{}
+		for _, c := range cases {
+			covered[c.pattern] = true
+		}
+		for _, p := range m.s.routes {
+			if !covered[p] {
+				t.Errorf("route %q has no row in the authorization table", p)
+			}
+		}
+		for p := range covered {
+			if !slices.Contains(m.s.routes, p) {
+				t.Errorf("the table has a row for %q, which is not registered", p)
+			}
+		}
+
+		for _, c := range cases {
+			for i, u := range users {
+				reset()
+				path := c.path()
+				var body any
+				if c.body != nil {
+					body = c.body(i)
+				}
+				var status int
+				var r reply
+				if c.stream {
+					status = m.streamStatus(u, path)
+				} else {
+					r = m.call(u, strings.SplitN(c.pattern, " ", 2)[0], path, body)
+					status = r.status
+				}
+				if status != c.want[i] {
+					t.Errorf("%s %s as %s: %d, want %d (%.200s)", c.pattern, path, roleNames[i], status, c.want[i], r.body)
+				}
+				if status >= 400 && strings.HasPrefix(path, "/api/") && !c.stream && r.errCode() == "" {
+					t.Errorf("%s %s as %s: error without a JSON code: %s", c.pattern, path, roleNames[i], r.body)
+				}
+			}
+		}
+	})
+}
+
+// streamStatus opens a stream as u, returns its status and hangs up.
+func (m *testSite) streamStatus(u testUser, path string) int {
+	m.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", m.srv.URL+path, nil)
+	if u.token != "" {
+		req.AddCookie(&http.Cookie{Name: auth.CookieName, Value: u.token})
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		m.t.Fatal(fmt.Errorf("open %s: %w", path, err))
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode
+}

@@ -1,0 +1,214 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"time"
+
+	"tribe/internal/agent"
+	"tribe/internal/errs"
+	"tribe/internal/httpx"
+	"tribe/internal/ratelimit"
+)
+
+// AI chat limits; docs/api.md ("AI chat") documents them.
+const (
+	// aiHeartbeat keeps proxies from closing a stream while a tool or the
+	// model's first token takes a while.
+	aiHeartbeat = 15 * time.Second
+	// maxAIChatBody fits 20 messages of 4,000 characters, even multi-byte
+	// and escaped; CheckMessages enforces the real limits with clear words.
+	maxAIChatBody = 512 << 10
+	// At most this many answers stream at once for one person (an account,
+	// or an address when signed out), and in all on this server.
+	aiStreamsPerCaller = 3
+	aiStreamsTotal     = 500
+)
+
+var (
+	errTooManyAIStreams = errs.New(errs.TooManyStreams, "You already have answers streaming. Wait for them to finish, then ask again.")
+	errAIBusy           = errs.New(errs.Unavailable, "The assistant is busy right now. Please try again in a minute.")
+)
+
+// msgAIRestarting ends an answer cut short by a shutdown.
+const msgAIRestarting = "The server is restarting. Please ask again in a moment."
+
+// aiAPI serves the AI chat.
+type aiAPI struct {
+	*server
+	agent   *agent.Agent
+	streams *httpx.Streams
+	// Questions per person: tighter for anonymous visitors (per address)
+	// than for signed-in members (per account), since each answer costs
+	// the site a model call.
+	anonymousIP *ratelimit.Limiter
+	account     *ratelimit.Limiter
+	open        *ratelimit.Slots
+}
+
+// registerAI adds POST /api/ai/chat and builds the tool registry that a
+// future MCP server shares (s.tools).
+func (s *server) registerAI(mux *http.ServeMux) error {
+	// The tools search the one knowledge base of the process (registerKB
+	// runs first), so they rank with embeddings where it does.
+	deps := agent.SiteDeps{KB: s.kb, Site: s.Content, BaseURL: s.Config.BaseURL, Capacity: s.Config.Capacity}
+	tools, err := agent.NewRegistry(agent.SiteTools(deps)...)
+	if err != nil {
+		return err
+	}
+	s.tools = tools
+	var client *agent.Client
+	if s.Config.AIEnabled() {
+		client = agent.NewClient(agent.ClientOptions{BaseURL: s.Config.AIBaseURL, APIKey: s.Config.AIAPIKey, Model: s.Config.AIModel})
+	} else {
+		s.Logger.Info("AI chat answers offline from the knowledge base; set AI_BASE_URL and AI_MODEL to use a language model")
+	}
+	heartbeat := aiHeartbeat
+	if s.heartbeat > 0 {
+		heartbeat = s.heartbeat
+	}
+	a := &aiAPI{
+		server:      s,
+		agent:       agent.New(agent.Options{Client: client, Tools: tools, Site: deps, Logger: s.Logger}),
+		streams:     httpx.NewStreams(heartbeat, 0),
+		anonymousIP: ratelimit.New(20, 15*time.Second),
+		account:     ratelimit.New(40, 5*time.Second),
+		open:        ratelimit.NewSlots(aiStreamsPerCaller, aiStreamsTotal),
+	}
+	s.route(mux, "POST /api/ai/chat", anyone, a.chat)
+	return nil
+}
+
+// AIChatRequest is the body of POST /api/ai/chat.
+type AIChatRequest struct {
+	Messages []agent.ChatMessage `json:"messages"`
+}
+
+// chat answers a conversation as a stream of chat.completion.chunk lines.
+// Everything that can be refused is refused before the stream starts, as
+// a JSON error; a failure after that ends the stream with an "AI Error"
+// chunk.
+func (a *aiAPI) chat(w http.ResponseWriter, r *http.Request) {
+	v, err := a.viewer(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	key, limiter := "ip:"+clientIP(r, a.Config.TrustedProxies), a.anonymousIP
+	if !v.Anonymous() {
+		key, limiter = "user:"+v.UserID, a.account
+	}
+	if limited(w, r, limitCheck{limiter, key}) {
+		return
+	}
+	var in AIChatRequest
+	if err := httpx.ReadJSONLimit(w, r, &in, maxAIChatBody); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	msgs, err := agent.CheckMessages(in.Messages)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	release, refused := a.open.Acquire(key)
+	switch refused {
+	case ratelimit.SlotsKeyFull:
+		httpx.WriteError(w, r, errTooManyAIStreams)
+		return
+	case ratelimit.SlotsTotalFull:
+		httpx.WriteError(w, r, errAIBusy)
+		return
+	}
+	defer release()
+
+	stream, err := a.streams.Open(w, r)
+	if err != nil {
+		return // Open answered a shutdown itself; anything else is a client gone
+	}
+	defer stream.Close()
+	sum := a.relay(r, stream, func(ctx context.Context, emit agent.Emit) agent.Summary {
+		return a.agent.Answer(ctx, v, msgs, emit)
+	})
+	a.metrics.AIRequest(sum.Provider, sum.Outcome, sum.PromptTokens, sum.CompletionTokens)
+	if sum.Err != nil {
+		a.Logger.Warn("AI chat failed", "provider", sum.Provider, "rounds", sum.ToolRounds, "err", sum.Err)
+	}
+}
+
+// relay runs an answer in its own goroutine and writes each of its events
+// to the stream as a chunk, flushed at once, with a keep-alive comment
+// whenever the heartbeat ticks (a long tool run or a slow first token);
+// then the final chunk and [DONE]. The answer's context is the stream's,
+// so a person leaving or the server stopping cancels the model's request.
+func (a *aiAPI) relay(r *http.Request, stream *httpx.Stream, answer func(context.Context, agent.Emit) agent.Summary) agent.Summary {
+	ctx := stream.Context()
+	id, model, created := chunkID(), a.agent.Provider(), time.Now().Unix()
+	events := make(chan agent.Event)
+	done := make(chan agent.Summary, 1)
+	go func() {
+		// This goroutine is outside the handler's panic recovery: a panic
+		// here would stop the server, so it ends this answer instead.
+		defer func() {
+			if p := recover(); p != nil {
+				done <- agent.Summary{Provider: model, Outcome: agent.OutcomeError, Err: fmt.Errorf("AI chat panicked: %v", p)}
+			}
+		}()
+		done <- answer(ctx, func(e agent.Event) error {
+			select {
+			case events <- e:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+	broken := false   // a write failed: the person is gone
+	reported := false // an error chunk was sent
+	send := func(err error) {
+		if err != nil && !broken {
+			broken = true
+			stream.Close() // ends ctx, so the answer stops
+		}
+	}
+	for {
+		select {
+		case e := <-events:
+			reported = reported || e.Error != ""
+			if !broken {
+				send(stream.SendData(e.Chunk(id, model, created)))
+			}
+		case <-stream.Heartbeat():
+			if !broken {
+				send(stream.KeepAlive())
+			}
+		case sum := <-done:
+			if broken {
+				return sum
+			}
+			switch {
+			case sum.Outcome == agent.OutcomeOK:
+				send(stream.SendData(agent.FinalChunk(id, model, created)))
+			case sum.Outcome == agent.OutcomeCancelled && r.Context().Err() == nil:
+				// The person is still there: the server is shutting down.
+				send(stream.SendData(agent.Event{Error: msgAIRestarting}.Chunk(id, model, created)))
+			case sum.Outcome == agent.OutcomeCancelled:
+				return sum
+			case !reported:
+				send(stream.SendData(agent.Event{Error: errs.MessageOf(sum.Err)}.Chunk(id, model, created)))
+			}
+			send(stream.SendDone())
+			return sum
+		}
+	}
+}
+
+// chunkID names one answer's chunks, as OpenAI's chatcmpl- ids do.
+func chunkID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "chatcmpl-" + hex.EncodeToString(b[:])
+}

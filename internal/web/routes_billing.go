@@ -1,0 +1,283 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"time"
+
+	"tribe/internal/billing"
+	"tribe/internal/errs"
+	"tribe/internal/events"
+	"tribe/internal/httpx"
+)
+
+// maxWebhookBody bounds a Stripe webhook delivery. Events are a few KB; a
+// subscription with many items stays far below this.
+const maxWebhookBody = 1 << 20
+
+// registerBilling adds paid membership: checkout, the customer portal, the
+// subscription refresh, Stripe's webhook, and the admins' members list with
+// complimentary membership. docs/api.md ("Billing") is their contract;
+// internal/billing decides everything.
+func (s *server) registerBilling(mux *http.ServeMux) error {
+	s.billing = s.Billing
+	if s.billing == nil {
+		s.billing = billing.New(s.DB, s.Config, billing.WithLogger(s.Logger))
+	}
+	s.route(mux, "POST /api/billing/checkout", member, s.checkout)
+	s.route(mux, "POST /api/billing/portal", member, s.portal)
+	s.route(mux, "POST /api/billing/refresh", member, s.refreshSubscription)
+	s.route(mux, "POST /api/billing/webhook", anyone, s.webhook) // the Stripe signature is the credential
+	s.route(mux, "GET /api/admin/members", admin, s.listMembers)
+	s.route(mux, "PUT /api/admin/members/{id}/complimentary", admin, s.compMember)
+	s.route(mux, "DELETE /api/admin/members/{id}/complimentary", admin, s.uncompMember)
+	return nil
+}
+
+// CheckoutRequest is the body of POST /api/billing/checkout.
+type CheckoutRequest struct {
+	// RedirectTo names the page Stripe returns to: "members" (the default).
+	RedirectTo string `json:"redirect_to"`
+}
+
+// URLReply answers checkout and portal: where to send the browser.
+type URLReply struct {
+	URL string `json:"url"`
+}
+
+// SubscriptionReply answers POST /api/billing/refresh.
+type SubscriptionReply struct {
+	Subscription *billing.Subscription `json:"subscription"`
+}
+
+func (s *server) checkout(w http.ResponseWriter, r *http.Request) {
+	var in CheckoutRequest
+	if err := httpx.ReadJSON(w, r, &in); err != nil && !errors.Is(err, httpx.ErrEmptyBody) {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	p := caller(r)
+	url, err := s.billing.Checkout(r.Context(), p.UserID, p.Email, in.RedirectTo)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, URLReply{URL: url})
+}
+
+func (s *server) portal(w http.ResponseWriter, r *http.Request) {
+	url, err := s.billing.Portal(r.Context(), caller(r).UserID)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, URLReply{URL: url})
+}
+
+func (s *server) refreshSubscription(w http.ResponseWriter, r *http.Request) {
+	id := caller(r).UserID
+	sub, changed, err := s.billing.RefreshChanged(r.Context(), id)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	if changed {
+		s.membershipChanged(r, id)
+	}
+	httpx.WriteJSON(w, http.StatusOK, SubscriptionReply{Subscription: sub})
+}
+
+// membershipChanged tells the members' own tabs (their subscription) and
+// everyone's (the member count).
+func (s *server) membershipChanged(r *http.Request, userIDs ...string) {
+	for _, id := range userIDs {
+		s.publish(r.Context(), events.Event{Topic: events.TopicSubscription, UserID: id})
+	}
+	if len(userIDs) > 0 {
+		s.publish(r.Context(), events.Event{Topic: events.TopicTribe})
+	}
+}
+
+// webhookReceived answers Stripe's delivery.
+type webhookReceived struct {
+	Received bool `json:"received"`
+}
+
+// webhook applies one Stripe event. A bad, missing or old signature is 400
+// and nothing is applied; event types billing does not handle are 200; only
+// a failure Stripe should retry (the database) is 5xx.
+func (s *server) webhook(w http.ResponseWriter, r *http.Request) {
+	body, err := httpx.ReadRaw(w, r, maxWebhookBody)
+	if err != nil {
+		s.metrics.WebhookEvent("unverified", "rejected")
+		httpx.WriteError(w, r, err)
+		return
+	}
+	changed, err := s.billing.HandleWebhook(r.Context(), body, r.Header.Get("Stripe-Signature"))
+	typ := webhookType(body)
+	switch code := errs.CodeOf(err); {
+	case err == nil:
+	case code == errs.Invalid || code == errs.BillingUnavailable:
+		s.metrics.WebhookEvent("unverified", "rejected")
+		httpx.WriteError(w, r, err)
+		return
+	default:
+		s.metrics.WebhookEvent(typ, "failed")
+		httpx.WriteError(w, r, err)
+		return
+	}
+	outcome := "applied"
+	if typ == "other" {
+		outcome = "ignored"
+	}
+	s.metrics.WebhookEvent(typ, outcome)
+	s.membershipChanged(r, changed...)
+	httpx.WriteJSON(w, http.StatusOK, webhookReceived{Received: true})
+}
+
+// webhookType is a verified event's type for the metrics: one of the types
+// billing handles, or "other", so the label set stays small.
+func webhookType(body []byte) string {
+	var ev struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(body, &ev)
+	if slices.Contains(billing.HandledEvents(), ev.Type) {
+		return ev.Type
+	}
+	return "other"
+}
+
+// --- admins: the members list and complimentary membership
+
+// AdminMember is one row of GET /api/admin/members: every account, with its
+// membership.
+type AdminMember struct {
+	UserID   string `json:"user_id"`
+	FullName string `json:"full_name"`
+	Email    string `json:"email"`
+	// Status is Stripe's status, "canceled" for an ended complimentary
+	// membership, or "free" for an account that never had a membership.
+	Status    string `json:"status"`
+	HasAccess bool   `json:"has_access"`
+	// JoinedAt is when the account was created.
+	JoinedAt      time.Time `json:"joined_at"`
+	Complimentary bool      `json:"complimentary"`
+	// Until is the last day (UTC, YYYY-MM-DD) of a complimentary
+	// membership; null for no end and for paying members.
+	Until             *string    `json:"until"`
+	CurrentPeriodEnd  *time.Time `json:"current_period_end"`
+	CancelAtPeriodEnd bool       `json:"cancel_at_period_end"`
+}
+
+// AdminMemberList answers GET /api/admin/members.
+type AdminMemberList struct {
+	Members []AdminMember `json:"members"`
+}
+
+// AdminMemberReply answers PUT /api/admin/members/{id}/complimentary.
+type AdminMemberReply struct {
+	Member AdminMember `json:"member"`
+}
+
+// CompRequest is the body of PUT /api/admin/members/{id}/complimentary.
+type CompRequest struct {
+	// Until is the last day of the membership (UTC), YYYY-MM-DD; null or
+	// absent for no end.
+	Until *string `json:"until"`
+}
+
+// FieldTypeMessage explains an until of the wrong type.
+func (CompRequest) FieldTypeMessage(field string) string {
+	if field == "until" {
+		return errUntil.Message
+	}
+	return ""
+}
+
+var errUntil = errs.Field("until", `Until must be a date written YYYY-MM-DD, or null for no end.`)
+
+const dateLayout = "2006-01-02"
+
+// statusFree is the members list's status of an account that never had a
+// membership.
+const statusFree = "free"
+
+func adminMember(m billing.Member) AdminMember {
+	status := m.Status
+	if status == "" {
+		status = statusFree
+	}
+	out := AdminMember{
+		UserID: m.UserID, FullName: m.FullName, Email: m.Email, Status: status, HasAccess: m.HasAccess,
+		JoinedAt: m.JoinedAt, Complimentary: m.Complimentary,
+		CurrentPeriodEnd: m.CurrentPeriodEnd, CancelAtPeriodEnd: m.CancelAtPeriodEnd,
+	}
+	if m.Complimentary && m.Until != nil {
+		// billing keeps the first instant after the last day.
+		day := m.Until.UTC().Add(-time.Nanosecond).Format(dateLayout)
+		out.Until = &day
+	}
+	return out
+}
+
+func (s *server) listMembers(w http.ResponseWriter, r *http.Request) {
+	list, err := s.billing.ListAccounts(r.Context())
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	out := AdminMemberList{Members: make([]AdminMember, 0, len(list))}
+	for _, m := range list {
+		out.Members = append(out.Members, adminMember(m))
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
+}
+
+func (s *server) compMember(w http.ResponseWriter, r *http.Request) {
+	var in CompRequest
+	if err := httpx.ReadJSON(w, r, &in); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	var until *time.Time
+	if in.Until != nil {
+		day, err := time.Parse(dateLayout, *in.Until)
+		if err != nil {
+			httpx.WriteError(w, r, errUntil)
+			return
+		}
+		end := day.AddDate(0, 0, 1) // through the end of that day
+		until = &end
+	}
+	id := r.PathValue("id")
+	if err := s.billing.Comp(r.Context(), id, until); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	s.membershipChanged(r, id)
+	list, err := s.billing.ListAccounts(r.Context())
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	for _, m := range list {
+		if m.UserID == id {
+			httpx.WriteJSON(w, http.StatusOK, AdminMemberReply{Member: adminMember(m)})
+			return
+		}
+	}
+	httpx.WriteError(w, r, errs.New(errs.NotFound, "No account has this id."))
+}
+
+func (s *server) uncompMember(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if err := s.billing.Uncomp(r.Context(), id); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	s.membershipChanged(r, id)
+	w.WriteHeader(http.StatusNoContent)
+}

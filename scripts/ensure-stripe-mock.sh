@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs stripe-mock, the official Stripe API mock the billing tests run
+# against, when it is missing (from the Go module proxy, with go install).
+# The version must match billingtest.StripeMockVersion.
+set -euo pipefail
+version=v0.203.0
+bin=$(go env GOBIN)
+[ -n "$bin" ] || bin="$(go env GOPATH | cut -d: -f1)/bin"
+if command -v stripe-mock >/dev/null || [ -x "$bin/stripe-mock" ]; then
+  exit 0
+fi
+echo "installing stripe-mock $version into $bin"
+go install "github.com/stripe/stripe-mock@$version"

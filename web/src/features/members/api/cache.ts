@@ -1,0 +1,33 @@
+/** Cache updates that more than one members-area mutation makes. */
+import type { QueryClient } from '@tanstack/react-query';
+import { session } from '@/lib/session';
+import { membersKeys } from './keys';
+import type { Profile } from './types';
+
+/** Puts a saved profile in the cache and refreshes the user (whose name or avatar may change). */
+export function profileSaved(client: QueryClient, saved: Profile): void {
+  client.setQueryData(membersKeys.profile, saved);
+  void session.refresh();
+}
+
+/** A new or removed avatar also shows in the cohorts' member lists. */
+export function avatarSaved(client: QueryClient, saved: Profile): void {
+  profileSaved(client, saved);
+  void client.invalidateQueries({ queryKey: membersKeys.cohorts });
+}
+
+/** Refetches the cohorts (started at once; the caller awaits it when it should). */
+export function refetchCohorts(client: QueryClient): Promise<void> {
+  return client.invalidateQueries({ queryKey: membersKeys.cohorts });
+}
+
+/** Refetches the live sessions (started at once; the caller awaits it when it should). */
+export function refetchSessions(client: QueryClient): Promise<void> {
+  return client.invalidateQueries({ queryKey: membersKeys.sessions });
+}
+
+/** A membership changed: the admins' list and the member count (started at once). */
+export function refetchMembership(client: QueryClient): Promise<void> {
+  void client.invalidateQueries({ queryKey: membersKeys.overview });
+  return client.invalidateQueries({ queryKey: membersKeys.adminMembers });
+}

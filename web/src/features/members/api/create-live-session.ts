@@ -1,0 +1,28 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import type { MutationConfig } from '@/lib/query';
+import { refetchSessions } from './cache';
+import type { LiveSession, LiveSessionReply, SessionInput } from './types';
+
+/** `POST /api/admin/sessions` (admins). */
+export async function createLiveSession(data: SessionInput): Promise<LiveSession> {
+  return (await api.post<LiveSessionReply>('/api/admin/sessions', data)).session;
+}
+
+export function useCreateLiveSession({
+  mutationConfig,
+}: {
+  mutationConfig?: MutationConfig<typeof createLiveSession>;
+} = {}) {
+  const client = useQueryClient();
+  const { onSuccess, ...rest } = mutationConfig ?? {};
+  return useMutation({
+    ...rest,
+    mutationFn: createLiveSession,
+    onSuccess: async (...args) => {
+      const refetched = refetchSessions(client);
+      await onSuccess?.(...args);
+      await refetched;
+    },
+  });
+}

@@ -1,0 +1,25 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import type { QueryConfig } from '@/lib/query';
+import { membersKeys } from './keys';
+import type { CohortList } from './types';
+
+/** `GET /api/cohorts`: every cohort and the member's own. */
+export function getCohorts(signal?: AbortSignal): Promise<CohortList> {
+  return api.get<CohortList>('/api/cohorts', signal);
+}
+
+export function getCohortsQueryOptions() {
+  return queryOptions({
+    queryKey: membersKeys.cohorts,
+    queryFn: ({ signal }) => getCohorts(signal),
+  });
+}
+
+export function useCohorts({
+  queryConfig,
+}: {
+  queryConfig?: QueryConfig<typeof getCohortsQueryOptions>;
+} = {}) {
+  return useQuery({ ...getCohortsQueryOptions(), ...queryConfig });
+}

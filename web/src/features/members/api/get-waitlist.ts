@@ -1,0 +1,25 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import type { QueryConfig } from '@/lib/query';
+import { membersKeys } from './keys';
+import type { WaitlistEntries, WaitlistEntry } from './types';
+
+/** `GET /api/admin/waitlist` (admins): the wait list, newest first. */
+export async function getWaitlist(signal?: AbortSignal): Promise<WaitlistEntry[]> {
+  return (await api.get<WaitlistEntries>('/api/admin/waitlist', signal)).entries;
+}
+
+export function getWaitlistQueryOptions() {
+  return queryOptions({
+    queryKey: membersKeys.waitlist,
+    queryFn: ({ signal }) => getWaitlist(signal),
+  });
+}
+
+export function useWaitlist({
+  queryConfig,
+}: {
+  queryConfig?: QueryConfig<typeof getWaitlistQueryOptions>;
+} = {}) {
+  return useQuery({ ...getWaitlistQueryOptions(), ...queryConfig });
+}

@@ -1,0 +1,11 @@
+/** TanStack Query keys of the members area, one per resource; every key starts with `members`. */
+export const membersKeys = {
+  all: ['members'] as const,
+  overview: ['members', 'overview'] as const,
+  profile: ['members', 'profile'] as const,
+  cohorts: ['members', 'cohorts'] as const,
+  sessions: ['members', 'sessions'] as const,
+  feed: ['members', 'calendar-feed'] as const,
+  waitlist: ['members', 'waitlist'] as const,
+  adminMembers: ['members', 'admin-members'] as const,
+};

@@ -1,0 +1,50 @@
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { connectLiveEvents, type LiveTopic } from '@/lib/events';
+import { session } from '@/lib/session';
+import { membersKeys } from './keys';
+
+/** What each live-update notice makes stale (docs/api.md, "Live updates"). */
+export function invalidateTopic(client: QueryClient, topic: LiveTopic): void {
+  switch (topic) {
+    case 'cohorts':
+      void client.invalidateQueries({ queryKey: membersKeys.cohorts });
+      return;
+    case 'sessions':
+      void client.invalidateQueries({ queryKey: membersKeys.sessions });
+      return;
+    case 'subscription':
+      // A new subscription unlocks meeting details and changes the member count.
+      void session.refresh();
+      void client.invalidateQueries({ queryKey: membersKeys.overview });
+      void client.invalidateQueries({ queryKey: membersKeys.sessions });
+      void client.invalidateQueries({ queryKey: membersKeys.adminMembers });
+      return;
+    case 'tribe':
+      // Someone gained or lost access: the member count.
+      void client.invalidateQueries({ queryKey: membersKeys.overview });
+      void client.invalidateQueries({ queryKey: membersKeys.adminMembers });
+      return;
+    case 'profile':
+      void session.refresh();
+      void client.invalidateQueries({ queryKey: membersKeys.profile });
+      return;
+  }
+}
+
+/** Follows `GET /api/events` while the members area is open and refetches what changed. */
+export function useLiveUpdates(enabled: boolean): void {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (!enabled || typeof EventSource === 'undefined') return;
+    return connectLiveEvents({
+      onTopic: (topic) => invalidateTopic(client, topic),
+      onResync: () => {
+        void session.refresh();
+        void client.invalidateQueries({ queryKey: membersKeys.all });
+      },
+      isSignedIn: async () => (await session.refresh()).status === 'signed-in',
+      onSignedOut: () => session.signedOut(),
+    });
+  }, [client, enabled]);
+}

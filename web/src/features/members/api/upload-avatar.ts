@@ -1,0 +1,29 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import type { MutationConfig } from '@/lib/query';
+import { avatarSaved } from './cache';
+import type { Profile, ProfileBody } from './types';
+
+/** `POST /api/profile/avatar` (multipart): the server re-encodes the picture. */
+export async function uploadAvatar(file: File): Promise<Profile> {
+  const form = new FormData();
+  form.append('avatar', file);
+  return (await api.post<ProfileBody>('/api/profile/avatar', form)).profile;
+}
+
+export function useUploadAvatar({
+  mutationConfig,
+}: {
+  mutationConfig?: MutationConfig<typeof uploadAvatar>;
+} = {}) {
+  const client = useQueryClient();
+  const { onSuccess, ...rest } = mutationConfig ?? {};
+  return useMutation({
+    ...rest,
+    mutationFn: uploadAvatar,
+    onSuccess: (...args) => {
+      avatarSaved(client, args[0]);
+      return onSuccess?.(...args);
+    },
+  });
+}
