@@ -11,6 +11,7 @@ import (
 	"tribe/internal/billing"
 	"tribe/internal/community"
 	"tribe/internal/httpx"
+	"tribe/internal/kb"
 )
 
 // The web app's response types are checked against the Go types the server
@@ -31,6 +32,11 @@ func TestWebResponseTypesMatchTheServer(t *testing.T) {
 		{"lib/api-types.ts", "MessageBody", messageBody{}},
 		{"lib/api-types.ts", "TribeStatus", billing.TribeStatus{}},
 		{"lib/api-types.ts", "Subscription", billing.Subscription{}},
+		{"lib/api-types.ts", "KnowledgeMetadata", kb.Metadata{}},
+		{"lib/api-types.ts", "SearchResult", kb.Result{}},
+		{"lib/api-types.ts", "SearchResponse", kb.Results{}},
+		{"lib/api-types.ts", "SeedBreakdown", kb.SeedBreakdown{}},
+		{"lib/api-types.ts", "SeedResult", kb.SeedResult{}},
 		{"features/auth/api/types.ts", "WaitlistJoined", WaitlistJoined{}},
 		{"features/members/api/types.ts", "MembersOverview", MembersOverview{}},
 		{"features/members/api/types.ts", "Profile", community.Profile{}},

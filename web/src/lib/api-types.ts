@@ -67,3 +67,42 @@ export interface TribeStatus {
   /** Online payment is set up: Subscribe can take a member to checkout. */
   payments_enabled: boolean;
 }
+
+/** A knowledge-base document's metadata (`kb.Metadata`). */
+export interface KnowledgeMetadata {
+  title: string;
+  category: string;
+  type: string;
+  source: string;
+  tags: string[];
+}
+
+/** One passage POST /api/search found (`kb.Result`); similarity is between 0 and 1. */
+export interface SearchResult {
+  content: string;
+  metadata: KnowledgeMetadata;
+  similarity: number;
+}
+
+/** The reply of POST /api/search (`kb.Results`); ranking says which ranking ran. */
+export interface SearchResponse {
+  results: SearchResult[];
+  ranking: string;
+}
+
+/** Documents seeded per part of the site (`kb.SeedBreakdown`). */
+export interface SeedBreakdown {
+  about: number;
+  services: number;
+  projects: number;
+  stack: number;
+  contact: number;
+  community: number;
+}
+
+/** The reply of POST /api/admin/kb/seed (`kb.SeedResult`). */
+export interface SeedResult {
+  count: number;
+  message: string;
+  breakdown: SeedBreakdown;
+}

@@ -67,6 +67,35 @@ async function readBody(res: Response): Promise<unknown> {
   return text;
 }
 
+/**
+ * Sends a same-origin request, turning a failure to reach the server into an {@link ApiError}
+ * (an abort is rethrown as is).
+ */
+export async function send(path: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(path, init);
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(0, 'network_error', 'Could not reach the server. Check your connection.');
+  }
+}
+
+/** The {@link ApiError} a failed response stands for, from its JSON error body when it has one. */
+export async function errorFromResponse(res: Response): Promise<ApiError> {
+  const data = await readBody(res);
+  if (isApiErrorBody(data)) {
+    const { code, message, field } = data.error;
+    return new ApiError(res.status, code, message, typeof field === 'string' ? field : undefined);
+  }
+  const message =
+    typeof data === 'string' && data.length > 0 && data.length < 300 ? data : res.statusText;
+  return new ApiError(
+    res.status,
+    fallbackCode(res.status),
+    message || `Request failed (${res.status})`,
+  );
+}
+
 /** Performs a request and returns the parsed JSON body (undefined for empty bodies). */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', body, headers = {}, signal } = options;
@@ -83,28 +112,9 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     init.headers = { 'Content-Type': 'application/json', ...init.headers };
   }
 
-  let res: Response;
-  try {
-    res = await fetch(path, init);
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiError(0, 'network_error', 'Could not reach the server. Check your connection.');
-  }
-
+  const res = await send(path, init);
+  if (!res.ok) throw await errorFromResponse(res);
   const data = await readBody(res);
-  if (!res.ok) {
-    if (isApiErrorBody(data)) {
-      const { code, message, field } = data.error;
-      throw new ApiError(res.status, code, message, typeof field === 'string' ? field : undefined);
-    }
-    const message =
-      typeof data === 'string' && data.length > 0 && data.length < 300 ? data : res.statusText;
-    throw new ApiError(
-      res.status,
-      fallbackCode(res.status),
-      message || `Request failed (${res.status})`,
-    );
-  }
   return data as T;
 }
 
