@@ -114,6 +114,9 @@ func execute(ctx context.Context, cmd string, cfg *config.Config, logger *slog.L
 		if site, err = content.Load(cfg.ContentDir); err != nil {
 			return err
 		}
+		if err := site.SetTribeCapacity(cfg.Capacity); err != nil {
+			return err
+		}
 		logger.Info("content loaded", "source", site.Source(), "search_items", len(site.Index.Items))
 	}
 	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)

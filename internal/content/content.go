@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 
 	contentfiles "tribe/content"
@@ -123,13 +124,9 @@ func LoadFS(fsys fs.FS, label string) (*Site, error) {
 		return nil, probs
 	}
 	s.Index = buildIndex(s)
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s.Index); err != nil {
-		return nil, fmt.Errorf("encode search index: %w", err)
+	if err := s.encodeIndex(); err != nil {
+		return nil, err
 	}
-	s.indexJSON = b.Bytes()
 	return s, nil
 }
 
@@ -289,4 +286,51 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// SetTribeCapacity makes the tribe's member cap read n everywhere the content
+// shows it: the parsed value, the published services.json and the search
+// index. TRIBE_CAPACITY is the one source of the cap; the content file's
+// number is only its default display, so the pages never promise a cap the
+// server does not enforce.
+func (s *Site) SetTribeCapacity(n int) error {
+	if n < 1 {
+		return fmt.Errorf("tribe capacity %d: must be a positive whole number", n)
+	}
+	if s.Services.Tribe.Capacity == n {
+		return nil
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(s.raw[ServicesFile], &doc); err != nil {
+		return fmt.Errorf("set tribe capacity: read %s: %w", ServicesFile, err)
+	}
+	var tribe map[string]json.RawMessage
+	if err := json.Unmarshal(doc["tribe"], &tribe); err != nil {
+		return fmt.Errorf("set tribe capacity: read %s tribe: %w", ServicesFile, err)
+	}
+	tribe["capacity"] = json.RawMessage(strconv.Itoa(n))
+	var err error
+	if doc["tribe"], err = json.Marshal(tribe); err != nil {
+		return fmt.Errorf("set tribe capacity: %w", err)
+	}
+	raw, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("set tribe capacity: %w", err)
+	}
+	s.raw[ServicesFile] = append(raw, '\n')
+	s.Services.Tribe.Capacity = n
+	s.Index = buildIndex(s)
+	return s.encodeIndex()
+}
+
+// encodeIndex encodes the search index once, as published.
+func (s *Site) encodeIndex() error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s.Index); err != nil {
+		return fmt.Errorf("encode search index: %w", err)
+	}
+	s.indexJSON = b.Bytes()
+	return nil
 }

@@ -419,3 +419,37 @@ func TestPathAt(t *testing.T) {
 		}
 	}
 }
+
+func TestSetTribeCapacity(t *testing.T) {
+	site, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := site.Raw(ServicesFile)
+	if err := site.SetTribeCapacity(site.Services.Tribe.Capacity); err != nil {
+		t.Fatal(err)
+	}
+	if same, _ := site.Raw(ServicesFile); string(same) != string(before) {
+		t.Fatal("setting the cap the file already has must leave its bytes alone")
+	}
+	if err := site.SetTribeCapacity(7); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Tribe    TribeOffer `json:"tribe"`
+		Sessions []any      `json:"sessions"`
+	}
+	raw, _ := site.Raw(ServicesFile)
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Tribe.Capacity != 7 || site.Services.Tribe.Capacity != 7 {
+		t.Fatalf("cap = %d in the file, %d parsed; want 7", doc.Tribe.Capacity, site.Services.Tribe.Capacity)
+	}
+	if doc.Tribe.Name != site.Services.Tribe.Name || len(doc.Sessions) == 0 {
+		t.Fatalf("other fields were lost: %s", raw)
+	}
+	if err := site.SetTribeCapacity(0); err == nil {
+		t.Fatal("a cap of 0 must be refused")
+	}
+}

@@ -19,10 +19,9 @@ const contentScriptID = "tribe-content"
 // contentOverride returns the <script type="application/json"> element that
 // carries the site owner's content into every page, or nil when the content
 // is the one the web app was built with (the usual case: nothing to add).
+// Embedded content differs from the build only when TRIBE_CAPACITY changed
+// the tribe's cap (content.Site.SetTribeCapacity).
 func contentOverride(site *content.Site) ([]byte, error) {
-	if site.Source() == "embedded" {
-		return nil, nil
-	}
 	doc := map[string]json.RawMessage{}
 	differs := false
 	for _, name := range content.PublicFiles() {

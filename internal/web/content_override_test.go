@@ -100,3 +100,43 @@ func TestPagesStayAsBuiltWithoutOverride(t *testing.T) {
 		})
 	}
 }
+
+func TestTribeCapacityRulesWhatPagesShow(t *testing.T) {
+	site, err := content.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := testApp(t)
+	app["shell.html"] = &fstest.MapFile{Data: []byte(`<html><body><div id="root"></div></body></html>`)}
+	env := map[string]string{"TRIBE_CAPACITY": "40"}
+	srv := newTestSite(t, storetest.Open(t, "", t.TempDir()), env, withOptions(func(o *Options) {
+		o.App, o.Content = app, site
+	})).srv
+
+	// The pages render from content carrying the configured cap, not the file's 50.
+	_, page := get(t, srv, "/tribe", nil)
+	doc, ok := contentScript(t, page)
+	if !ok {
+		t.Fatalf("a changed cap must reach the pages as content: %q", page)
+	}
+	var services struct {
+		Tribe struct {
+			Capacity int `json:"capacity"`
+		} `json:"tribe"`
+	}
+	if err := json.Unmarshal(doc["services"], &services); err != nil {
+		t.Fatal(err)
+	}
+	if services.Tribe.Capacity != 40 {
+		t.Fatalf("pages show a cap of %d, want 40", services.Tribe.Capacity)
+	}
+	// So do the published file and the search index.
+	_, file := get(t, srv, "/content/services.json", nil)
+	if !strings.Contains(file, `"capacity": 40`) {
+		t.Fatalf("/content/services.json does not carry the cap: %s", file)
+	}
+	_, index := get(t, srv, content.SearchIndexPath, nil)
+	if !strings.Contains(index, "capped at 40 members") {
+		t.Fatalf("search index does not follow the cap: %s", index)
+	}
+}

@@ -67,6 +67,9 @@ func newServer(o Options) (*server, http.Handler, error) {
 		}
 		o.Content = loaded
 	}
+	if err := o.Content.SetTribeCapacity(o.Config.Capacity); err != nil {
+		return nil, nil, err
+	}
 	override, err := contentOverride(o.Content)
 	if err != nil {
 		return nil, nil, err
