@@ -2,12 +2,12 @@ package web
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
 	"time"
 
-	"tribe/internal/agent"
 	"tribe/internal/errs"
 	"tribe/internal/httpx"
 	"tribe/internal/mcp"
@@ -45,15 +45,13 @@ type mcpAPI struct {
 // CORS preflights, GET for the page or the transport's 405) and the server
 // card.
 func (s *server) registerMCP(mux *http.ServeMux) error {
-	// The same tools the AI chat offers, built from the same definitions.
-	tools, err := agent.NewRegistry(agent.SiteTools(agent.SiteDeps{
-		KB: s.kb, Site: s.Content, BaseURL: s.Config.BaseURL, Capacity: s.Config.Capacity,
-	})...)
-	if err != nil {
-		return err
+	// The very tools the AI chat offers (registerAI runs first), so both
+	// answer from the same registry.
+	if s.tools == nil {
+		return errors.New("register MCP: the AI tools are not built yet")
 	}
 	srv, err := mcp.New(mcp.Options{
-		Tools: tools, Site: s.Content, Documents: s.kb, BaseURL: s.Config.BaseURL, Version: s.Version, Logger: s.Logger,
+		Tools: s.tools, Site: s.Content, Documents: s.kb, BaseURL: s.Config.BaseURL, Version: s.Version, Logger: s.Logger,
 	})
 	if err != nil {
 		return err

@@ -87,7 +87,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 	s.route(mux, "GET /readyz", anyone, s.readyz)
 	for _, register := range []func(*http.ServeMux) error{
 		s.registerPublic, s.registerAuth, s.registerWaitlist, s.registerBilling, s.registerMembers, s.registerDevMail, s.registerEvents,
-		s.registerKB, s.registerMCP, s.registerOps, s.registerAI,
+		s.registerKB, s.registerAI, s.registerMCP, s.registerOps,
 	} {
 		if err := register(mux); err != nil {
 			return nil, nil, err
