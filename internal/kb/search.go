@@ -73,6 +73,21 @@ func (s *Service) Search(ctx context.Context, query string, limit int) (Results,
 	if limit < 1 || limit > MaxResults {
 		return Results{}, errs.Field("limit", fmt.Sprintf("Limit must be a whole number from 1 to %d.", MaxResults))
 	}
+	key := resultKey{query: text, limit: limit}
+	res, gen, ok := s.results.get(key, time.Now())
+	if ok {
+		return res, nil
+	}
+	res, err := s.search(ctx, text, limit)
+	if err != nil {
+		return Results{}, err
+	}
+	s.results.put(key, gen, res, time.Now())
+	return res, nil
+}
+
+// search runs a checked query against the index.
+func (s *Service) search(ctx context.Context, text string, limit int) (Results, error) {
 	q, err := s.prune(ctx, parseQuery(text))
 	if err != nil {
 		return Results{}, err

@@ -35,6 +35,7 @@ type Service struct {
 	logger   *slog.Logger
 	kick     chan struct{} // wakes the embeddings worker; one slot
 	queries  *vectorCache
+	results  *resultCache
 
 	loadMu sync.Mutex // guards loaded: the vector index's first Sync in this process
 	loaded bool
@@ -56,6 +57,7 @@ func New(db *store.DB, o Options) *Service {
 		logger:   o.Logger,
 		kick:     make(chan struct{}, 1),
 		queries:  newVectorCache(256),
+		results:  newResultCache(),
 
 		retryFirst: retryFirst,
 		pauseFirst: pauseFirst,
@@ -89,6 +91,7 @@ func (s *Service) Ranking() string {
 // It never fails the change, which is already made.
 func (s *Service) changed(ctx context.Context) {
 	s.stats.reset()
+	s.results.reset()
 	if s.vectors == nil {
 		return
 	}

@@ -103,6 +103,7 @@ func (s *Service) syncVectors(ctx context.Context) {
 	if err := s.vectors.Sync(ctx); err != nil && ctx.Err() == nil {
 		s.logger.Warn("knowledge base: vector index sync failed", "err", err)
 	}
+	s.results.reset() // new vectors change hybrid rankings
 }
 
 // pendingChunk is a chunk claimed for embedding.
