@@ -68,6 +68,9 @@ type Subscription struct {
 	// HasSubscriptionID says a Stripe subscription is linked: after
 	// Checkout the members area waits for an active status with one.
 	HasSubscriptionID bool `json:"has_subscription_id"`
+	// compUntil is when a complimentary membership ends (nil: never); the
+	// admins' members list shows it.
+	compUntil *time.Time
 	// StripeSubscriptionID is empty for a complimentary membership. Never
 	// sent: HasSubscriptionID says what the browser needs.
 	StripeSubscriptionID string `json:"-"`
@@ -94,6 +97,10 @@ func scanSubscription(row interface{ Scan(...any) error }, now time.Time) (*Subs
 		sub.CurrentPeriodEnd = &t
 	}
 	sub.HasSubscriptionID = sub.StripeSubscriptionID != ""
+	if comp.Valid {
+		t := comp.Time.Time
+		sub.compUntil = &t
+	}
 	if sub.Complimentary && comp.Valid && !comp.Time.After(now) {
 		sub.Status = StatusCanceled
 	}

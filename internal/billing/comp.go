@@ -125,15 +125,36 @@ type Member struct {
 }
 
 // ListMembers lists everyone who has or had a membership, paying or
-// complimentary, oldest first.
+// complimentary, oldest membership first; JoinedAt is when it began.
 func (s *Service) ListMembers(ctx context.Context) ([]Member, error) {
-	now := s.now()
-	rows, err := s.db.Read.QueryContext(ctx,
-		`SELECT s.user_id, COALESCE(p.full_name, ''), u.email, s.created_at, s.comp_until, `+subscriptionColumns+`
+	return s.listMembers(ctx, "list members", `SELECT u.id, COALESCE(p.full_name, ''), u.email, s.created_at, `+memberColumns+`
 		 FROM subscriptions s JOIN users u ON u.id = s.user_id LEFT JOIN profiles p ON p.id = s.user_id
 		 ORDER BY s.created_at, u.email`)
+}
+
+// ListAccounts lists every account with its membership, oldest account
+// first: the admins' members list, from which any member can be made
+// complimentary. JoinedAt is when the account was created; Status is ""
+// for an account that never had a membership.
+func (s *Service) ListAccounts(ctx context.Context) ([]Member, error) {
+	return s.listMembers(ctx, "list accounts", `SELECT u.id, COALESCE(p.full_name, ''), u.email, u.created_at, `+memberColumns+`
+		 FROM users u LEFT JOIN profiles p ON p.id = u.id LEFT JOIN subscriptions s ON s.user_id = u.id
+		 ORDER BY u.created_at, u.email`)
+}
+
+// memberColumns are subscriptionColumns of the subscriptions table joined as
+// s, read as no membership ("" status) where an account has none.
+const memberColumns = `COALESCE(s.status, ''), s.current_period_end, COALESCE(s.cancel_at_period_end, FALSE),
+		   COALESCE(s.complimentary, FALSE), s.comp_until, COALESCE(s.stripe_subscription_id, '')`
+
+// listMembers reads Member rows: the account's id, name, e-mail and joining
+// time, then memberColumns, read by the one subscription scanner so the
+// list's statuses and access agree with HasAccess.
+func (s *Service) listMembers(ctx context.Context, op, query string) ([]Member, error) {
+	now := s.now()
+	rows, err := s.db.Read.QueryContext(ctx, query)
 	if err != nil {
-		return nil, fmt.Errorf("list members: %w", err)
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	defer func() { _ = rows.Close() }()
 	out := []Member{}
@@ -141,24 +162,20 @@ func (s *Service) ListMembers(ctx context.Context) ([]Member, error) {
 		var (
 			m      Member
 			joined store.Time
-			until  store.NullTime
 		)
 		sub, err := scanSubscription(scanFunc(func(dest ...any) error {
-			return rows.Scan(append([]any{&m.UserID, &m.FullName, &m.Email, &joined, &until}, dest...)...)
+			return rows.Scan(append([]any{&m.UserID, &m.FullName, &m.Email, &joined}, dest...)...)
 		}), now)
 		if err != nil {
-			return nil, fmt.Errorf("list members: %w", err)
+			return nil, fmt.Errorf("%s: %w", op, err)
 		}
 		m.JoinedAt, m.Status, m.HasAccess = joined.Time, sub.Status, sub.Active()
 		m.Complimentary, m.CurrentPeriodEnd, m.CancelAtPeriodEnd = sub.Complimentary, sub.CurrentPeriodEnd, sub.CancelAtPeriodEnd
-		if until.Valid {
-			t := until.Time.Time
-			m.Until = &t
-		}
+		m.Until = sub.compUntil
 		out = append(out, m)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list members: %w", err)
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	return out, nil
 }
@@ -167,51 +184,3 @@ func (s *Service) ListMembers(ctx context.Context) ([]Member, error) {
 type scanFunc func(dest ...any) error
 
 func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
-
-// ListAccounts lists every account with its membership, oldest account
-// first: the admins' members list, from which any member can be made
-// complimentary. JoinedAt is when the account was created; Status is ""
-// for an account that never had a membership.
-func (s *Service) ListAccounts(ctx context.Context) ([]Member, error) {
-	now := s.now()
-	rows, err := s.db.Read.QueryContext(ctx,
-		`SELECT u.id, COALESCE(p.full_name, ''), u.email, u.created_at,
-		   COALESCE(s.status, ''), s.current_period_end, COALESCE(s.cancel_at_period_end, FALSE),
-		   COALESCE(s.complimentary, FALSE), s.comp_until
-		 FROM users u LEFT JOIN profiles p ON p.id = u.id LEFT JOIN subscriptions s ON s.user_id = u.id
-		 ORDER BY u.created_at, u.email`)
-	if err != nil {
-		return nil, fmt.Errorf("list accounts: %w", err)
-	}
-	defer func() { _ = rows.Close() }()
-	out := []Member{}
-	for rows.Next() {
-		var (
-			m           Member
-			joined      store.Time
-			end, compTo store.NullTime
-		)
-		if err := rows.Scan(&m.UserID, &m.FullName, &m.Email, &joined, &m.Status, &end, &m.CancelAtPeriodEnd,
-			&m.Complimentary, &compTo); err != nil {
-			return nil, fmt.Errorf("list accounts: %w", err)
-		}
-		m.JoinedAt = joined.Time
-		if end.Valid {
-			t := end.Time.Time
-			m.CurrentPeriodEnd = &t
-		}
-		if compTo.Valid {
-			t := compTo.Time.Time
-			m.Until = &t
-			if m.Complimentary && !t.After(now) {
-				m.Status = StatusCanceled
-			}
-		}
-		m.HasAccess = GrantsAccess(m.Status)
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list accounts: %w", err)
-	}
-	return out, nil
-}
