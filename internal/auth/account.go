@@ -127,7 +127,9 @@ func (s *Service) SignIn(ctx context.Context, email, password string, c Client) 
 	}
 	if len(norm) > MaxEmailLen || len(password) > 4*MaxPasswordLen {
 		// Cannot match any account; still pay the hashing cost.
-		_, _ = s.verify(ctx, "", s.dummy())
+		if _, err := s.verify(ctx, "", s.dummy()); err != nil {
+			return nil, "", err
+		}
 		return nil, "", ErrInvalidCredentials
 	}
 	var id, hash string
