@@ -15,7 +15,7 @@ block=$(
   echo
   echo "Command: \`KB_BENCH=1 ${cmd[*]}\`. In-process calls to \`kb.Service.Search\` (limit 5), each of the"
   echo "44 relevance questions 10 times; hybrid query vectors come from an in-process stand-in, so an embedding"
-  echo "API's own round trip is not included (repeated queries are cached). cpu/query is this process's processor"
+  echo "API's own round trip is not included (query vectors are cached; result caching is bypassed). cpu/query is this process's processor"
   echo "time per search (PostgreSQL's own work runs in its server and is not in it)."
   echo
   echo '```'
