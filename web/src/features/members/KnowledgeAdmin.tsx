@@ -390,9 +390,15 @@ function DocumentCard({
       ) : null}
       <p className="mt-3 line-clamp-3 text-sm break-words text-muted">{preview(d.content)}</p>
       <div className="mt-3 flex flex-wrap gap-2">
-        <Button variant="outline" size="sm" onClick={onEdit} aria-haspopup="dialog">
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={onEdit}
+          aria-haspopup="dialog"
+          aria-label={`Edit ${md.title}`}
+        >
           <Pencil size={14} aria-hidden="true" />
-          Edit<span className="sr-only"> {md.title}</span>
+          Edit
         </Button>
         <Button
           variant="ghost"
@@ -400,9 +406,10 @@ function DocumentCard({
           className="hover:text-term-red"
           onClick={onDelete}
           aria-haspopup="dialog"
+          aria-label={`Delete ${md.title}`}
         >
           <Trash2 size={14} aria-hidden="true" />
-          Delete<span className="sr-only"> {md.title}</span>
+          Delete
         </Button>
       </div>
     </article>
