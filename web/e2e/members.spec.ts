@@ -13,7 +13,8 @@ import {
  * The members area end to end against the real server (dev mailbox, TRIBE_ADMIN_EMAILS set to
  * admin@example.test by the run): dashboard and level dialog, sessions made by an admin and seen
  * by a free member who never receives a meeting password, cohorts between two members with live
- * updates across browsers, and the profile. Screenshots at 375 and 1440 px land in
+ * updates across browsers, the profile, and the knowledge base in the Admin tab (seeding and
+ * documents). Screenshots at 375 and 1440 px land in
  * test-results/members/.
  */
 
