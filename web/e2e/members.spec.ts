@@ -530,7 +530,15 @@ test('an admin seeds the knowledge base and adds, edits and deletes a document; 
   expect(seededCount).toBeGreaterThan(5);
   const docs = a.getByRole('region', { name: 'Documents' });
   await expect(docs.getByText(/\d+ documents?, newest first/)).toBeVisible();
-  await expect(docs.getByRole('article').first().getByText('Seeded')).toBeVisible();
+  const seededDoc = docs.getByRole('article').first();
+  await expect(seededDoc.getByText('Seeded')).toBeVisible();
+  // Editing a seeded document says the edit lasts until the next seeding.
+  await seededDoc.getByRole('button', { name: /^Edit / }).click();
+  const seededEdit = a.getByRole('dialog', { name: 'Edit document' });
+  await expect(seededEdit.getByText(/an edit to one is temporary/)).toBeVisible();
+  await shootPart(a, seededEdit, 'kb-edit-seeded');
+  await seededEdit.getByRole('button', { name: 'Cancel' }).click();
+  await expect(seededEdit).toBeHidden();
 
   // Add: a missing title is refused in the browser, then the document is saved and listed first.
   await docs.getByRole('button', { name: 'Add document' }).click();

@@ -418,7 +418,7 @@ function DocumentCard({
 
 function Meta({ label, value }: { label: string; value: string }) {
   return (
-    <div className="min-w-0 break-all">
+    <div className="min-w-0 wrap-anywhere">
       <dt className="inline">{label} </dt>
       <dd className="inline text-muted">{value}</dd>
     </div>
