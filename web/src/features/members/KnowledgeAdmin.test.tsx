@@ -2,9 +2,9 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Providers } from '@/app/providers';
 import type { SeedResult } from '@/lib/api-types';
 import { createQueryClient } from '@/lib/query';
+import { ToastRegion } from '@/lib/toast';
 import { apiError, json, mockApi, resetAuthState } from '@/test/mock-api';
 import type { KnowledgeDocument } from './api/types';
 import { DOCUMENTS_PAGE_SIZE, KnowledgeAdmin } from './KnowledgeAdmin';
@@ -70,9 +70,8 @@ function serveDocuments(initial: KnowledgeDocument[], extra: Parameters<typeof m
 function renderPanel() {
   return render(
     <QueryClientProvider client={createQueryClient()}>
-      <Providers>
-        <KnowledgeAdmin />
-      </Providers>
+      <KnowledgeAdmin />
+      <ToastRegion />
     </QueryClientProvider>,
   );
 }
