@@ -62,6 +62,10 @@ func TestWebResponseTypesMatchTheServer(t *testing.T) {
 		{"features/members/api/types.ts", "AdminMemberList", AdminMemberList{}},
 		{"features/members/api/types.ts", "AdminMemberReply", AdminMemberReply{}},
 		{"features/members/api/types.ts", "CompRequest", CompRequest{}},
+		{"features/members/api/types.ts", "KnowledgeDocument", kb.Document{}},
+		{"features/members/api/types.ts", "KnowledgeDocumentList", kb.DocumentList{}},
+		{"features/members/api/types.ts", "KnowledgeDocumentReply", documentBody{}},
+		{"features/members/api/types.ts", "DocumentInput", kb.Input{}},
 		{"features/tribe/api/types.ts", "UrlReply", URLReply{}},
 	}
 	for _, p := range pairs {

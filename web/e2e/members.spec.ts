@@ -4,6 +4,7 @@ import {
   type Browser,
   type BrowserContext,
   expect,
+  type Locator,
   type Page,
   test,
 } from '@playwright/test';
@@ -12,7 +13,8 @@ import {
  * The members area end to end against the real server (dev mailbox, TRIBE_ADMIN_EMAILS set to
  * admin@example.test by the run): dashboard and level dialog, sessions made by an admin and seen
  * by a free member who never receives a meeting password, cohorts between two members with live
- * updates across browsers, and the profile. Screenshots at 375 and 1440 px land in
+ * updates across browsers, the profile, and the knowledge base in the Admin tab (seeding and
+ * documents). Screenshots at 375 and 1440 px land in
  * test-results/members/.
  */
 
@@ -107,6 +109,17 @@ async function shoot(page: Page, name: string, fullPage = true) {
     await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
     await page.waitForTimeout(150);
     await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+/** Screenshots of one part of the page at phone and desktop widths. */
+async function shootPart(page: Page, part: Locator, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    await page.waitForTimeout(150);
+    await part.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
   }
   await page.setViewportSize({ width: 1280, height: 720 });
 }
@@ -486,5 +499,117 @@ test('an admin’s four tabs stay on one row at 375 px that scrolls to the selec
   mkdirSync(SHOTS, { recursive: true });
   await tab(page, /Admin/).click();
   await page.screenshot({ path: `${SHOTS}/admin-tabs-375.png` });
+  await admin.context.close();
+});
+
+test('an admin seeds the knowledge base and adds, edits and deletes a document; a member sees none of it', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const title = `Office hours ${Date.now()}`;
+  const admin = await adminPage(browser);
+  const a = admin.page;
+  await tab(a, /Admin/).click();
+  const kb = a.getByRole('region', { name: 'Knowledge base', exact: true });
+  await expect(kb).toBeVisible();
+
+  // Seeding: the busy button, the toasts and the count per part of the site.
+  await kb.getByRole('button', { name: 'Seed knowledge base' }).click();
+  await expectToast(a, 'Knowledge base seeded');
+  await expectToast(a, 'Seeded');
+  const breakdown = kb.getByLabel('Seeded documents per part of the site');
+  for (const part of ['About', 'Services', 'Projects', 'Stack', 'Contact', 'Community']) {
+    await expect(breakdown.getByText(part, { exact: true })).toBeVisible();
+  }
+  // The tribe's facts are always there: five community documents.
+  await expect(breakdown.locator('div').filter({ hasText: 'Community' }).locator('dd')).toHaveText(
+    '5',
+  );
+  const summary = await kb.getByText(/^Seeded \d+ documents to knowledge base$/).textContent();
+  const seededCount = Number(/\d+/.exec(summary ?? '')?.[0]);
+  expect(seededCount).toBeGreaterThan(5);
+  const docs = a.getByRole('region', { name: 'Documents' });
+  await expect(docs.getByText(/\d+ documents?, newest first/)).toBeVisible();
+  const seededDoc = docs.getByRole('article').first();
+  await expect(seededDoc.getByText('Seeded')).toBeVisible();
+  // Editing a seeded document says the edit lasts until the next seeding.
+  await seededDoc.getByRole('button', { name: /^Edit / }).click();
+  const seededEdit = a.getByRole('dialog', { name: 'Edit document' });
+  await expect(seededEdit.getByText(/an edit to one is temporary/)).toBeVisible();
+  await shootPart(a, seededEdit, 'kb-edit-seeded');
+  await seededEdit.getByRole('button', { name: 'Cancel' }).click();
+  await expect(seededEdit).toBeHidden();
+
+  // Add: a missing title is refused in the browser, then the document is saved and listed first.
+  await docs.getByRole('button', { name: 'Add document' }).click();
+  const dialog = a.getByRole('dialog', { name: 'Add document' });
+  await dialog
+    .getByLabel('Content')
+    .fill('Office hours are on Fridays at noon, on the group call.');
+  await dialog.getByRole('button', { name: 'Add document' }).click();
+  await expect(dialog.getByText('Please fill in all required fields')).toBeVisible();
+  await dialog.getByLabel('Title').fill(title);
+  await dialog.getByLabel(/Tags/).fill('schedule, faq');
+  await shoot(a, 'kb-add-dialog', false);
+  await dialog.getByRole('button', { name: 'Add document' }).click();
+  await expectToast(a, 'Document added successfully');
+  await expect(dialog).toBeHidden();
+  const card = docs.getByRole('article', { name: title });
+  await expect(card).toBeVisible();
+  await expect(card.getByText('manual').first()).toBeVisible();
+  await expect(card.getByText('schedule')).toBeVisible();
+  await expect(card.getByText('Seeded')).toHaveCount(0);
+  await expect(docs.getByRole('article').first()).toHaveAccessibleName(title);
+  // The search the site's AI uses finds it.
+  const found = await admin.context.request.post('/api/search', {
+    data: { query: 'office hours Fridays' },
+  });
+  expect(
+    ((await found.json()) as { results: { metadata: { title: string } }[] }).results.map(
+      (r) => r.metadata.title,
+    ),
+  ).toContain(title);
+  await shootPart(a, kb, 'kb-admin');
+  // At 320 px the panels fit without sideways scrolling.
+  await a.setViewportSize({ width: 320, height: 700 });
+  await expect
+    .poll(() => a.evaluate(() => document.documentElement.scrollWidth))
+    .toBeLessThanOrEqual(320);
+  await a.setViewportSize({ width: 1280, height: 720 });
+
+  // Edit: title and content, the metadata shown read only.
+  await card.getByRole('button', { name: `Edit ${title}` }).click();
+  const edit = a.getByRole('dialog', { name: 'Edit document' });
+  await expect(edit.getByText('schedule, faq')).toBeVisible();
+  await edit.getByLabel('Title').fill(`${title} (moved)`);
+  await edit.getByLabel('Content').fill('Office hours moved to Thursdays at 5 PM.');
+  await edit.getByRole('button', { name: 'Save document' }).click();
+  await expectToast(a, 'Document updated successfully');
+  const edited = docs.getByRole('article', { name: `${title} (moved)` });
+  await expect(edited.getByText('Office hours moved to Thursdays at 5 PM.')).toBeVisible();
+  await expect(edited.getByText('schedule')).toBeVisible();
+
+  // Delete after confirming.
+  await edited.getByRole('button', { name: `Delete ${title} (moved)` }).click();
+  const confirm = a.getByRole('alertdialog');
+  await expect(confirm).toContainText('cannot be undone');
+  await confirm.getByRole('button', { name: 'Delete document' }).click();
+  await expectToast(a, 'Document deleted successfully');
+  await expect(docs.getByRole('article', { name: `${title} (moved)` })).toHaveCount(0);
+  const list = await admin.context.request.get('/api/admin/documents?limit=100');
+  const all = (await list.json()) as { documents: { metadata: { title: string } }[] };
+  expect(all.documents.some((d) => d.metadata.title.startsWith(title))).toBe(false);
+
+  // A member has no Admin tab, no knowledge-base panels, and the API refuses them.
+  const member = await memberPage(browser, 'Kim Member', 'kb');
+  const m = member.page;
+  await m.goto('/members');
+  await expect(m.getByRole('tab', { name: 'Dashboard' })).toBeVisible();
+  await expect(tab(m, /Admin/)).toHaveCount(0);
+  await expect(m.getByRole('button', { name: 'Seed knowledge base' })).toHaveCount(0);
+  await expect(m.getByRole('heading', { name: 'Knowledge base' })).toHaveCount(0);
+  expect((await member.context.request.get('/api/admin/documents')).status()).toBe(403);
+  expect((await member.context.request.post('/api/admin/kb/seed')).status()).toBe(403);
+  await member.context.close();
   await admin.context.close();
 });

@@ -1,7 +1,6 @@
-import { BookOpen, Download, Pencil, Plus, Trash2, XCircle } from 'lucide-react';
+import { Download, Pencil, Plus, Trash2, XCircle } from 'lucide-react';
 import { type FormEvent, useRef, useState } from 'react';
 import { Button, buttonClasses } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
 import { ApiError, errorMessage } from '@/lib/api';
 import { cn } from '@/lib/cn';
@@ -15,6 +14,7 @@ import { useSetLiveSessionStatus } from './api/set-live-session-status';
 import type { LiveSession, SessionInput, SessionStatus } from './api/types';
 import { useUpdateLiveSession } from './api/update-live-session';
 import { WAITLIST_CSV_URL } from './api/urls';
+import { KnowledgeAdmin } from './KnowledgeAdmin';
 import {
   browserTimeZone,
   formatLongDate,
@@ -35,25 +35,14 @@ import { SessionCard, useErrorToast } from './SessionsPanel';
 
 const STATUSES: readonly SessionStatus[] = ['scheduled', 'live', 'completed', 'cancelled'];
 
-/** The Admin tab: members, live sessions, the wait list, and a note on the knowledge base. */
+/** The Admin tab: members, live sessions, the wait list, and the knowledge base (seeding and documents). */
 export function AdminTab() {
   return (
     <div className="flex flex-col gap-10">
       <AdminMembers />
       <AdminSessions />
       <Waitlist />
-      <section aria-labelledby="kb-heading">
-        <Card className="border-dashed">
-          <h2 id="kb-heading" className="flex items-center gap-2 text-lg font-semibold text-fg">
-            <BookOpen size={18} aria-hidden="true" className="text-term-amber" />
-            Knowledge base
-          </h2>
-          <p className="mt-2 text-sm text-muted">
-            Seeding the knowledge base and managing its documents (list, add, edit, delete) will
-            live here. This part is not built yet.
-          </p>
-        </Card>
-      </section>
+      <KnowledgeAdmin />
     </div>
   );
 }

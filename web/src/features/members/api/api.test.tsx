@@ -6,12 +6,15 @@ import { session } from '@/lib/session';
 import { apiError, deferred, json, mockApi, resetAuthState } from '@/test/mock-api';
 import { useCreateCalendarFeed } from './create-calendar-feed';
 import { createCohort } from './create-cohort';
+import { createDocument } from './create-document';
 import { createLiveSession } from './create-live-session';
 import { deleteCalendarFeed } from './delete-calendar-feed';
 import { deleteCohort, useDeleteCohort } from './delete-cohort';
+import { deleteDocument } from './delete-document';
 import { deleteLiveSession } from './delete-live-session';
 import { getCalendarFeed } from './get-calendar-feed';
 import { getCohorts, useCohorts } from './get-cohorts';
+import { getDocuments } from './get-documents';
 import { getLiveSessions } from './get-live-sessions';
 import { getMembersOverview } from './get-members-overview';
 import { getProfile } from './get-profile';
@@ -24,6 +27,7 @@ import { resendConfirmation } from './resend-confirmation';
 import { setLiveSessionStatus } from './set-live-session-status';
 import type { Cohort, CohortInput, CohortList, Profile, SessionInput } from './types';
 import { updateCohort } from './update-cohort';
+import { updateDocument } from './update-document';
 import { updateLiveSession } from './update-live-session';
 import { updateProfile, useUpdateProfile } from './update-profile';
 import { uploadAvatar } from './upload-avatar';
@@ -139,6 +143,25 @@ describe('members-area fetchers', () => {
     ['getCalendarFeed', () => getCalendarFeed(), 'GET /api/calendar/feed', undefined],
     ['deleteCalendarFeed', () => deleteCalendarFeed(), 'DELETE /api/calendar/feed', undefined],
     ['getWaitlist', () => getWaitlist(), 'GET /api/admin/waitlist', undefined],
+    [
+      'getDocuments',
+      () => getDocuments({ limit: 10, offset: 20 }),
+      'GET /api/admin/documents?limit=10&offset=20',
+      undefined,
+    ],
+    [
+      'createDocument',
+      () => createDocument({ title: 'T', content: 'C', category: '', tags: ['faq'] }),
+      'POST /api/admin/documents',
+      { title: 'T', content: 'C', category: '', tags: ['faq'] },
+    ],
+    [
+      'updateDocument',
+      () => updateDocument({ documentId: 'd/1', data: { title: 'T', content: 'C' } }),
+      'PUT /api/admin/documents/d%2F1',
+      { title: 'T', content: 'C' },
+    ],
+    ['deleteDocument', () => deleteDocument('d/1'), 'DELETE /api/admin/documents/d%2F1', undefined],
   ] as const)('%s sends %s', async (_name, call, route, body) => {
     const api = mockApi({
       [route]: () =>
@@ -147,6 +170,8 @@ describe('members-area fetchers', () => {
           cohort: cohort('c1'),
           session: { id: 's1' },
           entries: [],
+          document: { id: 'd1' },
+          documents: [],
         }),
     });
     await call();

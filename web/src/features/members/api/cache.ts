@@ -31,3 +31,8 @@ export function refetchMembership(client: QueryClient): Promise<void> {
   void client.invalidateQueries({ queryKey: membersKeys.overview });
   return client.invalidateQueries({ queryKey: membersKeys.adminMembers });
 }
+
+/** The knowledge base changed: every page of the documents list (started at once). */
+export function refetchDocuments(client: QueryClient): Promise<void> {
+  return client.invalidateQueries({ queryKey: membersKeys.documents });
+}

@@ -8,4 +8,8 @@ export const membersKeys = {
   feed: ['members', 'calendar-feed'] as const,
   waitlist: ['members', 'waitlist'] as const,
   adminMembers: ['members', 'admin-members'] as const,
+  /** Every page of the knowledge-base documents; one page is `documentsPage(limit, offset)`. */
+  documents: ['members', 'documents'] as const,
+  documentsPage: (limit: number, offset: number) =>
+    ['members', 'documents', { limit, offset }] as const,
 };

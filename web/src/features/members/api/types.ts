@@ -3,7 +3,7 @@
  * each object is an interface named after the server's object, with the JSON field names. The
  * user, subscription and tribe status are shared with other parts of the app (lib/api-types.ts).
  */
-import type { Subscription, TribeStatus } from '@/lib/api-types';
+import type { KnowledgeMetadata, Subscription, TribeStatus } from '@/lib/api-types';
 
 /** `GET /api/members/overview`. */
 export interface MembersOverview {
@@ -227,4 +227,35 @@ export interface AdminMemberReply {
 /** What `PUT /api/admin/members/{id}/complimentary` takes: the last day, or null for no end. */
 export interface CompRequest {
   until: string | null;
+}
+
+/** A knowledge-base document (`kb.Document`); `seeded` ones are rebuilt from the content files by seeding. */
+export interface KnowledgeDocument {
+  id: string;
+  content: string;
+  metadata: KnowledgeMetadata;
+  seeded: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `GET /api/admin/documents`: one page, newest first, and how many there are in all (`kb.DocumentList`). */
+export interface KnowledgeDocumentList {
+  documents: KnowledgeDocument[];
+  total: number;
+}
+
+/** `POST /api/admin/documents` and `PUT /api/admin/documents/{id}`. */
+export interface KnowledgeDocumentReply {
+  document: KnowledgeDocument;
+}
+
+/** What adding or editing a document sends (`kb.Input`); a metadata field left out keeps its value on an edit. */
+export interface DocumentInput {
+  title: string;
+  content: string;
+  category?: string;
+  type?: string;
+  source?: string;
+  tags?: string[];
 }

@@ -1,0 +1,28 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import type { MutationConfig } from '@/lib/query';
+import { refetchDocuments } from './cache';
+import type { DocumentInput, KnowledgeDocument, KnowledgeDocumentReply } from './types';
+
+/** `POST /api/admin/documents` (admins): category, type and source default to `manual`, `document`, `manual`. */
+export async function createDocument(data: DocumentInput): Promise<KnowledgeDocument> {
+  return (await api.post<KnowledgeDocumentReply>('/api/admin/documents', data)).document;
+}
+
+export function useCreateDocument({
+  mutationConfig,
+}: {
+  mutationConfig?: MutationConfig<typeof createDocument>;
+} = {}) {
+  const client = useQueryClient();
+  const { onSuccess, ...rest } = mutationConfig ?? {};
+  return useMutation({
+    ...rest,
+    mutationFn: createDocument,
+    onSuccess: async (...args) => {
+      const refetched = refetchDocuments(client);
+      await onSuccess?.(...args);
+      await refetched;
+    },
+  });
+}
