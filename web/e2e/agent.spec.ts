@@ -58,12 +58,12 @@ function toast(page: Page, text: string) {
   return page.locator('[data-sonner-toast]').filter({ hasText: text }).first();
 }
 
-async function shoot(page: Page, name: string) {
+async function shoot(page: Page, name: string, fullPage = true) {
   mkdirSync(SHOTS, { recursive: true });
   for (const width of [375, 1440]) {
     await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
     await page.waitForTimeout(150);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage });
     // Nothing may scroll sideways, even on a phone.
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
@@ -94,7 +94,9 @@ test('an admin seeds the knowledge base and watches the agent answer with its to
     .getByRole('button', { name: 'What coaching sessions do you offer, and what do they cost?' })
     .click();
   // The question shows at once; the search runs and completes; the offline answer streams in.
-  await expect(log.getByText('What coaching sessions do you offer')).toBeVisible();
+  await expect(log.getByRole('listitem').first()).toHaveText(
+    /^You: What coaching sessions do you offer/,
+  );
   const search = page
     .getByRole('list', { name: 'Tool calls' })
     .getByRole('listitem')
@@ -102,7 +104,9 @@ test('an admin seeds the knowledge base and watches the agent answer with its to
   await expect(search).toHaveAttribute('data-state', 'completed');
   await expect(search).toContainText('What coaching sessions do you offer');
   await expect(log).toContainText('Offline answer: no language model is configured');
-  await expect(log).toContainText('$299');
+  await expect(log).toContainText(/The search for “What coaching sessions .*” found/);
+  // Sources and the booking page are links, opened in a new tab.
+  await expect(log.getByRole('link', { name: /\/booking$/ })).toHaveAttribute('target', '_blank');
   await expect(page.getByRole('button', { name: 'Copy answer' })).toBeVisible();
   // The passages' titles are bold, rendered from the Markdown, never as raw asterisks.
   await expect(log.locator('strong').first()).toBeVisible();
@@ -122,6 +126,8 @@ test('an admin seeds the knowledge base and watches the agent answer with its to
   await expect(log.locator('li').filter({ hasText: 'Offline answer' })).toHaveCount(2);
 
   await shoot(page, 'agent-admin');
+  await page.getByRole('heading', { name: 'Conversation' }).scrollIntoViewIfNeeded();
+  await shoot(page, 'agent-admin-view', false);
 
   await page.getByRole('button', { name: 'Clear History' }).click();
   await expect(log).toContainText('No messages yet');
@@ -163,5 +169,5 @@ test('the goal dialog on Home plans too', async ({ page }) => {
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: 'Plan my goal' }).click();
   await expect(dialog.getByRole('log', { name: 'Your plan' })).toContainText('Quick Consultation');
-  await shoot(page, 'goal-dialog');
+  await shoot(page, 'goal-dialog', false);
 });
