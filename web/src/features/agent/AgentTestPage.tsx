@@ -62,7 +62,8 @@ function AccessDenied() {
     void toast.error(ACCESS_DENIED_TOAST, undefined, { id: 'agent-access-denied' });
   }, []);
   return (
-    <Page title="Access Denied">
+    // The document title stays the page's own (app/seo.ts), whoever visits it.
+    <Page title="Agent test">
       <Card className="mx-auto flex max-w-lg flex-col items-center gap-4 py-10 text-center">
         <ShieldAlert size={40} aria-hidden="true" className="text-term-red" />
         <h1 className="text-2xl font-bold text-fg">Access Denied</h1>
