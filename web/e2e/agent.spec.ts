@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 
 /**
@@ -52,6 +53,14 @@ async function adminPage(browser: Browser): Promise<{ context: BrowserContext; p
     await expect(page).toHaveURL(/\/members$/);
   }
   return { context, page };
+}
+
+/** Serious and critical accessibility violations on the page as it is now. */
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 function toast(page: Page, text: string) {
@@ -125,6 +134,8 @@ test('an admin seeds the knowledge base and watches the agent answer with its to
   await expect(box).toHaveValue('');
   await expect(log.locator('li').filter({ hasText: 'Offline answer' })).toHaveCount(2);
 
+  await expect(page).toHaveTitle('Agent test | rUv');
+  expect(await seriousViolations(page)).toEqual([]);
   await shoot(page, 'agent-admin');
   await page.getByRole('heading', { name: 'Conversation' }).scrollIntoViewIfNeeded();
   await shoot(page, 'agent-admin-view', false);
@@ -160,6 +171,7 @@ test('the goal planner streams the offline answer with the coaching sessions', a
     'target',
     '_blank',
   );
+  expect(await seriousViolations(page)).toEqual([]);
   await shoot(page, 'goal');
 });
 
