@@ -78,6 +78,8 @@ export function useChat(options: UseChatOptions = {}): Chat {
   // The latest entries, for send and retry called from event handlers between renders.
   const entriesRef = useRef<ChatEntry[]>([]);
   const controllerRef = useRef<AbortController | null>(null);
+  // The assistant message being streamed, so Stop can settle it at once.
+  const answerIdRef = useRef<string | null>(null);
 
   const setEntries = useCallback((update: (prev: ChatEntry[]) => ChatEntry[]) => {
     entriesRef.current = update(entriesRef.current);
@@ -99,6 +101,7 @@ export function useChat(options: UseChatOptions = {}): Chat {
       setStreaming(true);
       const controller = new AbortController();
       controllerRef.current = controller;
+      answerIdRef.current = answer.id;
 
       const patch = (change: (e: ChatEntry) => ChatEntry) =>
         setEntries((prev) => prev.map((e) => (e.id === answer.id ? change(e) : e)));
@@ -133,11 +136,8 @@ export function useChat(options: UseChatOptions = {}): Chat {
           }
         })
         .catch((cause: unknown) => {
-          if (controller.signal.aborted) {
-            patch((e) => ({ ...e, stopped: true }));
-            removeIfEmpty();
-            return;
-          }
+          // Stop and Clear History settled the conversation themselves.
+          if (controller.signal.aborted) return;
           const message = chatErrorMessage(cause);
           removeIfEmpty();
           patch((e) => ({ ...e, failed: true }));
@@ -164,7 +164,21 @@ export function useChat(options: UseChatOptions = {}): Chat {
     [run],
   );
 
-  const stop = useCallback(() => controllerRef.current?.abort(), []);
+  // Stop settles the answer at once (what arrived stays, an empty one goes), without waiting for the
+  // aborted request to wind down.
+  const stop = useCallback(() => {
+    const controller = controllerRef.current;
+    if (controller === null) return;
+    controllerRef.current = null;
+    controller.abort();
+    const id = answerIdRef.current;
+    setEntries((prev) =>
+      prev
+        .filter((e) => e.id !== id || e.content !== '')
+        .map((e) => (e.id === id ? { ...e, stopped: true } : e)),
+    );
+    setStreaming(false);
+  }, [setEntries]);
 
   const retry = useCallback(() => {
     if (controllerRef.current !== null) return;

@@ -113,6 +113,35 @@ describe('AgentTestPage', { timeout: 20_000 }, () => {
     expect(within(log).queryByText(/What does/)).not.toBeInTheDocument();
   });
 
+  it('stops an answer: what arrived stays, marked stopped, and the page is ready again', async () => {
+    const api = mockApi({
+      'GET /api/auth/session': () => json(200, { user: admin }),
+      // One piece of text, then the stream stays open until the page lets go of it.
+      'POST /api/ai/chat': () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode(chunk({ content: 'Partial answer' })));
+            },
+          }),
+          { status: 200, headers: { 'Content-Type': 'text/event-stream' } },
+        ),
+    });
+    renderRoute('/agent-test');
+    await userEvent.click(await screen.findByRole('button', { name: EXAMPLE_PROMPTS[2] }));
+    const log = screen.getByRole('log', { name: 'Conversation' });
+    expect(await within(log).findByText('Partial answer')).toBeVisible();
+    await userEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(within(log).getByText('(stopped)')).toBeVisible();
+    expect(within(log).getByText('Partial answer')).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Stop' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: EXAMPLE_PROMPTS[0] })).toBeEnabled();
+    // The request itself was aborted, so the server stops answering.
+    const call = api.fetchMock.mock.calls.find(([path]) => path === '/api/ai/chat');
+    expect(call?.[1]?.signal?.aborted).toBe(true);
+  });
+
   it('removes the empty answer when the stream cannot start, and retries', async () => {
     let attempts = 0;
     const api = mockApi({
