@@ -4,7 +4,6 @@ import { Button } from '@/components/ui/button';
 import { ChatTranscript } from '@/components/ui/chat-transcript';
 import { FormField } from '@/components/ui/form-field';
 import { ToolProgress } from '@/components/ui/tool-progress';
-import { cn } from '@/lib/cn';
 import { pageConfig } from '@/lib/page-config';
 import { useChat } from '@/lib/use-chat';
 
@@ -161,7 +160,8 @@ function BuiltInPlanner({ compact }: { compact: boolean }) {
             label="Your plan"
             entries={answer}
             streaming={chat.streaming}
-            className={cn(compact ? 'max-h-[45vh]' : 'max-h-[600px]')}
+            // On its own page the plan grows with the page; in the dialog it scrolls inside.
+            className={compact ? 'max-h-[45vh]' : undefined}
             empty="Planning…"
           />
           {chat.error && !chat.streaming ? (
