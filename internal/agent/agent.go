@@ -43,6 +43,30 @@ const (
 // model field.
 const ProviderOffline = "offline"
 
+// Purpose is what a person asks the agent for: an answer to a question
+// (the default) or a step-by-step plan for reaching a goal.
+type Purpose string
+
+// The purposes a chat request may name.
+const (
+	PurposeAnswer Purpose = ""
+	PurposeGoal   Purpose = "goal"
+)
+
+// msgPurpose refuses a purpose the server does not know.
+const msgPurpose = `The purpose must be "goal" or left out.`
+
+// CheckPurpose returns the purpose a request named, or an *errs.Error for
+// any other value.
+func CheckPurpose(s string) (Purpose, error) {
+	switch p := Purpose(s); p {
+	case PurposeAnswer, PurposeGoal:
+		return p, nil
+	default:
+		return "", errs.Field("purpose", msgPurpose)
+	}
+}
+
 // ChatMessage is one message of the conversation a person sends.
 type ChatMessage struct {
 	Role    string `json:"role"`
@@ -157,13 +181,15 @@ func (e emitError) Error() string { return "emit: " + e.err.Error() }
 func (e emitError) Unwrap() error { return e.err }
 
 // Answer answers the last message of msgs (checked by CheckMessages) for
-// viewer v, emitting events as they happen. It searches the knowledge base
+// viewer v, for purpose p, emitting events as they happen. It searches the knowledge base
 // for that message first (reported as a search_knowledge_base tool status),
 // then either lets the model answer with the passages in its system prompt
 // and the tools v may call, or, offline, composes the answer from the
-// passages. A failure is emitted as an Error event and reported in the
+// passages. For PurposeGoal the model is told to write a plan; offline,
+// the answer says that planning needs a model and offers the coaching
+// sessions instead. A failure is emitted as an Error event and reported in the
 // Summary; Answer itself never fails.
-func (a *Agent) Answer(ctx context.Context, v access.Viewer, msgs []ChatMessage, emit Emit) Summary {
+func (a *Agent) Answer(ctx context.Context, v access.Viewer, msgs []ChatMessage, p Purpose, emit Emit) Summary {
 	outer := ctx
 	ctx, cancel := context.WithTimeout(ctx, MaxAnswerTime)
 	defer cancel()
@@ -175,7 +201,7 @@ func (a *Agent) Answer(ctx context.Context, v access.Viewer, msgs []ChatMessage,
 		return nil
 	}
 
-	err := a.answer(ctx, v, msgs, send, &sum)
+	err := a.answer(ctx, v, msgs, p, send, &sum)
 	var ee emitError
 	switch {
 	case err == nil:
@@ -192,7 +218,7 @@ func (a *Agent) Answer(ctx context.Context, v access.Viewer, msgs []ChatMessage,
 	return sum
 }
 
-func (a *Agent) answer(ctx context.Context, v access.Viewer, msgs []ChatMessage, send Emit, sum *Summary) error {
+func (a *Agent) answer(ctx context.Context, v access.Viewer, msgs []ChatMessage, p Purpose, send Emit, sum *Summary) error {
 	query := retrievalQuery(msgs)
 	passages, err := a.retrieve(ctx, v, query, send)
 	if err != nil {
@@ -204,9 +230,12 @@ func (a *Agent) answer(ctx context.Context, v access.Viewer, msgs []ChatMessage,
 		a.logger.Warn("AI chat: knowledge-base search failed; answering without passages", "err", err)
 	}
 	if a.client == nil {
+		if p == PurposeGoal {
+			return a.offlineGoal(passages, send)
+		}
 		return a.offline(query, passages, send)
 	}
-	return a.online(ctx, v, msgs, passages, send, sum)
+	return a.online(ctx, v, msgs, p, passages, send, sum)
 }
 
 // retrievalQuery is the last user message, cut to what search accepts.
@@ -243,10 +272,14 @@ func (a *Agent) retrieve(ctx context.Context, v access.Viewer, query string, sen
 
 // online lets the model answer, running the tools it calls for at most
 // MaxToolRounds rounds; the last request offers no tools, so it must answer.
-func (a *Agent) online(ctx context.Context, v access.Viewer, msgs []ChatMessage, passages []Passage, send Emit, sum *Summary) error {
+func (a *Agent) online(ctx context.Context, v access.Viewer, msgs []ChatMessage, p Purpose, passages []Passage, send Emit, sum *Summary) error {
+	handle, email := a.site.Site.About.Handle, a.site.Site.Contact.Email
+	prompt := systemPrompt(handle, email, a.site.BaseURL, a.facts, passages)
+	if p == PurposeGoal {
+		prompt = goalPrompt(handle, email, a.site.BaseURL, a.facts, passages)
+	}
 	conv := make([]Message, 0, len(msgs)+1)
-	conv = append(conv, Message{Role: "system", Content: systemPrompt(
-		a.site.Site.About.Handle, a.site.Site.Contact.Email, a.site.BaseURL, a.facts, passages)})
+	conv = append(conv, Message{Role: "system", Content: prompt})
 	for _, m := range msgs {
 		conv = append(conv, Message{Role: m.Role, Content: m.Content})
 	}

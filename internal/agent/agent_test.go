@@ -70,7 +70,7 @@ func ask(t *testing.T, a *Agent, v access.Viewer, msgs ...ChatMessage) (*recorde
 		t.Fatal(err)
 	}
 	rec := &recorder{}
-	return rec, a.Answer(context.Background(), v, checked, rec.emit)
+	return rec, a.Answer(context.Background(), v, checked, PurposeAnswer, rec.emit)
 }
 
 func user(s string) ChatMessage { return ChatMessage{Role: "user", Content: s} }
@@ -310,7 +310,7 @@ func TestPersonLeavingCancelsTheAnswer(t *testing.T) {
 		return nil
 	}}
 	msgs, _ := CheckMessages([]ChatMessage{user("Hi")})
-	sum := a.Answer(context.Background(), anonymous, msgs, rec.emit)
+	sum := a.Answer(context.Background(), anonymous, msgs, PurposeAnswer, rec.emit)
 	if sum.Outcome != OutcomeCancelled {
 		t.Fatalf("summary %+v", sum)
 	}

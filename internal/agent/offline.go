@@ -51,3 +51,36 @@ func sourceLabel(source, baseURL string) string {
 		return source
 	}
 }
+
+// OfflineGoalNotice follows OfflineLabel in an offline goal answer: a plan
+// is something only a language model can write, so none is faked.
+const OfflineGoalNotice = "Writing a step-by-step plan for a goal needs a language model, and none is configured here, so there is no plan below."
+
+// offlineGoal answers a goal (PurposeGoal) without a language model: it says
+// plainly that planning needs one, lists the knowledge-base passages the
+// search found as resources, and offers the one-to-one sessions, where the
+// plan can be made together, with their prices and booking links from the
+// content files.
+func (a *Agent) offlineGoal(passages []Passage, send Emit) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\n%s", OfflineLabel, OfflineGoalNotice)
+	if len(passages) > 0 {
+		b.WriteString("\n\nThe knowledge base has these resources for your goal:\n")
+		for _, p := range passages {
+			fmt.Fprintf(&b, "\n- **%s** (%s)", p.Title, sourceLabel(p.Source, a.site.BaseURL))
+		}
+	}
+	sv := a.site.services()
+	if len(sv.Sessions) > 0 {
+		fmt.Fprintf(&b, "\n\nTo plan it together with %s, book a one-to-one session:\n", a.site.Site.About.Handle)
+		for _, s := range sv.Sessions {
+			link := s.BookingLink
+			if link == "" {
+				link = sv.BookingPage
+			}
+			fmt.Fprintf(&b, "\n- **%s** (%s, %s): %s Book: %s", s.Name, s.Duration, s.PriceText, strings.TrimSpace(s.Description), link)
+		}
+	}
+	fmt.Fprintf(&b, "\n\nAll sessions are on %s, or write to %s.", sv.BookingPage, a.site.Site.Contact.Email)
+	return send(Event{Content: b.String()})
+}

@@ -53,6 +53,11 @@ type Config struct {
 	AIAPIKey         string // AI_API_KEY
 	AIModel          string // AI_MODEL
 	AIEmbeddingModel string // AI_EMBEDDING_MODEL
+
+	// GoalWidgetURL is an external goal-planning widget script
+	// (TRIBE_GOAL_WIDGET_URL) that the goal page and dialog load instead of
+	// the built-in planner; the Content-Security-Policy allows its origin.
+	GoalWidgetURL string
 }
 
 // Var documents one environment variable.
@@ -80,6 +85,7 @@ var Vars = []Var{
 	{"AI_BASE_URL", "none: offline answers", "OpenAI-compatible API base URL"},
 	{"AI_API_KEY", "none", "API key for AI_BASE_URL"},
 	{"AI_MODEL", "none", "chat model name"},
+	{"TRIBE_GOAL_WIDGET_URL", "none: the built-in goal planner", "an external goal-planning widget script (https, or http on localhost) loaded by /goal and /?goal=true instead"},
 	{"AI_EMBEDDING_MODEL", "none: full-text search only", "embedding model served at AI_BASE_URL/embeddings, e.g. text-embedding-3-small; adds vector similarity to knowledge-base search"},
 }
 
@@ -118,6 +124,7 @@ func Load(getenv func(string) string, dotenvPath string) (*Config, error) {
 		AIAPIKey:            get("AI_API_KEY", ""),
 		AIModel:             get("AI_MODEL", ""),
 		AIEmbeddingModel:    get("AI_EMBEDDING_MODEL", ""),
+		GoalWidgetURL:       get("TRIBE_GOAL_WIDGET_URL", ""),
 	}
 	for _, e := range strings.Split(get("TRIBE_ADMIN_EMAILS", ""), ",") {
 		if e = strings.ToLower(strings.TrimSpace(e)); e != "" {
@@ -200,6 +207,11 @@ func (c *Config) validate() error {
 	if c.AIEmbeddingModel != "" && c.AIBaseURL == "" {
 		return fmt.Errorf("AI_EMBEDDING_MODEL=%q needs AI_BASE_URL, the OpenAI-compatible API that serves it (e.g. https://api.openai.com/v1); set it or unset AI_EMBEDDING_MODEL", c.AIEmbeddingModel)
 	}
+	if c.GoalWidgetURL != "" {
+		if err := checkScriptURL("TRIBE_GOAL_WIDGET_URL", c.GoalWidgetURL); err != nil {
+			return err
+		}
+	}
 	if c.ContentDir != "" {
 		if st, err := os.Stat(c.ContentDir); err != nil || !st.IsDir() {
 			return fmt.Errorf("TRIBE_CONTENT_DIR=%q is not a readable directory; point it at a folder of content JSON files or unset it", c.ContentDir)
@@ -262,6 +274,25 @@ func checkHTTPURL(name, raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("%s=%q is not an absolute http(s) URL; use e.g. https://example.com", name, raw)
+	}
+	return nil
+}
+
+// checkScriptURL accepts the address of a script the pages load from
+// another origin: https, or plain http only on this machine (a widget under
+// development), since a script fetched over the open network without TLS
+// could be replaced on the way. It must be a plain URL: no credentials, and
+// nothing a Content-Security-Policy source cannot hold.
+func checkScriptURL(name, raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.User != nil || u.Opaque != "" || strings.ContainsAny(raw, " ;,'\"") {
+		return fmt.Errorf("%s=%q is not a script URL; use e.g. https://widgets.example.com/goal.js", name, raw)
+	}
+	switch host := u.Hostname(); {
+	case u.Scheme == "https":
+	case u.Scheme == "http" && (host == "localhost" || host == "127.0.0.1" || host == "::1"):
+	default:
+		return fmt.Errorf("%s=%q must be an https URL (plain http is allowed only on localhost); use e.g. https://widgets.example.com/goal.js", name, raw)
 	}
 	return nil
 }

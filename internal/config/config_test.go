@@ -77,6 +77,11 @@ func TestRejectsBadValuesWithOneHelpfulLine(t *testing.T) {
 		{"trusted proxy", "TRIBE_TRUSTED_PROXIES", "10.0.0.0/8, proxy.internal", "TRIBE_TRUSTED_PROXIES"},
 		{"group chat not https", "TRIBE_GROUP_CHAT_URL", "http://chat.example/invite", "https"},
 		{"group chat relative", "TRIBE_GROUP_CHAT_URL", "chat.example/invite", "TRIBE_GROUP_CHAT_URL"},
+		{"goal widget http", "TRIBE_GOAL_WIDGET_URL", "http://widgets.example.com/goal.js", "https"},
+		{"goal widget relative", "TRIBE_GOAL_WIDGET_URL", "widgets.example.com/goal.js", "TRIBE_GOAL_WIDGET_URL"},
+		{"goal widget credentials", "TRIBE_GOAL_WIDGET_URL", "https://u:p@widgets.example.com/goal.js", "not a script URL"},
+		{"goal widget csp injection", "TRIBE_GOAL_WIDGET_URL", "https://widgets.example.com/g.js;script-src", "not a script URL"},
+		{"goal widget javascript", "TRIBE_GOAL_WIDGET_URL", "javascript:alert(1)", "not a script URL"},
 		{"embedding model without api", "AI_EMBEDDING_MODEL", "text-embedding-3-small", "AI_BASE_URL"},
 
 		{"price without key", "STRIPE_PRICE_ID", "price_123", "STRIPE_SECRET_KEY is not"},
@@ -113,6 +118,15 @@ func TestAcceptsGoodValues(t *testing.T) {
 	}
 	if !c.EmbeddingsEnabled() {
 		t.Fatal("embeddings not enabled with AI_BASE_URL and AI_EMBEDDING_MODEL")
+	}
+}
+
+func TestGoalWidgetURL(t *testing.T) {
+	for _, ok := range []string{"https://widgets.example.com/goal.js", "http://localhost:5173/widget.js", "http://127.0.0.1:9000/w.js"} {
+		c, err := Load(env(map[string]string{"TRIBE_GOAL_WIDGET_URL": ok}), "")
+		if err != nil || c.GoalWidgetURL != ok {
+			t.Errorf("%s: %v, %+v", ok, err, c)
+		}
 	}
 }
 

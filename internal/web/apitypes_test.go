@@ -37,6 +37,7 @@ func TestWebResponseTypesMatchTheServer(t *testing.T) {
 		{"lib/api-types.ts", "SearchResponse", kb.Results{}},
 		{"lib/api-types.ts", "SeedBreakdown", kb.SeedBreakdown{}},
 		{"lib/api-types.ts", "SeedResult", kb.SeedResult{}},
+		{"lib/api-types.ts", "PageConfig", PageConfig{}},
 		{"features/auth/api/types.ts", "WaitlistJoined", WaitlistJoined{}},
 		{"features/members/api/types.ts", "MembersOverview", MembersOverview{}},
 		{"features/members/api/types.ts", "Profile", community.Profile{}},

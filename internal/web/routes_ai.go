@@ -85,6 +85,9 @@ func (s *server) registerAI(mux *http.ServeMux) error {
 // AIChatRequest is the body of POST /api/ai/chat.
 type AIChatRequest struct {
 	Messages []agent.ChatMessage `json:"messages"`
+	// Purpose "goal" asks for a step-by-step plan (the goal planner);
+	// left out, the last message is answered.
+	Purpose string `json:"purpose,omitempty"`
 }
 
 // chat answers a conversation as a stream of chat.completion.chunk lines.
@@ -114,6 +117,11 @@ func (a *aiAPI) chat(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	purpose, err := agent.CheckPurpose(in.Purpose)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
 	release, refused := a.open.Acquire(key)
 	switch refused {
 	case ratelimit.SlotsKeyFull:
@@ -131,7 +139,7 @@ func (a *aiAPI) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	defer stream.Close()
 	sum := a.relay(r, stream, func(ctx context.Context, emit agent.Emit) agent.Summary {
-		return a.agent.Answer(ctx, v, msgs, emit)
+		return a.agent.Answer(ctx, v, msgs, purpose, emit)
 	})
 	a.metrics.AIRequest(sum.Provider, sum.Outcome, sum.PromptTokens, sum.CompletionTokens)
 	if sum.Err != nil {

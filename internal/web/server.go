@@ -74,7 +74,11 @@ func newServer(o Options) (*server, http.Handler, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	site, err := loadStatic(o.App, o.Config.BaseURL, override)
+	configScript, err := pageConfigScript(o.Config)
+	if err != nil {
+		return nil, nil, err
+	}
+	site, err := loadStatic(o.App, o.Config.BaseURL, append(override, configScript...))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -109,7 +113,8 @@ func newServer(o Options) (*server, http.Handler, error) {
 	var h http.Handler = notePattern(mux)
 	h = s.authenticate(h)
 	h = csrf.Handler(h)
-	h = securityHeaders(strings.HasPrefix(o.Config.BaseURL, "https://"), h)
+	csp := contentSecurityPolicy(scriptOrigin(o.Config.GoalWidgetURL))
+	h = securityHeaders(strings.HasPrefix(o.Config.BaseURL, "https://"), csp, h)
 	h = recoverPanics(o.Logger, h)
 	h = observeRequests(o.Logger, s.metrics, h)
 	return s, h, nil
@@ -159,13 +164,11 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": string(s.DB.Dialect)})
 }
 
-// securityHeaders sets the baseline headers on every response. hsts is set
+// securityHeaders sets the baseline headers on every response, with csp
+// (contentSecurityPolicy) as the Content-Security-Policy. hsts is set
 // when the site's public address is https, so HSTS is sent even where TLS
 // ends at a reverse proxy.
-func securityHeaders(hsts bool, next http.Handler) http.Handler {
-	const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-		"img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; " +
-		"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+func securityHeaders(hsts bool, csp string, next http.Handler) http.Handler {
 	// Canonical keys and one-element values made once: every response pays
 	// for these, and Header.Set would canonicalise and allocate each time.
 	headers := http.Header{

@@ -64,9 +64,10 @@ type staticSite struct {
 const baseURLPlaceholder = "%TRIBE_BASE_URL%"
 
 // loadStatic reads the built app into memory, filling in the base URL and,
-// when the site owner's content differs from the build's, adding it to every
-// page (contentOverride) so the app shows the owner's text without a rebuild.
-func loadStatic(dist fs.FS, baseURL string, contentScript []byte) (*staticSite, error) {
+// adding pageScripts to every page: the site owner's content when it differs
+// from the build's (contentOverride), so the app shows the owner's text
+// without a rebuild, and the page config (pageConfigScript).
+func loadStatic(dist fs.FS, baseURL string, pageScripts []byte) (*staticSite, error) {
 	s := &staticSite{files: map[string]*staticFile{}, routes: map[string]bool{}}
 	for _, r := range appRoutes {
 		s.routes[r] = true
@@ -95,16 +96,16 @@ func loadStatic(dist fs.FS, baseURL string, contentScript []byte) (*staticSite, 
 			ct = http.DetectContentType(b)
 		}
 		f := &staticFile{body: b, gzip: raw[p+".gz"], brotli: raw[p+".br"], contentType: ct}
-		if html := strings.HasSuffix(p, ".html"); html && (bytes.Contains(b, []byte(baseURLPlaceholder)) || contentScript != nil) {
+		if html := strings.HasSuffix(p, ".html"); html && (bytes.Contains(b, []byte(baseURLPlaceholder)) || len(pageScripts) > 0) {
 			// The build's compressed copies hold the placeholder: compress the filled page
 			// again (gzip only; the pages are a few KB).
 			f.body = bytes.ReplaceAll(b, []byte(baseURLPlaceholder), []byte(baseURL))
-			if contentScript != nil {
+			if len(pageScripts) > 0 {
 				i := bytes.LastIndex(f.body, []byte("</body>"))
 				if i < 0 {
 					i = len(f.body)
 				}
-				f.body = append(f.body[:i:i], append(append([]byte{}, contentScript...), f.body[i:]...)...)
+				f.body = append(f.body[:i:i], append(append([]byte{}, pageScripts...), f.body[i:]...)...)
 			}
 			f.brotli = nil
 			if f.gzip, err = gzipBytes(f.body); err != nil {

@@ -327,7 +327,9 @@ test('home opens the goal dialog with ?goal=true', async ({ page }) => {
   await page.goto('/?goal=true');
   const dialog = page.getByRole('dialog', { name: /goal --plan/ });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByTestId('goal-widget-mount')).toBeEmpty();
+  // No external widget is configured: the built-in planner, with the default goal.
+  await expect(dialog.getByRole('textbox', { name: 'Your goal' })).toHaveValue(/quantum computing/);
+  await expect(dialog.getByTestId('goal-widget-mount')).toHaveCount(0);
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(/\/$/);

@@ -106,3 +106,8 @@ export interface SeedResult {
   message: string;
   breakdown: SeedBreakdown;
 }
+
+/** The server's settings for pages, embedded as #tribe-config (internal/web/page_config.go). */
+export interface PageConfig {
+  goal_widget_url?: string;
+}

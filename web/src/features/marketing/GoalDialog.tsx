@@ -1,5 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { CalendarClock, X } from 'lucide-react';
+import { GoalPlanner } from '@/components/goal-planner';
 import { buttonClasses } from '@/components/ui/button';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
@@ -9,9 +10,8 @@ export interface GoalDialogProps {
 }
 
 /**
- * The goal-planning dialog Home opens for `/?goal=true`. The planning widget is an external
- * script, which this site's Content-Security-Policy does not load, so the mount point stays empty
- * and the dialog says so instead of pretending.
+ * The goal-planning dialog Home opens for `/?goal=true`: the same planner as /goal (the built-in
+ * one, or the operator's external widget when TRIBE_GOAL_WIDGET_URL is set).
  */
 export function GoalDialog({ onClose }: GoalDialogProps) {
   return (
@@ -23,23 +23,21 @@ export function GoalDialog({ onClose }: GoalDialogProps) {
     >
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-ink-950/80 backdrop-blur-sm" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 rounded-xl border border-ink-700 bg-ink-850 p-6 shadow-2xl focus-visible:outline-none">
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-h-[calc(100dvh-2rem)] max-w-xl -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border border-ink-700 bg-ink-850 p-6 shadow-2xl focus-visible:outline-none">
           <Dialog.Title className="font-mono text-lg font-semibold text-fg">
             <span className="text-term-green">$</span> goal --plan
           </Dialog.Title>
           <Dialog.Description className="mt-3 text-sm text-muted">
-            The goal-planning widget runs from an external script that this site does not load, so
-            there is nothing to plan with here yet. To work on a goal together, book a session.
+            Describe a goal and get a step-by-step plan, with resources and the coaching session
+            that fits.
           </Dialog.Description>
-          <div
-            id="goal-widget"
-            data-testid="goal-widget-mount"
-            className="mt-4 min-h-24 rounded-md border border-dashed border-ink-600"
-          />
+          <div className="mt-4">
+            <GoalPlanner compact />
+          </div>
           <Link
             to="/booking"
             onClick={scrollToTopSmooth}
-            className={buttonClasses('primary', 'md', 'mt-5 w-full sm:w-auto')}
+            className={buttonClasses('outline', 'md', 'mt-5 w-full sm:w-auto')}
           >
             <CalendarClock size={16} aria-hidden="true" />
             Book a session

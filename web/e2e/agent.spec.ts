@@ -1,0 +1,185 @@
+import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+
+/**
+ * The AI agent test page and the goal planner end to end against the real server, which runs
+ * without a language model (no AI_BASE_URL): answers come offline from the knowledge base, so this
+ * checks the whole path from the page through the stream to the offline agent. The answers of a
+ * real model are tested in Go with the fake provider (internal/web/ai_routes_test.go).
+ * Screenshots at 375 and 1440 px land in test-results/agent/.
+ */
+
+const ADMIN_EMAIL = 'admin@example.test'; // TRIBE_ADMIN_EMAILS of the run (global-setup.ts)
+const PASSWORD = 'members-e2e-password-1';
+const SHOTS = 'test-results/agent';
+
+/** Signs `email` up in this context, or in when the account exists. */
+async function account(context: BrowserContext, email: string) {
+  const res = await context.request.post('/api/auth/signup', {
+    data: { full_name: 'Agent Tester', email, password: PASSWORD },
+  });
+  if (res.status() === 201) return;
+  const signin = await context.request.post('/api/auth/signin', {
+    data: { email, password: PASSWORD },
+  });
+  expect(signin.status(), `sign-in of ${email}`).toBe(200);
+}
+
+/** A page signed in as the run's admin, whose address is confirmed through the mailed link. */
+async function adminPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  await account(context, ADMIN_EMAIL);
+  const page = await context.newPage();
+  const me = await (await context.request.get('/api/auth/session')).json();
+  if (!me.user.email_confirmed) {
+    let link: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          const res = await context.request.get('/api/dev/mail');
+          if (!res.ok()) return undefined;
+          const { messages } = (await res.json()) as { messages: { to: string; text: string }[] };
+          const mail = messages.find((m) => m.to.includes(ADMIN_EMAIL) && /confirm/i.test(m.text));
+          link = mail
+            ? /https?:\/\/\S+\/auth\/confirm\?token=[\w-]+/.exec(mail.text)?.[0]
+            : undefined;
+          return link;
+        },
+        { timeout: 15_000, message: 'the confirmation mail' },
+      )
+      .toBeTruthy();
+    await page.goto(link as string);
+    await expect(page).toHaveURL(/\/members$/);
+  }
+  return { context, page };
+}
+
+/** Serious and critical accessibility violations on the page as it is now. */
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+function toast(page: Page, text: string) {
+  return page.locator('[data-sonner-toast]').filter({ hasText: text }).first();
+}
+
+async function shoot(page: Page, name: string, fullPage = true) {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage });
+    // Nothing may scroll sideways, even on a phone.
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow, `${name} at ${width}px scrolls sideways`).toBeLessThanOrEqual(0);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('an admin seeds the knowledge base and watches the agent answer with its tools', async ({
+  browser,
+}) => {
+  const { context, page } = await adminPage(browser);
+  await page.goto('/agent-test');
+  await expect(page.getByRole('heading', { level: 1, name: 'Agent test' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Seed KB' }).click();
+  await expect(toast(page, 'Knowledge base seeded')).toBeVisible();
+  await expect(toast(page, 'Knowledge base seeded')).toContainText(
+    /Seeded \d+ documents to knowledge base/,
+  );
+
+  const log = page.getByRole('log', { name: 'Conversation' });
+  const pane = await log.boundingBox();
+  expect(pane?.height).toBeGreaterThanOrEqual(399);
+
+  await page
+    .getByRole('button', { name: 'What coaching sessions do you offer, and what do they cost?' })
+    .click();
+  // The question shows at once; the search runs and completes; the offline answer streams in.
+  await expect(log.getByRole('listitem').first()).toHaveText(
+    /^You: What coaching sessions do you offer/,
+  );
+  const search = page
+    .getByRole('list', { name: 'Tool calls' })
+    .getByRole('listitem')
+    .filter({ hasText: 'search_knowledge_base' });
+  await expect(search).toHaveAttribute('data-state', 'completed');
+  await expect(search).toContainText('What coaching sessions do you offer');
+  await expect(log).toContainText('Offline answer: no language model is configured');
+  await expect(log).toContainText(/The search for “What coaching sessions .*” found/);
+  // Sources and the booking page are links, opened in a new tab.
+  await expect(log.getByRole('link', { name: /\/booking$/ })).toHaveAttribute('target', '_blank');
+  await expect(page.getByRole('button', { name: 'Copy answer' })).toBeVisible();
+  // The passages' titles are bold, rendered from the Markdown, never as raw asterisks.
+  await expect(log.locator('strong').first()).toBeVisible();
+  await expect(log).not.toContainText('**');
+
+  // Typing: Shift+Enter adds a line, Enter sends.
+  const box = page.getByRole('textbox', { name: 'Prompt' });
+  await box.fill('');
+  await box.press('Enter');
+  await expect(page.getByText('Please enter a prompt')).toBeVisible();
+  await box.pressSequentially('How much is the tribe');
+  await box.press('Shift+Enter');
+  await box.pressSequentially('per month?');
+  await expect(box).toHaveValue('How much is the tribe\nper month?');
+  await box.press('Enter');
+  await expect(box).toHaveValue('');
+  await expect(log.locator('li').filter({ hasText: 'Offline answer' })).toHaveCount(2);
+
+  await expect(page).toHaveTitle('Agent test | rUv');
+  expect(await seriousViolations(page)).toEqual([]);
+  await shoot(page, 'agent-admin');
+  await page.getByRole('heading', { name: 'Conversation' }).scrollIntoViewIfNeeded();
+  await shoot(page, 'agent-admin-view', false);
+
+  await page.getByRole('button', { name: 'Clear History' }).click();
+  await expect(log).toContainText('No messages yet');
+  await context.close();
+});
+
+test('a member is denied the agent page, with the toast and a way home', async ({ browser }) => {
+  const context = await browser.newContext();
+  await account(context, `e2e-agent-${Date.now()}@example.test`);
+  const page = await context.newPage();
+  await page.goto('/agent-test');
+  await expect(page.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
+  await expect(toast(page, 'This page is only accessible to admin-domain users.')).toBeVisible();
+  await expect(page.getByRole('log')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Return Home' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await context.close();
+});
+
+test('the goal planner streams the offline answer with the coaching sessions', async ({ page }) => {
+  await page.goto('/goal');
+  const goal = page.getByRole('textbox', { name: 'Your goal' });
+  await expect(goal).toHaveValue(/quantum computing/);
+  await page.getByRole('button', { name: 'Plan my goal' }).click();
+  const plan = page.getByRole('log', { name: 'Your plan' });
+  await expect(plan).toContainText('needs a language model');
+  await expect(plan).toContainText('Deep Dive');
+  await expect(plan).toContainText('$299');
+  await expect(plan.getByRole('link', { name: 'https://cal.com/ruv/30min' })).toHaveAttribute(
+    'target',
+    '_blank',
+  );
+  expect(await seriousViolations(page)).toEqual([]);
+  await shoot(page, 'goal');
+});
+
+test('the goal dialog on Home plans too', async ({ page }) => {
+  await page.goto('/?goal=true');
+  const dialog = page.getByRole('dialog', { name: /goal --plan/ });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Plan my goal' }).click();
+  await expect(dialog.getByRole('log', { name: 'Your plan' })).toContainText('Quick Consultation');
+  await shoot(page, 'goal-dialog', false);
+});
