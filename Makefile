@@ -20,6 +20,10 @@ bin/tribe: internal/webapp/dist/index.html $(GO_SRC) go.mod go.sum
 	@scripts/check-tools.sh go
 	CGO_ENABLED=0 go build -trimpath -ldflags '$(GO_LDFLAGS)' -o $@ ./cmd/tribe
 
+# The fake OpenAI-compatible provider the browser suite starts for its AI specs.
+bin/fakeai: $(shell find internal/agent/aitest -name '*.go' 2>/dev/null) go.mod go.sum
+	CGO_ENABLED=0 go build -trimpath -o $@ ./internal/agent/aitest/cmd/fakeai
+
 web: internal/webapp/dist/index.html
 
 # The Go binary embeds internal/webapp/dist; the web build writes web/dist and
@@ -37,7 +41,7 @@ web/node_modules/.installed: web/package-lock.json
 test: web/node_modules/.installed ## every suite: lint, Go (SQLite + PostgreSQL), web units, browser end-to-end
 	scripts/ensure-chromium.sh
 	scripts/ensure-stripe-mock.sh
-	$(MAKE) build
+	$(MAKE) build bin/fakeai
 	scripts/run-tests.sh
 
 lint: web/node_modules/.installed

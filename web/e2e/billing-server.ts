@@ -4,17 +4,10 @@
  * a `tribe serve` of its own with online payment on and pointed at it (STRIPE_API_BASE). Webhook
  * events are signed here exactly as Stripe signs them.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+import { startTribe } from './tribe-server';
 
 export const STRIPE_SECRET = 'whsec_e2e_billing_secret';
 export const STRIPE_PRICE = 'price_e2e_tribe';
@@ -195,72 +188,31 @@ export interface BillingServer {
   stop: () => Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 /**
  * Starts `tribe serve` with online payment on against a fresh fake Stripe, on a free port with a
  * fresh data directory; `adminEmail` is an admin once its address is confirmed.
  */
 export async function startBillingServer(adminEmail: string): Promise<BillingServer> {
-  const bin = resolve(webDir, process.env.TRIBE_BIN || '../bin/tribe');
-  if (!existsSync(bin)) throw new Error(`tribe binary not found at ${bin}: run make build`);
   const stripe = await startFakeStripe();
-  const port = await freePort();
-  const dataDir = await mkdtemp(join(tmpdir(), 'tribe-e2e-billing-'));
-  await mkdir(join(webDir, 'test-results'), { recursive: true });
-  const logFile = join(webDir, 'test-results', 'tribe-billing-server.log');
-  const log = createWriteStream(logFile);
-  const baseURL = `http://127.0.0.1:${port}`;
-  const child = spawn(bin, ['serve'], {
-    env: {
-      ...process.env,
+  try {
+    const server = await startTribe('tribe-billing-server.log', {
       DATABASE_URL: '',
-      TRIBE_ADDR: `127.0.0.1:${port}`,
-      TRIBE_DATA_DIR: dataDir,
-      TRIBE_BASE_URL: baseURL,
       TRIBE_ADMIN_EMAILS: adminEmail,
       STRIPE_SECRET_KEY: 'sk_test_e2e_billing',
       STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
       STRIPE_PRICE_ID: STRIPE_PRICE,
       STRIPE_API_BASE: stripe.url,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  const stop = async () => {
-    await stopChild(child);
-    log.end();
+    });
+    return {
+      baseURL: server.baseURL,
+      stripe,
+      stop: async () => {
+        await server.stop();
+        await stripe.close();
+      },
+    };
+  } catch (error) {
     await stripe.close();
-    await rm(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break;
-    try {
-      const res = await fetch(`${baseURL}/readyz`, { signal: AbortSignal.timeout(2_000) });
-      if (res.status === 200) return { baseURL, stripe, stop };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
+    throw error;
   }
-  const tail = (await readFile(logFile, 'utf8').catch(() => '')).slice(-3000);
-  await stop();
-  throw new Error(`the billing server did not become ready:\n${tail}`);
 }
