@@ -287,7 +287,8 @@ export function Console() {
         </div>
         <form onSubmit={submit} className="mt-4 flex items-center gap-2">
           <label htmlFor={inputId} className="text-term-green">
-            $<span className="sr-only">Console command</span>
+            <span aria-hidden="true">$</span>
+            <span className="sr-only">Console command</span>
           </label>
           <input
             id={inputId}

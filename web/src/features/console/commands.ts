@@ -194,6 +194,16 @@ const LOCAL: Record<string, LocalCommand> = {
       ),
     ],
   },
+  tech: {
+    noun: 'stack',
+    answer: ({ stack }) => [
+      out(
+        stack.categories
+          .map((c) => `${c.name}: ${c.tools.map((t) => t.name).join(', ')}`)
+          .join('\n'),
+      ),
+    ],
+  },
   tools: {
     noun: 'tools',
     answer: ({ stack }) => [
