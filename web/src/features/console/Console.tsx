@@ -56,6 +56,11 @@ function initialLines(): Line[] {
   return lines;
 }
 
+/** An AI answer's text for a terminal: its Markdown bold markers dropped. */
+function plain(line: Line): string {
+  return line.tone === 'accent' ? line.text.replaceAll('**', '') : line.text;
+}
+
 /** Applies one event of a running command to the transcript. */
 function apply(lines: Line[], event: ConsoleEvent, nextId: () => number): Line[] {
   switch (event.kind) {
@@ -74,6 +79,26 @@ function apply(lines: Line[], event: ConsoleEvent, nextId: () => number): Line[]
       return [...lines.slice(0, -1), { ...last, text, streaming: event.kind === 'append' }];
     }
   }
+}
+
+/**
+ * Output text, line by line with a hanging indent: a line that wraps on a narrow screen goes on
+ * indented, so lists and columns stay readable at 320 px.
+ */
+function OutputText({ text, cursor }: { text: string; cursor: boolean }) {
+  const rows = text.split('\n');
+  return rows.map((row, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the rows of one text, in order, never reordered
+    <span key={i} className="block pl-[4ch] -indent-[4ch]">
+      {row === '' ? ' ' : row}
+      {cursor && i === rows.length - 1 ? (
+        <span
+          aria-hidden="true"
+          className="ml-0.5 inline-block h-4 w-2 translate-y-0.5 bg-term-green motion-safe:animate-blink"
+        />
+      ) : null}
+    </span>
+  ));
 }
 
 function LinkOf({ link }: { link: NonNullable<Block['link']> }) {
@@ -159,7 +184,7 @@ export function Console() {
     ]);
     if (document.activeElement === inputRef.current) rootRef.current?.focus();
     setBusy(true);
-    const outputs: string[] = [];
+    const outputs: Block[] = [];
     const controller = new AbortController();
     aborter.current = controller;
     try {
@@ -167,9 +192,10 @@ export function Console() {
         signal: controller.signal,
         emit: (e) => {
           if (e.kind === 'print') {
-            outputs.push(e.block.text + (e.block.link ? `\n${e.block.link.label}` : ''));
+            outputs.push(e.block);
           } else if (e.kind === 'append') {
-            outputs.push(`${outputs.pop() ?? ''}${e.text}`);
+            const last = outputs.pop();
+            if (last) outputs.push({ ...last, text: last.text + e.text });
           } else if (e.kind === 'clear') {
             outputs.length = 0;
           }
@@ -180,7 +206,13 @@ export function Console() {
       return; // aborted: the console is gone
     }
     aborter.current = null;
-    const said = outputs.join('\n').trim();
+    const said = outputs
+      .map((b) => {
+        const text = b.tone === 'accent' ? b.text.replaceAll('**', '') : b.text;
+        return b.link ? `${text}\n${b.link.label}` : text;
+      })
+      .join('\n')
+      .trim();
     setAnnouncements((current) => [
       ...current.slice(-2),
       { id: first, text: said === '' ? `${input}: done.` : `${input}:\n${said}` },
@@ -240,80 +272,75 @@ export function Console() {
   };
 
   return (
-    <TerminalWindow title="ruv@io: ~ (console)" className="min-w-0">
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: a click or key press here only finishes the typing and focuses the input, which the keyboard reaches directly */}
-      <div
-        ref={rootRef}
-        tabIndex={-1}
-        onClick={onClick}
-        onKeyDown={() => typing.finish()}
-        className="outline-none"
-      >
-        <div
-          ref={scrollRef}
-          data-testid="console-output"
-          className="max-h-[24rem] min-h-48 overflow-y-auto overflow-x-hidden pr-1"
-        >
-          {typing.shown.map((line) => (
-            <div
-              key={line.id}
-              aria-hidden={line.id === typing.activeId ? true : undefined}
-              className={cn('mt-2 first:mt-0', line.kind === 'input' && 'mt-4')}
-            >
-              {line.kind === 'input' ? (
-                <p className="break-words">
-                  <span className="text-term-green">$</span>{' '}
-                  <span className="text-fg">{line.text}</span>
-                </p>
-              ) : (
-                <p
-                  className={cn(
-                    'whitespace-pre-wrap [overflow-wrap:anywhere]',
-                    toneClass[line.tone],
-                  )}
-                >
-                  {line.text}
-                  {line.id === typing.activeId || line.streaming ? (
-                    <span
-                      aria-hidden="true"
-                      className="ml-0.5 inline-block h-4 w-2 translate-y-0.5 bg-term-green motion-safe:animate-blink"
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click anywhere on the console only finishes the typing and focuses the input, which the keyboard reaches directly
+    // biome-ignore lint/a11y/useKeyWithClickEvents: key presses are handled inside, where focus is
+    <div onClick={onClick} className="min-w-0">
+      <TerminalWindow title="ruv@io: ~ (console)" className="min-w-0">
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: a key press here only finishes the typing; focus rests here while the input is disabled */}
+        <div ref={rootRef} tabIndex={-1} onKeyDown={() => typing.finish()} className="outline-none">
+          <div
+            ref={scrollRef}
+            data-testid="console-output"
+            className="max-h-[24rem] min-h-48 overflow-y-auto overflow-x-hidden pr-1"
+          >
+            {typing.shown.map((line) => (
+              <div
+                key={line.id}
+                aria-hidden={line.id === typing.activeId ? true : undefined}
+                className={cn('mt-2 first:mt-0', line.kind === 'input' && 'mt-4')}
+              >
+                {line.kind === 'input' ? (
+                  <p className="break-words">
+                    <span className="text-term-green">$</span>{' '}
+                    <span className="text-fg">{line.text}</span>
+                  </p>
+                ) : (
+                  <p
+                    className={cn(
+                      'whitespace-pre-wrap [overflow-wrap:anywhere]',
+                      toneClass[line.tone],
+                    )}
+                  >
+                    <OutputText
+                      text={plain(line)}
+                      cursor={line.id === typing.activeId || line.streaming}
                     />
-                  ) : null}
-                </p>
-              )}
-              {line.link && line.id !== typing.activeId ? <LinkOf link={line.link} /> : null}
-            </div>
-          ))}
+                  </p>
+                )}
+                {line.link && line.id !== typing.activeId ? <LinkOf link={line.link} /> : null}
+              </div>
+            ))}
+          </div>
+          <form onSubmit={submit} className="mt-4 flex items-center gap-2">
+            <label htmlFor={inputId} className="text-term-green">
+              <span aria-hidden="true">$</span>
+              <span className="sr-only">Console command</span>
+            </label>
+            <input
+              id={inputId}
+              ref={inputRef}
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              onKeyDown={onKeyDown}
+              disabled={busy}
+              placeholder={busy ? 'Processing...' : 'Type command...'}
+              autoComplete="off"
+              autoCapitalize="off"
+              spellCheck={false}
+              maxLength={2000}
+              enterKeyHint="send"
+              className="min-w-0 flex-1 bg-transparent text-fg caret-term-green outline-none placeholder:text-dim disabled:cursor-wait"
+            />
+          </form>
+          <div role="log" aria-live="polite" aria-label="Console output" className="sr-only">
+            {announcements.map((a) => (
+              <p key={a.id} className="whitespace-pre-wrap">
+                {a.text}
+              </p>
+            ))}
+          </div>
         </div>
-        <form onSubmit={submit} className="mt-4 flex items-center gap-2">
-          <label htmlFor={inputId} className="text-term-green">
-            <span aria-hidden="true">$</span>
-            <span className="sr-only">Console command</span>
-          </label>
-          <input
-            id={inputId}
-            ref={inputRef}
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            onKeyDown={onKeyDown}
-            disabled={busy}
-            placeholder={busy ? 'Processing...' : 'Type command...'}
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
-            maxLength={2000}
-            enterKeyHint="send"
-            className="min-w-0 flex-1 bg-transparent text-fg caret-term-green outline-none placeholder:text-dim disabled:cursor-wait"
-          />
-        </form>
-        <div role="log" aria-live="polite" aria-label="Console output" className="sr-only">
-          {announcements.map((a) => (
-            <p key={a.id} className="whitespace-pre-wrap">
-              {a.text}
-            </p>
-          ))}
-        </div>
-      </div>
-    </TerminalWindow>
+      </TerminalWindow>
+    </div>
   );
 }
