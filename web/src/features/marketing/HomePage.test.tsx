@@ -14,7 +14,9 @@ describe('Home page', () => {
     expect(tribe).toHaveTextContent('Limited to 50 members');
   });
 
-  it('shows the console in its slot, its first transcript answering services and booking', { timeout: 20_000 }, async () => {
+  it('shows the console in its slot, its first transcript answering services and booking', {
+    timeout: 20_000,
+  }, async () => {
     const { container } = renderRoute('/');
     const slot = container.querySelector('[data-slot="console"]') as HTMLElement;
     expect(slot).not.toBeNull();
