@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NotFoundPage } from '@/features/errors/NotFoundPage';
-import { HomePage } from '@/features/marketing/HomePage';
 import { ada, json, mockApi, resetAuthState } from '@/test/mock-api';
 import { renderRoute } from '@/test/render';
+import { HomeRoute } from './pages/home';
 import { pageFor, pageRoutes } from './routes';
 import { pageMeta } from './seo';
 
@@ -101,7 +101,7 @@ describe('routes', () => {
 
 describe('pageFor', () => {
   it('matches the route table exactly but for a trailing slash, else the 404 page', () => {
-    expect(pageFor('/')).toBe(HomePage);
+    expect(pageFor('/')).toBe(HomeRoute);
     expect(pageFor('/about/')).toBe(pageFor('/about'));
     // The server answers 404 for a path in other case; the page must agree.
     expect(pageFor('/About')).toBe(NotFoundPage);

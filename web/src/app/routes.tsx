@@ -1,9 +1,9 @@
 import { type ComponentType, lazy } from 'react';
 import { NotFoundPage } from '@/features/errors/NotFoundPage';
-import { HomePage } from '@/features/marketing/HomePage';
 import { useLocation } from '@/lib/router';
 import { useDocumentHead } from './document-head';
 import { RootLayout } from './layout/RootLayout';
+import { HomeRoute } from './pages/home';
 
 /** Loads a named page export as its own chunk. */
 function lazyPage<M extends Record<string, unknown>>(
@@ -42,7 +42,7 @@ const AimdsPage = lazyPage(() => import('@/features/showcase/AimdsPage'), 'Aimds
 
 /** Every page route of the single-page app (the spec's route table, minus server-only files). */
 export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType }> = [
-  { path: '/', Component: HomePage },
+  { path: '/', Component: HomeRoute },
   { path: '/about', Component: AboutPage },
   { path: '/projects', Component: ProjectsPage },
   { path: '/mcp', Component: McpPage },

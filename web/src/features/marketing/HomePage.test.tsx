@@ -14,14 +14,20 @@ describe('Home page', () => {
     expect(tribe).toHaveTextContent('Limited to 50 members');
   });
 
-  it('keeps a console slot whose booking answer links to the booking page', () => {
+  it('shows the console in its slot, its first transcript answering services and booking', {
+    timeout: 20_000,
+  }, async () => {
     const { container } = renderRoute('/');
-    const slot = container.querySelector('[data-slot="console"]');
+    const slot = container.querySelector('[data-slot="console"]') as HTMLElement;
     expect(slot).not.toBeNull();
+    const input = await within(slot).findByRole('textbox', { name: 'Console command' });
+    expect(input).toHaveAttribute('placeholder', 'Type command...');
     expect(slot).toHaveTextContent('$299');
-    expect(
-      within(slot as HTMLElement).getByRole('link', { name: 'Go to booking page' }),
-    ).toHaveAttribute('href', '/booking');
+    expect(slot).toHaveTextContent('$250/month');
+    expect(within(slot).getByRole('link', { name: 'Go to booking page' })).toHaveAttribute(
+      'href',
+      '/booking',
+    );
   });
 
   it('lists the featured projects, four project cards and links to /projects', async () => {
@@ -68,14 +74,10 @@ describe('Home page', () => {
       '/booking',
     );
     expect(hero).toHaveTextContent(/Prefer the command line\?/);
-    // The hint names the console's help and its most useful commands.
+    // The hint names the console's help and real commands (e2e/console.spec.ts runs them).
     const hint = within(hero).getByText(/Prefer the command line\?/);
-    expect([...hint.querySelectorAll('code')].map((c) => c.textContent)).toEqual([
-      'help',
-      'services',
-      'search <topic>',
-      'ask <question>',
-    ]);
+    const named = [...hint.querySelectorAll('code')].map((c) => c.textContent ?? '');
+    expect(named).toEqual(['help', 'services', 'booking', 'search <query>', 'ask <question>']);
   });
 
   it('links the three featured and four other projects outward, in new tabs', async () => {

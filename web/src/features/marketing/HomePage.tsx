@@ -1,24 +1,11 @@
 import { ArrowRight, CalendarClock, Terminal } from 'lucide-react';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { buttonClasses } from '@/components/ui/button';
 import { Container } from '@/components/ui/container';
-import { consoleContent } from '@/content/home';
+import { pageLoaded } from '@/lib/page-loaded';
 import { usePageTitle } from '@/lib/page-title';
 import { Link, useSearchParams } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
-import { ConsoleSlot } from './ConsoleSlot';
-
-/**
- * Resolves once the page has finished loading (at once when it already has, as on a client-side
- * visit). The sections below the hero arrive prerendered and readable; their code and its icon
- * chunks wait until then, so they do not compete with the first paint. Until it arrives, hydration
- * leaves the prerendered HTML of that part in place.
- */
-function pageLoaded(): Promise<void> {
-  if (typeof document === 'undefined' || document.readyState === 'complete')
-    return Promise.resolve();
-  return new Promise((resolve) => window.addEventListener('load', () => resolve(), { once: true }));
-}
 
 const HomeSections = lazy(async () => {
   await pageLoaded();
@@ -48,9 +35,17 @@ function useGoalFlag(): [boolean, () => void] {
   return [open, close];
 }
 
-export function HomePage() {
+export interface HomePageProps {
+  /**
+   * The interactive console, composed in by the app (a feature of its own). Its chunk loads
+   * after the page; the prerendered HTML already shows its first transcript.
+   */
+  consoleSlot?: ReactNode;
+}
+
+/** Home: the hero with the console, then the sections (their own chunk). */
+export function HomePage({ consoleSlot = null }: HomePageProps) {
   usePageTitle('Agentic Coaching & Mentoring');
-  const content = consoleContent();
   const [goalOpen, closeGoal] = useGoalFlag();
   return (
     <>
@@ -100,13 +95,17 @@ export function HomePage() {
               <span>
                 Prefer the command line? Type <code className="text-term-cyan">help</code> in the
                 console for every command, or try <code className="text-term-cyan">services</code>,{' '}
-                <code className="text-term-cyan">search &lt;topic&gt;</code> and{' '}
-                <code className="text-term-cyan">ask &lt;question&gt;</code>.
+                <code className="text-term-cyan">booking</code>,{' '}
+                <code className="text-term-cyan">search &lt;query&gt;</code> and{' '}
+                <code className="text-term-cyan">ask &lt;question&gt;</code>. Anything else you type
+                is answered from the site's knowledge base.
               </span>
             </p>
           </div>
 
-          <ConsoleSlot content={content} />
+          <div data-slot="console" className="min-w-0 motion-safe:animate-fade-up">
+            {consoleSlot}
+          </div>
         </Container>
       </section>
 
