@@ -1,58 +1,22 @@
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { account, confirmedPage } from './accounts';
 
 /**
  * The AI agent test page and the goal planner end to end against the real server, which runs
  * without a language model (no AI_BASE_URL): answers come offline from the knowledge base, so this
  * checks the whole path from the page through the stream to the offline agent. The answers of a
- * real model are tested in Go with the fake provider (internal/web/ai_routes_test.go).
+ * model are tested in agent-ai.spec.ts, against a server of its own using the fake provider.
  * Screenshots at 375 and 1440 px land in test-results/agent/.
  */
 
 const ADMIN_EMAIL = 'admin@example.test'; // TRIBE_ADMIN_EMAILS of the run (global-setup.ts)
-const PASSWORD = 'members-e2e-password-1';
 const SHOTS = 'test-results/agent';
 
-/** Signs `email` up in this context, or in when the account exists. */
-async function account(context: BrowserContext, email: string) {
-  const res = await context.request.post('/api/auth/signup', {
-    data: { full_name: 'Agent Tester', email, password: PASSWORD },
-  });
-  if (res.status() === 201) return;
-  const signin = await context.request.post('/api/auth/signin', {
-    data: { email, password: PASSWORD },
-  });
-  expect(signin.status(), `sign-in of ${email}`).toBe(200);
-}
-
-/** A page signed in as the run's admin, whose address is confirmed through the mailed link. */
-async function adminPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  await account(context, ADMIN_EMAIL);
-  const page = await context.newPage();
-  const me = await (await context.request.get('/api/auth/session')).json();
-  if (!me.user.email_confirmed) {
-    let link: string | undefined;
-    await expect
-      .poll(
-        async () => {
-          const res = await context.request.get('/api/dev/mail');
-          if (!res.ok()) return undefined;
-          const { messages } = (await res.json()) as { messages: { to: string; text: string }[] };
-          const mail = messages.find((m) => m.to.includes(ADMIN_EMAIL) && /confirm/i.test(m.text));
-          link = mail
-            ? /https?:\/\/\S+\/auth\/confirm\?token=[\w-]+/.exec(mail.text)?.[0]
-            : undefined;
-          return link;
-        },
-        { timeout: 15_000, message: 'the confirmation mail' },
-      )
-      .toBeTruthy();
-    await page.goto(link as string);
-    await expect(page).toHaveURL(/\/members$/);
-  }
-  return { context, page };
+/** A page signed in as the run's admin. */
+function adminPage(browser: Browser) {
+  return confirmedPage(browser, ADMIN_EMAIL);
 }
 
 /** Serious and critical accessibility violations on the page as it is now. */
