@@ -11,7 +11,7 @@ import { account, confirmedPage } from './accounts';
  * Screenshots at 375 and 1440 px land in test-results/agent/.
  */
 
-const ADMIN_EMAIL = 'admin@example.test'; // TRIBE_ADMIN_EMAILS of the run (global-setup.ts)
+const ADMIN_EMAIL = 'agent-admin@example.test'; // in TRIBE_ADMIN_EMAILS of the run (global-setup.ts)
 const SHOTS = 'test-results/agent';
 
 /** A page signed in as the run's admin. */

@@ -8,7 +8,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   if (process.env.E2E_BASE_URL) {
     return async () => {};
   }
-  const server = await startTribe('tribe-server.log', { TRIBE_ADMIN_EMAILS: 'admin@example.test' });
+  // Each spec that signs in as an admin has an address of its own, so no spec depends on which
+  // one made an account first.
+  const server = await startTribe('tribe-server.log', {
+    TRIBE_ADMIN_EMAILS: 'admin@example.test,agent-admin@example.test',
+  });
   process.env.E2E_BASE_URL = server.baseURL;
   return server.stop;
 }
