@@ -31,7 +31,7 @@ cookie=$(curl -fs -D - -o /dev/null -H 'Content-Type: application/json' \
   grep -i '^set-cookie: tribe_session=' | sed -E 's/^[^:]+: ([^;]+);.*/\1/')
 link=$(curl -fs "$base/api/dev/mail" | json "[m for m in d['messages'] if 'confirm' in m['text']][0]['text']" |
   grep -oE 'http://[^ ]+/auth/confirm\?token=[A-Za-z0-9_-]+' | head -n1)
-curl -fs -o /dev/null "$link"
+curl -fs -o /dev/null -H "Cookie: $cookie" "$link" # confirms only in the signed-in browser
 for i in $(seq -w 1 20); do
   curl -fs -o /dev/null -H "Cookie: $cookie" -H 'Content-Type: application/json' "$base/api/admin/sessions" -d \
     "{\"title\":\"Session $i\",\"description\":\"Building agents, part $i\",\"tags\":[\"agents\",\"memory\"],\"session_date\":\"2099-01-$i\",\"session_time\":\"17:00\",\"duration\":\"2 hours\",\"timezone\":\"America/New_York\",\"max_attendees\":40,\"zoom_meeting_id\":\"123 456 $i\",\"zoom_password\":\"pw$i\",\"zoom_join_url\":\"https://zoom.us/j/123456\",\"meeting_link\":\"\"}"

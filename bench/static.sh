@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# A prerendered page (/about, gzip) served three ways in one run: bin/tribe,
+# A prerendered page (/about, gzip) served four ways in one run: bin/tribe,
 # the smallest Go server writing the same precompressed bytes from memory
-# (bench/minimal), and nginx with gzip_static on the same file.
+# (bench/minimal), the same server sending our response headers too (CSP and
+# the other security headers, Etag, Cache-Control, Vary), and nginx with
+# gzip_static on the same file.
 # Needs wrk and nginx (apt-get install wrk nginx-light) and a built bin/tribe.
 # Usage: bench/static.sh [duration, default 5s] [connections, default 16]
 set -euo pipefail
@@ -24,7 +26,7 @@ pids+=($!)
 wait_up "$ours"
 # The exact bytes our server sends for /about with gzip, as the other two's file.
 mkdir -p "$work/www/about"
-curl -fs -H 'Accept-Encoding: gzip' "$ours" -o "$work/www/about/index.html.gz"
+curl -fs -H 'Accept-Encoding: gzip' "$ours" -o "$work/www/about/index.html.gz" -D "$work/headers.txt"
 gunzip -c "$work/www/about/index.html.gz" > "$work/www/about/index.html"
 chmod -R a+rX "$work/www"
 
@@ -33,6 +35,10 @@ mport=$(free_port) minimal="http://127.0.0.1:$mport/about"
 "$work/minimal" "127.0.0.1:$mport" "$work/www/about/index.html.gz" &
 pids+=($!)
 wait_up "$minimal"
+hport=$(free_port) headers="http://127.0.0.1:$hport/about"
+"$work/minimal" "127.0.0.1:$hport" "$work/www/about/index.html.gz" "$work/headers.txt" &
+pids+=($!)
+wait_up "$headers"
 
 nport=$(free_port) nginxurl="http://127.0.0.1:$nport/about/"
 cat > "$work/nginx.conf" <<CONF
@@ -51,7 +57,7 @@ nginx -c "$work/nginx.conf" -p "$work"
 wait_up "$nginxurl"
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, bin/tribe $("$tribe" version | cut -d' ' -f2), wrk -t1 -c$conns -d$dur, Accept-Encoding: gzip, $(wc -c < "$work/www/about/index.html.gz") bytes"
-for target in "ours $ours" "minimal-go $minimal" "nginx-gzip_static $nginxurl"; do
+for target in "ours $ours" "minimal-go $minimal" "minimal-go-same-headers $headers" "nginx-gzip_static $nginxurl"; do
   set -- $target
   printf '\n## %s\n' "$1"
   wrk -t1 -c"$conns" -d"$dur" --latency -H 'Accept-Encoding: gzip' "$2" | grep -E 'Requests/sec|Latency|50%|99%|Non-2xx|errors'

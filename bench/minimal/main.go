@@ -1,12 +1,17 @@
 // Command minimal is the yardstick for serving a prerendered page: the same
 // precompressed bytes written from memory by the smallest Go server, with no
-// middleware. bench/static.sh runs it beside bin/tribe and nginx.
+// middleware. bench/static.sh runs it beside bin/tribe and nginx, once bare
+// and once sending the same response headers as bin/tribe (an optional third
+// argument: a file of "Name: value" lines), which separates the server's own
+// per-request work from the cost of the headers it sends.
 package main
 
 import (
+	"bufio"
 	"log"
 	"net/http"
 	"os"
+	"strings"
 )
 
 func main() {
@@ -14,9 +19,40 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	header := http.Header{
+		"Content-Type":     {"text/html; charset=utf-8"},
+		"Content-Encoding": {"gzip"},
+	}
+	if len(os.Args) > 3 {
+		if header, err = readHeader(os.Args[3]); err != nil {
+			log.Fatal(err)
+		}
+	}
 	log.Fatal(http.ListenAndServe(os.Args[1], http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Content-Encoding", "gzip")
+		h := w.Header()
+		for k, v := range header {
+			h[k] = v
+		}
 		_, _ = w.Write(page)
 	})))
+}
+
+// readHeader reads "Name: value" lines, leaving out Date and Content-Length,
+// which the server writes itself.
+func readHeader(path string) (http.Header, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := http.Header{}
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		name, value, ok := strings.Cut(strings.TrimSpace(s.Text()), ": ")
+		if !ok || name == "Date" || name == "Content-Length" {
+			continue
+		}
+		h.Add(name, value)
+	}
+	return h, s.Err()
 }

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -85,21 +86,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	logOut := stderr
+	if cmd == "serve" {
+		tuneGC(os.Getenv)
+		batched := newLogWriter(stderr)
+		defer func() { _ = batched.Close() }()
+		logOut = batched
+	}
+	logger := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	cfg, err := config.Load(os.Getenv, ".env")
 	if err != nil {
-		_, _ = fmt.Fprintln(stderr, "tribe: configuration:", err)
+		_, _ = fmt.Fprintln(logOut, "tribe: configuration:", err)
 		return 1
 	}
 	if err := cfg.PrepareDataDir(); err != nil {
-		_, _ = fmt.Fprintln(stderr, "tribe:", err)
+		_, _ = fmt.Fprintln(logOut, "tribe:", err)
 		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	if err := execute(ctx, cmd, cfg, logger, stdout); err != nil {
-		_, _ = fmt.Fprintln(stderr, "tribe:", err)
+		_, _ = fmt.Fprintln(logOut, "tribe:", err)
 		return 1
 	}
 	return 0
@@ -226,6 +234,10 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	// Start-up (migrations, content, seeding) leaves garbage that the serve
+	// GC setting (gc.go) would keep for a long while: hand it back, beside
+	// the first requests rather than before them.
+	go debug.FreeOSMemory()
 	baseURLFrom := "TRIBE_BASE_URL"
 	if cfg.BaseURLDerived {
 		baseURLFrom = "TRIBE_ADDR (set TRIBE_BASE_URL to the public address)"

@@ -13,6 +13,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"tribe/internal/errs"
@@ -27,6 +28,30 @@ type staticFile struct {
 	contentType        string
 	// Header values made once, so serving a file allocates no header strings.
 	hdr struct{ contentType, etag, length, gzipLength, brotliLength []string }
+	// lazyGzip marks a page filled at start whose gzip copy is made on its
+	// first request (gzipped), so start-up does not compress every page.
+	lazyGzip bool
+	gzipOnce sync.Once
+	lazy     struct {
+		gzip   []byte
+		length []string
+	} // written once, by gzipped
+}
+
+// gzipped returns the gzip body and its Content-Length value, or nil when
+// the file has none.
+func (f *staticFile) gzipped() ([]byte, []string) {
+	if !f.lazyGzip {
+		return f.gzip, f.hdr.gzipLength
+	}
+	f.gzipOnce.Do(func() {
+		// gzipBytes fails only if the compressor cannot be made, which it
+		// always can; the identity body is served then.
+		if gz, err := gzipBytes(f.body); err == nil {
+			f.lazy.gzip, f.lazy.length = gz, []string{strconv.Itoa(len(gz))}
+		}
+	})
+	return f.lazy.gzip, f.lazy.length
 }
 
 // prepare fills the ready-made header values once the bodies are final.
@@ -96,22 +121,7 @@ func loadStatic(dist fs.FS, baseURL string, pageScripts []byte) (*staticSite, er
 			ct = http.DetectContentType(b)
 		}
 		f := &staticFile{body: b, gzip: raw[p+".gz"], brotli: raw[p+".br"], contentType: ct}
-		if html := strings.HasSuffix(p, ".html"); html && (bytes.Contains(b, []byte(baseURLPlaceholder)) || len(pageScripts) > 0) {
-			// The build's compressed copies hold the placeholder: compress the filled page
-			// again (gzip only; the pages are a few KB).
-			f.body = bytes.ReplaceAll(b, []byte(baseURLPlaceholder), []byte(baseURL))
-			if len(pageScripts) > 0 {
-				i := bytes.LastIndex(f.body, []byte("</body>"))
-				if i < 0 {
-					i = len(f.body)
-				}
-				f.body = append(f.body[:i:i], append(append([]byte{}, pageScripts...), f.body[i:]...)...)
-			}
-			f.brotli = nil
-			if f.gzip, err = gzipBytes(f.body); err != nil {
-				return nil, fmt.Errorf("compress %s: %w", p, err)
-			}
-		}
+		f.fill(p, baseURL, pageScripts)
 		f.prepare()
 		s.files[p] = f
 	}
@@ -122,6 +132,25 @@ func loadStatic(dist fs.FS, baseURL string, pageScripts []byte) (*staticSite, er
 	}
 	s.notFoundPage = newNotFoundPage(s.files["404.html"])
 	return s, nil
+}
+
+// fill puts the base URL and the page scripts into an HTML page (path p).
+// The build's compressed copies hold the placeholder, so the page is
+// compressed again, on its first request (gzip only; the pages are a few
+// KB). Other files are left as built.
+func (f *staticFile) fill(p, baseURL string, pageScripts []byte) {
+	if !strings.HasSuffix(p, ".html") || (!bytes.Contains(f.body, []byte(baseURLPlaceholder)) && len(pageScripts) == 0) {
+		return
+	}
+	f.body = bytes.ReplaceAll(f.body, []byte(baseURLPlaceholder), []byte(baseURL))
+	if len(pageScripts) > 0 {
+		i := bytes.LastIndex(f.body, []byte("</body>"))
+		if i < 0 {
+			i = len(f.body)
+		}
+		f.body = append(f.body[:i:i], append(append([]byte{}, pageScripts...), f.body[i:]...)...)
+	}
+	f.brotli, f.gzip, f.lazyGzip = nil, nil, true
 }
 
 // ServeHTTP answers app routes with their HTML, files of the build with their
@@ -221,7 +250,7 @@ func (s *staticSite) serveFile(w http.ResponseWriter, r *http.Request, f *static
 	h["Content-Type"] = f.hdr.contentType
 	h.Set("Cache-Control", cache)
 	h["Etag"] = f.hdr.etag
-	if f.gzip != nil || f.brotli != nil {
+	if f.gzip != nil || f.lazyGzip || f.brotli != nil {
 		h["Vary"] = append(h["Vary"], hdrVaryEncoding...)
 	}
 	if status == http.StatusOK && etagMatches(r.Header.Get("If-None-Match"), f.etag) {
@@ -233,9 +262,11 @@ func (s *staticSite) serveFile(w http.ResponseWriter, r *http.Request, f *static
 	case f.brotli != nil && enc.br:
 		body, length = f.brotli, f.hdr.brotliLength
 		h["Content-Encoding"] = hdrBrotli
-	case f.gzip != nil && enc.gzip:
-		body, length = f.gzip, f.hdr.gzipLength
-		h["Content-Encoding"] = hdrGzip
+	case (f.gzip != nil || f.lazyGzip) && enc.gzip:
+		if gz, gzLength := f.gzipped(); gz != nil {
+			body, length = gz, gzLength
+			h["Content-Encoding"] = hdrGzip
+		}
 	}
 	h["Content-Length"] = length
 	w.WriteHeader(status)
