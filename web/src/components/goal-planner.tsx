@@ -1,6 +1,7 @@
-import { RotateCcw, Sparkles, Square } from 'lucide-react';
+import { Sparkles, Square } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { ChatError } from '@/components/ui/chat-error';
 import { ChatTranscript } from '@/components/ui/chat-transcript';
 import { FormField } from '@/components/ui/form-field';
 import { ToolProgress } from '@/components/ui/tool-progress';
@@ -165,16 +166,7 @@ function BuiltInPlanner({ compact }: { compact: boolean }) {
             empty="Planning…"
           />
           {chat.error && !chat.streaming ? (
-            <div
-              role="alert"
-              className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-term-red/40 bg-term-red/10 px-3 py-2 text-sm text-term-red"
-            >
-              <span className="min-w-0 break-words">{chat.error}</span>
-              <Button variant="outline" size="sm" onClick={chat.retry}>
-                <RotateCcw size={16} aria-hidden="true" />
-                Retry
-              </Button>
-            </div>
+            <ChatError message={chat.error} onRetry={chat.retry} />
           ) : null}
         </section>
       ) : null}

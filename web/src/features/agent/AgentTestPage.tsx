@@ -1,16 +1,8 @@
-import {
-  Database,
-  Eraser,
-  Home,
-  Lightbulb,
-  RotateCcw,
-  Send,
-  ShieldAlert,
-  Square,
-} from 'lucide-react';
+import { Database, Eraser, Home, Lightbulb, Send, ShieldAlert, Square } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { ChatError } from '@/components/ui/chat-error';
 import { ChatTranscript } from '@/components/ui/chat-transcript';
 import { FormField } from '@/components/ui/form-field';
 import { Page } from '@/components/ui/page';
@@ -159,16 +151,7 @@ function Workbench() {
           />
 
           {chat.error && !chat.streaming ? (
-            <div
-              role="alert"
-              className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-term-red/40 bg-term-red/10 px-3 py-2 text-sm text-term-red"
-            >
-              <span className="min-w-0 break-words">{chat.error}</span>
-              <Button variant="outline" size="sm" onClick={chat.retry}>
-                <RotateCcw size={16} aria-hidden="true" />
-                Retry
-              </Button>
-            </div>
+            <ChatError message={chat.error} onRetry={chat.retry} />
           ) : null}
 
           <form

@@ -168,6 +168,16 @@ function booking(c: SiteContent): Block[] {
   ];
 }
 
+/** `stack` and its alias `tech`: the stack by category. */
+const STACK: LocalCommand = {
+  noun: 'stack',
+  answer: ({ stack }) => [
+    out(
+      stack.categories.map((c) => `${c.name}: ${c.tools.map((t) => t.name).join(', ')}`).join('\n'),
+    ),
+  ],
+};
+
 const LOCAL: Record<string, LocalCommand> = {
   about: {
     noun: 'about',
@@ -195,26 +205,8 @@ const LOCAL: Record<string, LocalCommand> = {
       }),
     ],
   },
-  stack: {
-    noun: 'stack',
-    answer: ({ stack }) => [
-      out(
-        stack.categories
-          .map((c) => `${c.name}: ${c.tools.map((t) => t.name).join(', ')}`)
-          .join('\n'),
-      ),
-    ],
-  },
-  tech: {
-    noun: 'stack',
-    answer: ({ stack }) => [
-      out(
-        stack.categories
-          .map((c) => `${c.name}: ${c.tools.map((t) => t.name).join(', ')}`)
-          .join('\n'),
-      ),
-    ],
-  },
+  stack: STACK,
+  tech: STACK,
   tools: {
     noun: 'tools',
     answer: ({ stack }) => [
