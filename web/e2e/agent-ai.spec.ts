@@ -32,7 +32,7 @@ test.afterAll(async () => {
 test('the agent page shows the model calling its search tool and streams its answer', async ({
   browser,
 }) => {
-  const { context, page } = await confirmedPage(browser, ADMIN_EMAIL, server.baseURL);
+  const { context, page } = await confirmedPage(browser, ADMIN_EMAIL, { baseURL: server.baseURL });
   await page.goto('/agent-test');
   const box = page.getByRole('textbox', { name: 'Prompt' });
   await box.fill('What does the tribe cost?');

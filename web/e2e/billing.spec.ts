@@ -7,6 +7,7 @@ import {
   type Page,
   test,
 } from '@playwright/test';
+import { confirmedPage, dayOffset, PASSWORD } from './accounts';
 import {
   type BillingServer,
   CHECKOUT_HOST,
@@ -27,7 +28,6 @@ import {
  */
 
 const ADMIN_EMAIL = 'billing-admin@example.test';
-const PASSWORD = 'billing-e2e-password-1';
 const SHOTS = 'test-results/billing';
 
 let server: BillingServer;
@@ -56,34 +56,12 @@ async function signUp(context: BrowserContext, fullName: string, email: string) 
 
 /** An admin request context: signed up, address confirmed through the development mailbox. */
 async function adminRequest(browser: Browser): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: server.baseURL });
-  const signin = await context.request.post('/api/auth/signin', {
-    data: { email: ADMIN_EMAIL, password: PASSWORD },
+  const { context, page } = await confirmedPage(browser, ADMIN_EMAIL, {
+    fullName: 'Bea Admin',
+    baseURL: server.baseURL,
   });
-  if (signin.status() === 200) return context; // made and confirmed by an earlier test
-  await signUp(context, 'Bea Admin', ADMIN_EMAIL);
-  let link: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const res = await context.request.get('/api/dev/mail');
-        const { messages } = (await res.json()) as { messages: { to: string; text: string }[] };
-        const mail = messages.find((m) => m.to.includes(ADMIN_EMAIL));
-        link = mail
-          ? /https?:\/\/\S+\/auth\/confirm\?token=[\w-]+/.exec(mail.text)?.[0]
-          : undefined;
-        return link;
-      },
-      { timeout: 15_000, message: 'the confirmation mail' },
-    )
-    .toBeTruthy();
-  const confirmed = await context.request.get(link as string, { maxRedirects: 0 });
-  expect(confirmed.status()).toBe(303);
+  await page.close();
   return context;
-}
-
-function dayOffset(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 async function createSession(request: APIRequestContext, title: string) {

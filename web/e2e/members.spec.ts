@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import {
-  type APIRequestContext,
   type Browser,
   type BrowserContext,
   expect,
@@ -8,6 +7,7 @@ import {
   type Page,
   test,
 } from '@playwright/test';
+import { account, confirmedPage, dayOffset } from './accounts';
 
 /**
  * The members area end to end against the real server (dev mailbox, TRIBE_ADMIN_EMAILS set to
@@ -19,79 +19,28 @@ import {
  */
 
 const ADMIN_EMAIL = 'admin@example.test';
-const PASSWORD = 'members-e2e-password-1';
 const SHOTS = 'test-results/members';
 /** An 8×8 opaque PNG. */
 const TINY_PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGMwnnkGK2IYWhIAtNFmAVCW3mYAAAAASUVORK5CYII=';
 
-interface DevMessage {
-  id: string;
-  to: string;
-  subject: string;
-  text: string;
-}
-
 function uniqueEmail(tag: string): string {
   return `e2e-members-${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
 }
 
-/** A date `days` from today as YYYY-MM-DD (UTC). */
-function dayOffset(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** Signs a new account up in this browser context (the cookie lands in the context); signs in if it exists. */
-async function account(context: BrowserContext, fullName: string, email: string) {
-  const res = await context.request.post('/api/auth/signup', {
-    data: { full_name: fullName, email, password: PASSWORD },
-  });
-  if (res.status() === 201) return;
-  const signin = await context.request.post('/api/auth/signin', {
-    data: { email, password: PASSWORD },
-  });
-  expect(signin.status(), `sign-in of ${email}`).toBe(200);
-}
-
-async function waitForMail(request: APIRequestContext, to: string): Promise<DevMessage> {
-  let found: DevMessage | undefined;
-  await expect
-    .poll(
-      async () => {
-        const res = await request.get('/api/dev/mail');
-        if (!res.ok()) return undefined;
-        const { messages } = (await res.json()) as { messages: DevMessage[] };
-        found = messages.find((m) => m.to.includes(to) && /confirm/i.test(m.subject + m.text));
-        return found?.id;
-      },
-      { timeout: 15_000, message: `a confirmation mail to ${to}` },
-    )
-    .toBeTruthy();
-  return found as DevMessage;
-}
-
-/** A signed-in admin page: the account is made, its address confirmed through the mailed link. */
+/** A signed-in admin page, the address confirmed through the mailed link. */
 async function adminPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  await account(context, 'Ada Admin', ADMIN_EMAIL);
-  const page = await context.newPage();
-  const me = await (await context.request.get('/api/auth/session')).json();
-  if (!me.user.email_confirmed) {
-    const mail = await waitForMail(context.request, ADMIN_EMAIL);
-    const link = /https?:\/\/\S+\/auth\/confirm\?token=[\w-]+/.exec(mail.text)?.[0];
-    expect(link, 'the confirmation link in the mail').toBeTruthy();
-    await page.goto(link as string);
-    await expect(page).toHaveURL(/\/members$/);
-    await expectToast(page, 'Email confirmed');
-  } else {
-    await page.goto('/members');
-  }
+  const { context, page, confirmedNow } = await confirmedPage(browser, ADMIN_EMAIL, {
+    fullName: 'Ada Admin',
+  });
+  if (confirmedNow) await expectToast(page, 'Email confirmed');
+  else await page.goto('/members');
   return { context, page };
 }
 
 async function memberPage(browser: Browser, name: string, tag: string) {
   const context = await browser.newContext();
-  await account(context, name, uniqueEmail(tag));
+  await account(context, uniqueEmail(tag), name);
   const page = await context.newPage();
   return { context, page };
 }
