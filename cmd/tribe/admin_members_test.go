@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -17,19 +16,7 @@ import (
 func TestAdminCompCommands(t *testing.T) {
 	for _, e := range storetest.Engines() {
 		t.Run(e.Name, func(t *testing.T) {
-			dbURL, dir := e.New(t)
-			t.Setenv("DATABASE_URL", dbURL)
-			t.Setenv("TRIBE_DATA_DIR", dir)
-			t.Setenv("TRIBE_CAPACITY", "2")
-			t.Setenv("TRIBE_ADMIN_EMAILS", "")
-			t.Setenv("TRIBE_ADMIN_DOMAIN", "")
-			t.Chdir(t.TempDir()) // no stray .env
-
-			admin := func(args ...string) (int, string, string) {
-				var out, errb bytes.Buffer
-				code := run(append([]string{"admin"}, args...), &out, &errb)
-				return code, strings.TrimSpace(out.String()), strings.TrimSpace(errb.String())
-			}
+			dbURL, dir, admin := adminCLI(t, e, map[string]string{"TRIBE_CAPACITY": "2"})
 			if code, out, _ := admin("members"); code != 0 || out != "No members yet (0 of 2 seats)." {
 				t.Fatalf("members on an empty database: %d %q", code, out)
 			}

@@ -13,18 +13,7 @@ import (
 func TestAdminCommand(t *testing.T) {
 	for _, e := range storetest.Engines() {
 		t.Run(e.Name, func(t *testing.T) {
-			dbURL, dir := e.New(t)
-			t.Setenv("DATABASE_URL", dbURL)
-			t.Setenv("TRIBE_DATA_DIR", dir)
-			t.Setenv("TRIBE_ADMIN_EMAILS", "owner@example.com")
-			t.Setenv("TRIBE_ADMIN_DOMAIN", "")
-			t.Chdir(t.TempDir()) // no stray .env
-
-			admin := func(args ...string) (int, string, string) {
-				var out, errb bytes.Buffer
-				code := run(append([]string{"admin"}, args...), &out, &errb)
-				return code, strings.TrimSpace(out.String()), strings.TrimSpace(errb.String())
-			}
+			dbURL, dir, admin := adminCLI(t, e, map[string]string{"TRIBE_ADMIN_EMAILS": "owner@example.com"})
 			if code, out, _ := admin("list"); code != 0 || !strings.HasPrefix(out, "No admins yet") {
 				t.Fatalf("list on an empty database: %d %q", code, out)
 			}
@@ -96,5 +85,27 @@ func TestUsageListsAdmin(t *testing.T) {
 	run([]string{"help"}, &out, &errb)
 	if !strings.Contains(out.String(), "tribe admin") {
 		t.Fatalf("usage lacks the admin command:\n%s", out.String())
+	}
+}
+
+// adminCLI points this test's process at a new database of engine e, with
+// env on top of a configuration that has no admins and reads no .env, and
+// returns the database and a runner of `tribe admin ARGS` answering its exit
+// code, standard output and standard error.
+func adminCLI(t *testing.T, e storetest.Engine, env map[string]string) (dbURL, dataDir string, admin func(args ...string) (int, string, string)) {
+	t.Helper()
+	dbURL, dataDir = e.New(t)
+	t.Setenv("DATABASE_URL", dbURL)
+	t.Setenv("TRIBE_DATA_DIR", dataDir)
+	t.Setenv("TRIBE_ADMIN_EMAILS", "")
+	t.Setenv("TRIBE_ADMIN_DOMAIN", "")
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	t.Chdir(t.TempDir()) // no stray .env
+	return dbURL, dataDir, func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"admin"}, args...), &out, &errb)
+		return code, strings.TrimSpace(out.String()), strings.TrimSpace(errb.String())
 	}
 }
