@@ -2,12 +2,10 @@ package web
 
 import (
 	"bytes"
-	"compress/gzip"
 	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // notFoundPathPlaceholder stands for the requested path in the prerendered 404 page
@@ -50,11 +48,6 @@ func requestedPath(r *http.Request) string {
 	return p
 }
 
-var gzipWriters = sync.Pool{New: func() any {
-	zw, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression)
-	return zw
-}}
-
 // serve answers 404 with the page, the requested path escaped as html/template escapes text.
 func (p *notFoundPage) serve(w http.ResponseWriter, r *http.Request) {
 	body := bytes.Join(p.parts, []byte(template.HTMLEscapeString(requestedPath(r))))
@@ -63,15 +56,10 @@ func (p *notFoundPage) serve(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-cache")
 	h["Vary"] = append(h["Vary"], hdrVaryEncoding...)
 	if acceptedCodings(r.Header.Get("Accept-Encoding")).gzip {
-		var buf bytes.Buffer
-		zw := gzipWriters.Get().(*gzip.Writer)
-		zw.Reset(&buf)
-		_, _ = zw.Write(body)
-		if err := zw.Close(); err == nil {
-			body = buf.Bytes()
+		if gz, err := gzipBytes(body); err == nil {
+			body = gz
 			h["Content-Encoding"] = hdrGzip
 		}
-		gzipWriters.Put(zw)
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusNotFound)

@@ -45,8 +45,8 @@ func (f *staticFile) gzipped() ([]byte, []string) {
 		return f.gzip, f.hdr.gzipLength
 	}
 	f.gzipOnce.Do(func() {
-		// gzipBytes fails only if the compressor cannot be made, which it
-		// always can; the identity body is served then.
+		// gzipBytes fails only if writing to memory fails, which it
+		// does not; the identity body is served then.
 		if gz, err := gzipBytes(f.body); err == nil {
 			f.lazy.gzip, f.lazy.length = gz, []string{strconv.Itoa(len(gz))}
 		}
@@ -229,12 +229,13 @@ func (s *staticSite) pageFor(route string) *staticFile {
 	return s.shell
 }
 
+// gzipBytes compresses b with a pooled writer: pages compressed on their
+// first request and every 404 page use it.
 func gzipBytes(b []byte) ([]byte, error) {
 	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	if err != nil {
-		return nil, err
-	}
+	zw := gzipWriters.Get().(*gzip.Writer)
+	defer gzipWriters.Put(zw)
+	zw.Reset(&buf)
 	if _, err := zw.Write(b); err != nil {
 		return nil, err
 	}
@@ -243,6 +244,11 @@ func gzipBytes(b []byte) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
+
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression)
+	return zw
+}}
 
 func (s *staticSite) serveFile(w http.ResponseWriter, r *http.Request, f *staticFile, status int, cache string) {
 	// Canonical keys and values made once: this is the hottest path of the site.
