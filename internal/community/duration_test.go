@@ -2,6 +2,7 @@ package community
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -159,5 +160,77 @@ func TestUpcomingEndsExactlyNow(t *testing.T) {
 	}
 	if !sess.EndsAt.Equal(now) || sess.View(access.Viewer{}, now).Upcoming {
 		t.Errorf("ends %v, view upcoming %v", sess.EndsAt, sess.View(access.Viewer{}, now).Upcoming)
+	}
+}
+
+// TestWallClockAgainstEveryOffset checks WallClock against a slow reading
+// of its rule: every offset in force within two days is tried, and the
+// earliest instant whose clock reads the asked time wins; in a gap, the
+// offset from before the change applies. Days of clock changes (found by
+// scanning each zone hour by hour) are tried at every quarter hour, in
+// zones with hour, half-hour and 30-minute-DST changes and across the
+// date line.
+func TestWallClockAgainstEveryOffset(t *testing.T) {
+	zones := []string{"America/New_York", "Europe/London", "Australia/Lord_Howe", "Asia/Kathmandu",
+		"Pacific/Apia", "America/Santiago", "Africa/Casablanca", "UTC"}
+	for _, name := range zones {
+		loc, err := LoadZone(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		days := map[string]bool{"2099-01-15": true, "2026-07-01": true}
+		from := time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC)
+		_, prev := from.In(loc).Zone()
+		for at := from; at.Year() < 2030; at = at.Add(time.Hour) {
+			if _, off := at.In(loc).Zone(); off != prev {
+				prev = off
+				days[at.In(loc).Format(time.DateOnly)] = true
+				days[at.In(loc).Add(-24*time.Hour).Format(time.DateOnly)] = true
+			}
+		}
+		for day := range days {
+			for minute := 0; minute < 24*60; minute += 15 {
+				clock := fmt.Sprintf("%02d:%02d", minute/60, minute%60)
+				got, err := WallClock(day, clock, loc)
+				if err != nil {
+					t.Fatalf("%s %s %s: %v", name, day, clock, err)
+				}
+				if want := slowWallClock(day, clock, loc); !got.Equal(want) {
+					t.Fatalf("%s %s %s: got %s, want %s", name, day, clock, got, want)
+				}
+			}
+		}
+	}
+}
+
+func slowWallClock(date, clock string, loc *time.Location) time.Time {
+	naive, _ := time.Parse("2006-01-02 15:04", date+" "+clock)
+	var best time.Time
+	for at := naive.Add(-48 * time.Hour); at.Before(naive.Add(48 * time.Hour)); at = at.Add(time.Hour) {
+		_, off := at.In(loc).Zone()
+		t := naive.Add(-time.Duration(off) * time.Second)
+		if t.In(loc).Format("2006-01-02 15:04") == date+" "+clock && (best.IsZero() || t.Before(best)) {
+			best = t
+		}
+	}
+	if best.IsZero() {
+		_, off := naive.Add(-36 * time.Hour).In(loc).Zone()
+		best = naive.Add(-time.Duration(off) * time.Second)
+	}
+	return best
+}
+
+func TestWallClockRefusesMalformedReadings(t *testing.T) {
+	for _, c := range [][2]string{
+		{"2026-13-01", "10:00"}, {"2026-00-10", "10:00"}, {"2026-04-31", "10:00"}, {"2025-02-29", "10:00"},
+		{"2026-4-01", "10:00"}, {"+2026-04-01", "10:00"}, {"2026/04/01", "10:00"}, {"2026-04-0a", "10:00"},
+		{"2026-04-01", "23:60"}, {"2026-04-01", "1:00"}, {"2026-04-01", "10-00"}, {"2026-04-01", "+1:00"}, {"2026-04-01", "10:00:00"},
+	} {
+		if _, err := WallClock(c[0], c[1], time.UTC); err == nil {
+			t.Errorf("WallClock(%q, %q) accepted", c[0], c[1])
+		}
+	}
+	if got, err := WallClock("2024-02-29", "00:00", time.UTC); err != nil || got.Format(time.RFC3339) != "2024-02-29T00:00:00Z" {
+		t.Errorf("leap day: %v %v", got, err)
 	}
 }

@@ -35,36 +35,82 @@ var zones sync.Map // name -> *time.Location
 // (02:30 on that day becomes 03:30); a time that occurs twice on a fall-back
 // day means its first occurrence.
 func WallClock(date, clock string, loc *time.Location) (time.Time, error) {
-	d, err := time.Parse(time.DateOnly, date)
-	if err != nil || len(date) != 10 {
+	y, mo, day, ok := readDate(date)
+	if !ok {
 		return time.Time{}, fmt.Errorf("read session date %q: not YYYY-MM-DD", date)
 	}
-	c, err := time.Parse("15:04", clock)
-	if err != nil || len(clock) != 5 {
+	h, mi, ok := readClock(clock)
+	if !ok {
 		return time.Time{}, fmt.Errorf("read session time %q: not HH:MM", clock)
 	}
-	y, mo, day := d.Date()
-	h, mi := c.Hour(), c.Minute()
-	// Try both offsets in force around that day: the instant whose local
-	// clock reads h:mi in loc is the answer; the earliest when two match.
+	// The instant t = naive - off reads h:mi in loc exactly when off is the
+	// offset in force at t. Only the offsets in force around that day can
+	// be, so each is tried; the earliest match wins when two do. Zone
+	// lookups are what this costs (every session of a list pays it), so
+	// each candidate is checked with one.
 	naive := time.Date(y, mo, day, h, mi, 0, 0, time.UTC)
+	_, before := naive.Add(-36 * time.Hour).In(loc).Zone()
+	_, after := naive.Add(36 * time.Hour).In(loc).Zone()
 	var best time.Time
-	for _, probe := range []time.Time{naive.Add(-36 * time.Hour), naive.Add(36 * time.Hour)} {
-		_, off := probe.In(loc).Zone()
-		t := naive.Add(-time.Duration(off) * time.Second).In(loc)
-		if t.Hour() == h && t.Minute() == mi && t.Day() == day {
-			if best.IsZero() || t.Before(best) {
-				best = t
-			}
+	for i, off := range [2]int{before, after} {
+		if i == 1 && off == before {
+			break
+		}
+		t := naive.Add(-time.Duration(off) * time.Second)
+		if _, inForce := t.In(loc).Zone(); inForce == off && (best.IsZero() || t.Before(best)) {
+			best = t
 		}
 	}
 	if best.IsZero() {
 		// In a gap: keep the offset from before the change, which lands
 		// the gap's length later on the new clock.
-		_, off := naive.Add(-36 * time.Hour).In(loc).Zone()
-		best = naive.Add(-time.Duration(off) * time.Second).In(loc)
+		best = naive.Add(-time.Duration(before) * time.Second)
 	}
-	return best, nil
+	return best.In(loc), nil
+}
+
+// readDate reads YYYY-MM-DD, refusing a day its month does not have.
+func readDate(s string) (y int, m time.Month, d int, ok bool) {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return 0, 0, 0, false
+	}
+	y, okY := digits(s[0:4])
+	mo, okM := digits(s[5:7])
+	d, okD := digits(s[8:10])
+	if !okY || !okM || !okD || mo < 1 || mo > 12 || d < 1 {
+		return 0, 0, 0, false
+	}
+	// time.Date normalises 02-30 to 03-02; a day that moved did not exist.
+	if _, _, got := time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC).Date(); got != d {
+		return 0, 0, 0, false
+	}
+	return y, time.Month(mo), d, true
+}
+
+// readClock reads HH:MM on a 24-hour clock.
+func readClock(s string) (h, m int, ok bool) {
+	if len(s) != 5 || s[2] != ':' {
+		return 0, 0, false
+	}
+	h, okH := digits(s[0:2])
+	m, okM := digits(s[3:5])
+	if !okH || !okM || h > 23 || m > 59 {
+		return 0, 0, false
+	}
+	return h, m, true
+}
+
+// digits reads a run of ASCII digits (no sign, no spaces) as a number.
+func digits(s string) (int, bool) {
+	n := 0
+	for i := range len(s) {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, len(s) > 0
 }
 
 // Span is when a session starts and ends, from its stored fields. The end is

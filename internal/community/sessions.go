@@ -280,8 +280,16 @@ func SessionCalendar(ctx context.Context, db *store.DB, v access.Viewer, id, bas
 	return icsFileName(s.Title), Calendar{BaseURL: baseURL, WithMeeting: v.SeesPaidContent()}.ICS([]*Session{s}), nil
 }
 
-// loadSessions reads every session ordered by date then time.
+// loadSessions returns every session ordered by date then time. The list
+// is read once per change of the table (store.ReadThrough): members read
+// it on every visit, admins change it a few times a week. Callers share the
+// sessions and must not modify them.
 func loadSessions(ctx context.Context, db *store.DB) ([]*Session, error) {
+	return store.ReadThrough(ctx, db, "live_sessions", func(ctx context.Context) ([]*Session, error) { return readSessions(ctx, db) })
+}
+
+// readSessions reads every session ordered by date then time.
+func readSessions(ctx context.Context, db *store.DB) ([]*Session, error) {
 	rows, err := db.ReadRows(ctx, `SELECT `+sessionColumns+` FROM live_sessions ORDER BY session_date, session_time, created_at, id`)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)

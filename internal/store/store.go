@@ -27,6 +27,10 @@ const (
 	Postgres Dialect = "postgres"
 )
 
+// readConns is the size of SQLite's pool of read-only connections (see
+// openSQLite for why it is larger than the requests one process serves at once).
+const readConns = 32
+
 // DB is an open database. Writes go through Write; reads may use Read. On
 // SQLite, Write holds a single connection so writers queue inside the process
 // instead of failing with "database is locked", while Read serves many
@@ -40,6 +44,8 @@ type DB struct {
 	Path string
 
 	stmts sync.Map // query text -> *sql.Stmt prepared on Read; see ReadRows
+	// snapshots are values kept by ReadThrough, by table name.
+	snapshots sync.Map // table -> *snapshot
 }
 
 // IsPostgresURL reports whether s selects the PostgreSQL engine.
@@ -98,8 +104,13 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		_ = w.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
-	r.SetMaxOpenConns(8)
-	r.SetMaxIdleConns(8)
+	// More readers than requests in flight: database/sql hands a freed
+	// connection to a random waiter, so a small pool under load makes a few
+	// requests wait many turns (the tail of the latency); with enough
+	// connections they wait in Go's scheduler instead, which is fair. An
+	// idle reader costs its page cache only once it has read.
+	r.SetMaxOpenConns(readConns)
+	r.SetMaxIdleConns(readConns)
 	db := &DB{Dialect: SQLite, Write: w, Read: r, Path: path}
 	if err := db.Ping(ctx); err != nil {
 		_ = db.Close()

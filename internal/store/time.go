@@ -43,6 +43,10 @@ func (t *Time) Scan(src any) error {
 }
 
 func (t *Time) parse(s string) error {
+	if v, ok := parseStored(s); ok {
+		t.Time = v
+		return nil
+	}
 	for _, layout := range []string{timeLayout, time.RFC3339Nano, "2006-01-02 15:04:05.999999999-07:00", "2006-01-02 15:04:05"} {
 		if v, err := time.Parse(layout, s); err == nil {
 			t.Time = v.UTC()
@@ -50,6 +54,32 @@ func (t *Time) parse(s string) error {
 		}
 	}
 	return fmt.Errorf("store.Time: unreadable timestamp %q", s)
+}
+
+// parseStored reads timeLayout by hand: SQLite returns every timestamp as
+// this text, a list reads several per row, and time.Parse, which matches a
+// layout element by element, was a tenth of a session list's time.
+func parseStored(s string) (time.Time, bool) {
+	if len(s) != len(timeLayout) || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != '.' || s[23] != 'Z' {
+		return time.Time{}, false
+	}
+	var n [7]int
+	for i, f := range [7][2]int{{0, 4}, {5, 7}, {8, 10}, {11, 13}, {14, 16}, {17, 19}, {20, 23}} {
+		for _, c := range []byte(s[f[0]:f[1]]) {
+			if c < '0' || c > '9' {
+				return time.Time{}, false
+			}
+			n[i] = n[i]*10 + int(c-'0')
+		}
+	}
+	if n[1] < 1 || n[1] > 12 || n[2] < 1 || n[3] > 23 || n[4] > 59 || n[5] > 59 {
+		return time.Time{}, false
+	}
+	v := time.Date(n[0], time.Month(n[1]), n[2], n[3], n[4], n[5], n[6]*int(time.Millisecond), time.UTC)
+	if v.Day() != n[2] { // a day the month does not have
+		return time.Time{}, false
+	}
+	return v, true
 }
 
 // NullTime is a Time that may be NULL.
