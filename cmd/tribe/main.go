@@ -93,12 +93,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		defer func() { _ = batched.Close() }()
 		logOut = batched
 	}
-	logger := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	level := new(slog.LevelVar) // info until the configuration is read
+	logger := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level}))
 	cfg, err := config.Load(os.Getenv, ".env")
 	if err != nil {
 		_, _ = fmt.Fprintln(logOut, "tribe: configuration:", err)
 		return 1
 	}
+	level.Set(cfg.LogLevel)
 	if err := cfg.PrepareDataDir(); err != nil {
 		_, _ = fmt.Fprintln(logOut, "tribe:", err)
 		return 1

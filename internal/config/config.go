@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/mail"
 	"net/netip"
@@ -58,6 +59,15 @@ type Config struct {
 	// (TRIBE_GOAL_WIDGET_URL) that the goal page and dialog load instead of
 	// the built-in planner; the Content-Security-Policy allows its origin.
 	GoalWidgetURL string
+
+	// LogLevel is the least important log line written (TRIBE_LOG_LEVEL).
+	LogLevel slog.Level
+}
+
+// namedLevel reports whether l is one of slog's four named levels (its
+// parser also takes offsets such as "info+2", which no operator means).
+func namedLevel(l slog.Level) bool {
+	return l == slog.LevelDebug || l == slog.LevelInfo || l == slog.LevelWarn || l == slog.LevelError
 }
 
 // Var documents one environment variable.
@@ -71,6 +81,7 @@ var Vars = []Var{
 	{"TRIBE_BASE_URL", "http://localhost:PORT (the port of TRIBE_ADDR)", "absolute links in e-mail, sitemap, canonical tags, payment return URLs"},
 	{"TRIBE_CONTENT_DIR", "embedded content", "the site owner's own content files, read at start"},
 	{"TRIBE_CAPACITY", "50", "tribe member cap"},
+	{"TRIBE_LOG_LEVEL", "info", "debug, info, warn or error; debug adds a line for each page and file of the web app served successfully"},
 	{"TRIBE_METRICS_TOKEN", "none: /metrics answers loopback only", "bearer token that lets a remote Prometheus read /metrics"},
 	{"TRIBE_GROUP_CHAT_URL", "none", "the group-chat invitation link, shown to active subscribers only"},
 	{"TRIBE_TRUSTED_PROXIES", "none", "comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client"},
@@ -125,6 +136,9 @@ func Load(getenv func(string) string, dotenvPath string) (*Config, error) {
 		AIModel:             get("AI_MODEL", ""),
 		AIEmbeddingModel:    get("AI_EMBEDDING_MODEL", ""),
 		GoalWidgetURL:       get("TRIBE_GOAL_WIDGET_URL", ""),
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(get("TRIBE_LOG_LEVEL", "info"))); err != nil || !namedLevel(c.LogLevel) {
+		return nil, fmt.Errorf("TRIBE_LOG_LEVEL=%q is not a log level; use debug, info, warn or error", get("TRIBE_LOG_LEVEL", "info"))
 	}
 	for _, e := range strings.Split(get("TRIBE_ADMIN_EMAILS", ""), ",") {
 		if e = strings.ToLower(strings.TrimSpace(e)); e != "" {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"log/slog"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -89,6 +90,8 @@ func TestRejectsBadValuesWithOneHelpfulLine(t *testing.T) {
 		{"key without price", "STRIPE_SECRET_KEY", "sk_test_123", "STRIPE_PRICE_ID"},
 		{"publishable key", "STRIPE_SECRET_KEY", "pk_test_123", "not a Stripe secret key"},
 		{"stripe api base", "STRIPE_API_BASE", "localhost:12111", "STRIPE_API_BASE"},
+		{"log level word", "TRIBE_LOG_LEVEL", "verbose", "TRIBE_LOG_LEVEL"},
+		{"log level offset", "TRIBE_LOG_LEVEL", "info+2", "TRIBE_LOG_LEVEL"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -205,6 +208,15 @@ func TestBaseURLFollowsTheListenPort(t *testing.T) {
 		}
 		if cfg.BaseURL != c.want || cfg.BaseURLDerived != c.derived {
 			t.Errorf("%v: base URL %q (derived %v), want %q (%v)", c.env, cfg.BaseURL, cfg.BaseURLDerived, c.want, c.derived)
+		}
+	}
+}
+
+func TestLogLevel(t *testing.T) {
+	for val, want := range map[string]slog.Level{"": slog.LevelInfo, "debug": slog.LevelDebug, "WARN": slog.LevelWarn, "error": slog.LevelError} {
+		c, err := Load(env(map[string]string{"TRIBE_LOG_LEVEL": val}), "")
+		if err != nil || c.LogLevel != want {
+			t.Errorf("TRIBE_LOG_LEVEL=%q: %v %v, want %v", val, c, err, want)
 		}
 	}
 }

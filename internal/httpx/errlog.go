@@ -1,60 +1,107 @@
 package httpx
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"sync"
 )
 
-type noteKey struct{}
+// Recorder is the response writer the request logger hands to the handlers:
+// it keeps the status and size of the response, and what the handlers leave
+// for the request's log line and metrics (the internal error the request was
+// answered with, the route pattern that served it). Handlers reach it through
+// the writer they were given, so the request itself is not copied to carry it.
+type Recorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int
 
-// Note is what a request's handlers leave for its log line and metrics: the
-// internal error it answered with, and the route pattern that served it.
-type Note struct {
-	mu      sync.Mutex
+	mu      sync.Mutex // an error may be noted by a handler's own goroutine
 	err     error
 	pattern string
 }
 
-// WithNote returns r carrying a fresh Note, which the request logger reads
-// after the handler has run, so an internal failure is logged once, on its
-// request's line.
-func WithNote(r *http.Request) (*http.Request, *Note) {
-	n := &Note{}
-	return r.WithContext(context.WithValue(r.Context(), noteKey{}, n)), n
+// NewRecorder wraps w.
+func NewRecorder(w http.ResponseWriter) *Recorder { return &Recorder{ResponseWriter: w} }
+
+// WriteHeader remembers the first status sent.
+func (rec *Recorder) WriteHeader(code int) {
+	if rec.status == 0 {
+		rec.status = code
+	}
+	rec.ResponseWriter.WriteHeader(code)
 }
 
+func (rec *Recorder) Write(b []byte) (int, error) {
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	n, err := rec.ResponseWriter.Write(b)
+	rec.bytes += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach Flush for streaming responses.
+func (rec *Recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
+
+// Status is the status sent (200 when the handler wrote nothing).
+func (rec *Recorder) Status() int {
+	if rec.status == 0 {
+		return http.StatusOK
+	}
+	return rec.status
+}
+
+// Bytes is the size of the body sent.
+func (rec *Recorder) Bytes() int { return rec.bytes }
+
 // Err is the internal error WriteError answered with, if any.
-func (n *Note) Err() error {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.err
+func (rec *Recorder) Err() error {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return rec.err
 }
 
 // Pattern is the route pattern that served the request ("" when none matched).
-func (n *Note) Pattern() string {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.pattern
+func (rec *Recorder) Pattern() string {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return rec.pattern
 }
 
-// NotePattern records r.Pattern, set by the ServeMux that served r, on r's Note.
-func NotePattern(r *http.Request) {
-	if n, ok := r.Context().Value(noteKey{}).(*Note); ok {
-		n.mu.Lock()
-		n.pattern = r.Pattern
-		n.mu.Unlock()
+// NotePattern records r.Pattern, set by the ServeMux that served r, on the
+// Recorder behind w.
+func NotePattern(w http.ResponseWriter, r *http.Request) {
+	if rec := recorderOf(w); rec != nil {
+		rec.mu.Lock()
+		rec.pattern = r.Pattern
+		rec.mu.Unlock()
 	}
 }
 
-func noteError(r *http.Request, err error) {
-	if n, ok := r.Context().Value(noteKey{}).(*Note); ok {
-		n.mu.Lock()
-		n.err = err
-		n.mu.Unlock()
+func noteError(w http.ResponseWriter, r *http.Request, err error) {
+	if rec := recorderOf(w); rec != nil {
+		rec.mu.Lock()
+		rec.err = err
+		rec.mu.Unlock()
 		return
 	}
 	// Served without the request logger (a test, a tool): log it here.
 	slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+}
+
+// recorderOf finds the Recorder behind w, looking through writers that
+// wrap another (Unwrap, as http.ResponseController does).
+func recorderOf(w http.ResponseWriter) *Recorder {
+	for w != nil {
+		if rec, ok := w.(*Recorder); ok {
+			return rec
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return nil
+		}
+		w = u.Unwrap()
+	}
+	return nil
 }

@@ -75,7 +75,7 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 
 // WriteError answers err: an *errs.Error with its status, code and message;
 // anything else as a 500 with a generic message, the error itself going to
-// the request's log line (see WithNote). A request whose client has gone
+// the request's log line (see Recorder). A request whose client has gone
 // gets no answer.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	var e *errs.Error
@@ -83,7 +83,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		if r.Context().Err() != nil {
 			return // the client went away; nothing to answer
 		}
-		noteError(r, err)
+		noteError(w, r, err)
 		e = errs.New(errs.Internal, errs.MessageOf(err))
 	}
 	WriteJSON(w, Status(e.Code), ErrorBody{Error: ErrorDetail{Code: e.Code, Message: e.Message, Field: e.Field}})

@@ -50,9 +50,11 @@ func TestWriteErrorAnswersCodedErrorsAsTheyAre(t *testing.T) {
 
 func TestWriteErrorHidesInternalErrorsAndNotesThem(t *testing.T) {
 	rec := httptest.NewRecorder()
-	r, note := WithNote(httptest.NewRequest("GET", "/", nil))
+	note := NewRecorder(rec)
+	r := httptest.NewRequest("GET", "/", nil)
 	secret := errors.New("pq: password authentication failed for user tribe")
-	WriteError(rec, r, secret)
+	// Through a writer wrapping the recorder, as a handler may have.
+	WriteError(wrapped{note}, r, secret)
 	d := decodeError(t, rec)
 	if rec.Code != 500 || d.Code != "internal" || strings.Contains(rec.Body.String(), "password") {
 		t.Fatalf("%d %s", rec.Code, rec.Body.String())
@@ -76,10 +78,16 @@ func TestWriteErrorSaysNothingToAClientThatLeft(t *testing.T) {
 func TestNotePatternRecordsTheMatchedRoute(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/cohorts/{id}", func(http.ResponseWriter, *http.Request) {})
-	r, note := WithNote(httptest.NewRequest("GET", "/api/cohorts/42", nil))
-	mux.ServeHTTP(httptest.NewRecorder(), r)
-	NotePattern(r)
+	r := httptest.NewRequest("GET", "/api/cohorts/42", nil)
+	note := NewRecorder(httptest.NewRecorder())
+	mux.ServeHTTP(note, r)
+	NotePattern(note, r)
 	if note.Pattern() != "GET /api/cohorts/{id}" {
 		t.Fatalf("pattern %q", note.Pattern())
 	}
 }
+
+// wrapped is a writer wrapping another, as http.ResponseController expects.
+type wrapped struct{ http.ResponseWriter }
+
+func (w wrapped) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -27,6 +28,22 @@ type Metrics struct {
 	webhooks *prometheus.CounterVec
 	aiReqs   *prometheus.CounterVec
 	aiTokens *prometheus.CounterVec
+
+	// series holds each (route, method, status)'s counter and histogram
+	// once resolved: resolving labels hashes and checks every value, which
+	// every request would otherwise pay.
+	series sync.Map // seriesKey -> *requestSeries
+}
+
+type seriesKey struct {
+	route, method string
+	status        int
+	stream        bool
+}
+
+type requestSeries struct {
+	count   prometheus.Counter
+	latency prometheus.Observer // nil for streams, whose life is not a latency
 }
 
 // Sources are the live values read at scrape time.
@@ -83,13 +100,35 @@ func (m *Metrics) Handler() http.Handler {
 // Request records one answered request. route is the matched pattern
 // ("GET /api/cohorts/{id}"), never the raw path, so labels stay few.
 func (m *Metrics) Request(route, method string, status int, took time.Duration, stream bool) {
-	if route == "" {
-		route = "unmatched"
+	key := seriesKey{route: route, method: knownMethod(method), status: status, stream: stream}
+	entry, ok := m.series.Load(key)
+	if !ok {
+		label := route
+		if label == "" {
+			label = "unmatched"
+		}
+		s := &requestSeries{count: m.requests.WithLabelValues(label, key.method, strconv.Itoa(status))}
+		if !stream {
+			s.latency = m.latency.WithLabelValues(label)
+		}
+		entry, _ = m.series.LoadOrStore(key, s)
 	}
-	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
-	if !stream {
-		m.latency.WithLabelValues(route).Observe(took.Seconds())
+	s := entry.(*requestSeries)
+	s.count.Inc()
+	if s.latency != nil {
+		s.latency.Observe(took.Seconds())
 	}
+}
+
+// knownMethod is method when it is one of HTTP's own, else "OTHER": a
+// client may send any word as a method, and each would be a new series.
+func knownMethod(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "OTHER"
 }
 
 // WebhookEvent records one payment webhook event and what came of it.

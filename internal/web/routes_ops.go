@@ -46,6 +46,6 @@ func directFromLoopback(r *http.Request) bool {
 func notePattern(mux http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mux.ServeHTTP(w, r)
-		httpx.NotePattern(r)
+		httpx.NotePattern(w, r)
 	})
 }

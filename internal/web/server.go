@@ -100,7 +100,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, errNoEndpoint(r))
 	})
-	mux.Handle("/", site)
+	mux.Handle(appPattern, site)
 
 	csrf := http.NewCrossOriginProtection()
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -119,6 +119,10 @@ func newServer(o Options) (*server, http.Handler, error) {
 	h = observeRequests(o.Logger, s.metrics, h)
 	return s, h, nil
 }
+
+// appPattern is the route of the web app's pages and files: everything no
+// other route serves.
+const appPattern = "/"
 
 var errCrossOrigin = errs.New(errs.Forbidden, "This request came from another site and was refused.")
 
@@ -207,58 +211,40 @@ func recoverPanics(logger *slog.Logger, next http.Handler) http.Handler {
 	})
 }
 
-// statusRecorder remembers the status and size of a response for the log.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-	bytes  int
-}
-
-func (r *statusRecorder) WriteHeader(code int) {
-	if r.status == 0 {
-		r.status = code
-	}
-	r.ResponseWriter.WriteHeader(code)
-}
-
-func (r *statusRecorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
-	n, err := r.ResponseWriter.Write(b)
-	r.bytes += n
-	return n, err
-}
-
-// Unwrap lets http.ResponseController reach Flush for streaming responses.
-func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
-
 // observeRequests writes one log line per request with status and duration
 // (and the error of a 500) and records it in the metrics by route pattern.
+// A page or file of the web app served without error is logged at debug
+// level: those are most requests and the least telling, the reverse proxy's
+// access log has them too, and the metrics count them; writing their lines
+// was a tenth of serving a page.
 func observeRequests(logger *slog.Logger, m *metrics.Metrics, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w}
-		r, note := httpx.WithNote(r)
+		rec := httpx.NewRecorder(w)
 		next.ServeHTTP(rec, r)
 		took := time.Since(start)
-		if rec.status == 0 {
-			rec.status = http.StatusOK
-		}
-		attrs := []slog.Attr{
-			slog.String("method", r.Method),
-			slog.String("path", redactPath(r.URL.Path, r.URL.RawQuery)),
-			slog.Int("status", rec.status),
-			slog.Int("bytes", rec.bytes),
-			slog.Duration("duration", took),
-		}
+		status, pattern, failure := rec.Status(), rec.Pattern(), rec.Err()
 		level := slog.LevelInfo
-		if err := note.Err(); err != nil {
+		switch {
+		case failure != nil:
 			level = slog.LevelError
-			attrs = append(attrs, slog.String("err", err.Error()))
+		case status < 400 && pattern == appPattern:
+			level = slog.LevelDebug
 		}
-		logger.LogAttrs(r.Context(), level, "request", attrs...)
+		if logger.Enabled(r.Context(), level) {
+			attrs := []slog.Attr{
+				slog.String("method", r.Method),
+				slog.String("path", redactPath(r.URL.Path, r.URL.RawQuery)),
+				slog.Int("status", status),
+				slog.Int("bytes", rec.Bytes()),
+				slog.Duration("duration", took),
+			}
+			if failure != nil {
+				attrs = append(attrs, slog.String("err", failure.Error()))
+			}
+			logger.LogAttrs(r.Context(), level, "request", attrs...)
+		}
 		stream := strings.HasPrefix(rec.Header().Get("Content-Type"), "text/event-stream")
-		m.Request(note.Pattern(), r.Method, rec.status, took, stream)
+		m.Request(pattern, r.Method, status, took, stream)
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"testing/fstest"
 
 	"tribe/internal/config"
+	"tribe/internal/httpx"
 	"tribe/internal/metrics"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
@@ -315,6 +317,66 @@ func TestRequestLogLine(t *testing.T) {
 	}
 	if strings.Count(line, "\n") != 1 {
 		t.Errorf("want one line per request, got %q", line)
+	}
+}
+
+// TestPageHitsAreLoggedAtDebugLevel: at info level the request log leaves
+// out pages and files of the web app served without error, and keeps their
+// failures and every other route; at debug level every request has a line.
+func TestPageHitsAreLoggedAtDebugLevel(t *testing.T) {
+	db := storetest.Open(t, "", t.TempDir())
+	cfg, err := config.Load(func(string) string { return "" }, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
+		var buf bytes.Buffer
+		logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: level}))
+		h, err := New(Options{Config: cfg, DB: db, Logger: logger, App: testApp(t), Version: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf.Reset()
+		for _, path := range []string{"/about", "/assets/app-abc123.js", "/nowhere", "/healthz", "/api/nothing"} {
+			h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, path, nil))
+		}
+		logged := buf.String()
+		for path, atInfo := range map[string]bool{"/about": false, "/assets/app-abc123.js": false, "/nowhere": true, "/healthz": true, "/api/nothing": true} {
+			want := atInfo || level == slog.LevelDebug
+			if got := strings.Contains(logged, "path="+path+" "); got != want {
+				t.Errorf("at %s, %s logged: %v, want %v\n%s", level, path, got, want, logged)
+			}
+		}
+	}
+}
+
+// TestRequestLogLineCarriesTheInternalError: a handler behind the mux
+// answers with an internal error; the request's one log line is an error
+// line holding it, and the metrics count the request under its pattern.
+func TestRequestLogLineCarriesTheInternalError(t *testing.T) {
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&buf, nil))
+	m := metrics.New(metrics.Sources{})
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/things/{id}", func(w http.ResponseWriter, r *http.Request) {
+		httpx.WriteError(w, r, errors.New("disk on fire"))
+	})
+	h := observeRequests(logger, m, notePattern(mux))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequestWithContext(context.Background(), http.MethodGet, "/api/things/7", nil))
+	if rec.Code != 500 || strings.Contains(rec.Body.String(), "disk") {
+		t.Fatalf("answer %d %s", rec.Code, rec.Body.String())
+	}
+	line := buf.String()
+	for _, want := range []string{"level=ERROR", `err="disk on fire"`, "path=/api/things/7", "status=500"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("log line %q lacks %q", line, want)
+		}
+	}
+	scrape := httptest.NewRecorder()
+	m.Handler().ServeHTTP(scrape, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	if want := `tribe_http_requests_total{method="GET",route="GET /api/things/{id}",status="500"} 1`; !strings.Contains(scrape.Body.String(), want) {
+		t.Errorf("metrics lack %s", want)
 	}
 }
 
