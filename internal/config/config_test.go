@@ -1,8 +1,8 @@
 package config
 
 import (
-	"log/slog"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
