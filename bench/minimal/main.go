@@ -3,15 +3,21 @@
 // middleware. bench/static.sh runs it beside bin/tribe and nginx, once bare
 // and once sending the same response headers as bin/tribe (an optional third
 // argument: a file of "Name: value" lines), which separates the server's own
-// per-request work from the cost of the headers it sends.
+// per-request work from the cost of the headers it sends. A fourth argument,
+// "limits", serves with bin/tribe's own server settings too (httpx.NewServer
+// on an httpx.LimitListener: read timeouts and the connection cap): the
+// same job as bin/tribe, done by a handler that only writes the bytes.
 package main
 
 import (
 	"bufio"
 	"log"
+	"net"
 	"net/http"
 	"os"
 	"strings"
+
+	"tribe/internal/httpx"
 )
 
 func main() {
@@ -28,13 +34,21 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	log.Fatal(http.ListenAndServe(os.Args[1], http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	handler := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		h := w.Header()
 		for k, v := range header {
 			h[k] = v
 		}
 		_, _ = w.Write(page)
-	})))
+	})
+	if len(os.Args) > 4 && os.Args[4] == "limits" {
+		ln, err := net.Listen("tcp", os.Args[1])
+		if err != nil {
+			log.Fatal(err)
+		}
+		log.Fatal(httpx.NewServer(handler, nil).Serve(httpx.LimitListener(ln, httpx.MaxConns)))
+	}
+	log.Fatal(http.ListenAndServe(os.Args[1], handler))
 }
 
 // readHeader reads "Name: value" lines, leaving out Date and Content-Length,

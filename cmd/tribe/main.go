@@ -21,6 +21,7 @@ import (
 	"tribe/internal/config"
 	"tribe/internal/content"
 	"tribe/internal/events"
+	"tribe/internal/httpx"
 	"tribe/internal/kb"
 	"tribe/internal/mail"
 	"tribe/internal/store"
@@ -192,12 +193,6 @@ func seedAtStart(ctx context.Context, kbs *kb.Service, site *content.Site, cfg *
 	}
 }
 
-// Connection limits of the server (see serve).
-const (
-	readTimeout = 60 * time.Second // the slowest avatar upload (5 MB) a person should wait for
-	maxConns    = 4096
-)
-
 func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.Site, hub *events.Hub, kbs *kb.Service, logger *slog.Logger) error {
 	seedAtStart(ctx, kbs, site, cfg, logger)
 	logger.Info("knowledge base", "ranking", kbs.Ranking())
@@ -209,18 +204,8 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w; set TRIBE_ADDR to a free address such as :8081", cfg.Addr, err)
 	}
-	// A whole request, body included, must arrive within ReadTimeout, so a
-	// client that sends headers and then trickles a body cannot hold a
-	// connection; streams lift it for themselves (httpx.Streams.Open).
-	// The listener caps open connections at maxConns.
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       readTimeout,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
-	ln = newLimitListener(ln, maxConns)
+	srv := httpx.NewServer(handler, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
+	ln = httpx.LimitListener(ln, httpx.MaxConns)
 	sender, err := mail.NewSender(cfg.SMTPURL, cfg.SMTPFrom, logger)
 	if err != nil {
 		return fmt.Errorf("mail: %w", err)

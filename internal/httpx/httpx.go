@@ -1,6 +1,7 @@
 // Package httpx holds the HTTP helpers every route shares: one JSON body
 // reader, one raw body reader, one JSON and error writer with the one table
-// from error code to status, and one server-sent-events stream. Domain
+// from error code to status, one server-sent-events stream, and the
+// server's own limits (NewServer, LimitListener). Domain
 // packages never import it; they return *errs.Error and httpx turns that
 // into a response.
 package httpx

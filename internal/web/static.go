@@ -68,6 +68,12 @@ func (f *staticFile) prepare() {
 // on a response copies instead of writing into them.
 var (
 	hdrVaryEncoding = []string{"Accept-Encoding"}
+	// Cache-Control values: pages are checked on every visit (their
+	// names stay, their content changes); files under assets/ carry their
+	// content's hash in their names.
+	cacheRevalidate = []string{"no-cache"}
+	cacheHour       = []string{"public, max-age=3600"}
+	cacheForever    = []string{"public, max-age=31536000, immutable"}
 	hdrGzip         = []string{"gzip"}
 	hdrBrotli       = []string{"br"}
 )
@@ -187,14 +193,14 @@ func (s *staticSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.routes[p] {
-		s.serveFile(w, r, s.pageFor(p), http.StatusOK, "no-cache")
+		s.serveFile(w, r, s.pageFor(p), http.StatusOK, cacheRevalidate)
 		return
 	}
 	name := strings.TrimPrefix(p, "/")
 	if f, ok := s.files[name]; ok && !strings.HasSuffix(name, ".html") {
-		cache := "public, max-age=3600"
+		cache := cacheHour
 		if strings.HasPrefix(name, "assets/") {
-			cache = "public, max-age=31536000, immutable"
+			cache = cacheForever
 		}
 		s.serveFile(w, r, f, http.StatusOK, cache)
 		return
@@ -214,7 +220,7 @@ func (s *staticSite) notFound(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	s.serveFile(w, r, s.shell, http.StatusNotFound, "no-cache")
+	s.serveFile(w, r, s.shell, http.StatusNotFound, cacheRevalidate)
 }
 
 // pageFor returns the prerendered HTML of a route when the build has one
@@ -250,14 +256,18 @@ var gzipWriters = sync.Pool{New: func() any {
 	return zw
 }}
 
-func (s *staticSite) serveFile(w http.ResponseWriter, r *http.Request, f *staticFile, status int, cache string) {
+func (s *staticSite) serveFile(w http.ResponseWriter, r *http.Request, f *staticFile, status int, cache []string) {
 	// Canonical keys and values made once: this is the hottest path of the site.
 	h := w.Header()
 	h["Content-Type"] = f.hdr.contentType
-	h.Set("Cache-Control", cache)
+	h["Cache-Control"] = cache
 	h["Etag"] = f.hdr.etag
 	if f.gzip != nil || f.lazyGzip || f.brotli != nil {
-		h["Vary"] = append(h["Vary"], hdrVaryEncoding...)
+		if vary := h["Vary"]; len(vary) == 0 {
+			h["Vary"] = hdrVaryEncoding
+		} else {
+			h["Vary"] = append(vary, hdrVaryEncoding...)
+		}
 	}
 	if status == http.StatusOK && etagMatches(r.Header.Get("If-None-Match"), f.etag) {
 		w.WriteHeader(http.StatusNotModified)
@@ -277,7 +287,7 @@ func (s *staticSite) serveFile(w http.ResponseWriter, r *http.Request, f *static
 	h["Content-Length"] = length
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
-		_, _ = bytes.NewReader(body).WriteTo(w)
+		_, _ = w.Write(body)
 	}
 }
 
@@ -322,7 +332,9 @@ func acceptedCodings(header string) codings {
 }
 
 func etagMatches(header, etag string) bool {
-	for _, t := range strings.Split(header, ",") {
+	for rest := header; rest != ""; {
+		var t string
+		t, rest, _ = strings.Cut(rest, ",")
 		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
 		if t == etag || t == "*" {
 			return true
