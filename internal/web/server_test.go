@@ -396,3 +396,28 @@ func TestAcceptedEncodings(t *testing.T) {
 		}
 	}
 }
+
+// TestPagesFirstTakesOnlyTheAppsRoutes: pages skip the mux only where the
+// mux would have given them to the web app anyway: /about does, /mcp (a GET
+// route of its own) does not, and other methods always go through the mux.
+func TestPagesFirstTakesOnlyTheAppsRoutes(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /mcp", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "mcp route") })
+	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "through the mux") })
+	site := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "first") })
+	h := pagesFirst(mux, site, mux)
+	for _, c := range []struct{ method, path, want string }{
+		{"GET", "/about", "first"},
+		{"HEAD", "/tribe", "first"},
+		{"GET", "/mcp", "mcp route"},
+		{"POST", "/about", "through the mux"},
+		{"GET", "/about/", "through the mux"},
+		{"GET", "/not-a-page", "through the mux"},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(c.method, c.path, nil))
+		if got := rec.Body.String(); got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.method, c.path, got, c.want)
+		}
+	}
+}
