@@ -1,3 +1,4 @@
+import { readJsonScript } from '@/lib/json-script';
 import type { SiteContent } from './types';
 
 /** The element the server fills with the site owner's content (internal/web/content_override.go). */
@@ -17,12 +18,9 @@ export function injectedContent(): SiteContent | null {
   if (element === null) return null;
   if (element !== cachedElement) {
     cachedElement = element;
-    try {
-      cachedContent = JSON.parse(element.textContent ?? '') as SiteContent;
-    } catch {
-      // A broken element must not take the page down: the bundled content is still correct text.
-      cachedContent = null;
-    }
+    // Broken, it is ignored: the bundled content is still correct text.
+    const value = readJsonScript(CONTENT_ELEMENT_ID);
+    cachedContent = typeof value === 'object' && value !== null ? (value as SiteContent) : null;
   }
   return cachedContent;
 }

@@ -4,22 +4,15 @@
  * setting is off.
  */
 import type { PageConfig } from './api-types';
+import { readJsonScript } from './json-script';
 
 /** The element the server fills with the page settings. */
 export const PAGE_CONFIG_ELEMENT_ID = 'tribe-config';
 
 /** The page settings the server sent, or an empty object. */
 export function pageConfig(): PageConfig {
-  if (typeof document === 'undefined') return {};
-  const text = document.getElementById(PAGE_CONFIG_ELEMENT_ID)?.textContent;
-  if (!text) return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null) return {};
-    const url = (value as { goal_widget_url?: unknown }).goal_widget_url;
-    return typeof url === 'string' && url !== '' ? { goal_widget_url: url } : {};
-  } catch {
-    // A broken element must not take the page down: the built-in planner still works.
-    return {};
-  }
+  const value = readJsonScript(PAGE_CONFIG_ELEMENT_ID);
+  if (typeof value !== 'object' || value === null) return {};
+  const url = (value as { goal_widget_url?: unknown }).goal_widget_url;
+  return typeof url === 'string' && url !== '' ? { goal_widget_url: url } : {};
 }
