@@ -14,6 +14,7 @@ import {
   runCommand,
   type Tone,
 } from './commands';
+import { splitColumns } from './layout';
 import { useTypewriter } from './use-typewriter';
 
 /** One line of the transcript: what was typed, or a block of output. */
@@ -87,18 +88,36 @@ function apply(lines: Line[], event: ConsoleEvent, nextId: () => number): Line[]
  */
 function OutputText({ text, cursor }: { text: string; cursor: boolean }) {
   const rows = text.split('\n');
-  return rows.map((row, i) => (
-    // biome-ignore lint/suspicious/noArrayIndexKey: the rows of one text, in order, never reordered
-    <span key={i} className="block pl-[4ch] -indent-[4ch]">
-      {row === '' ? ' ' : row}
-      {cursor && i === rows.length - 1 ? (
+  return rows.map((row, i) => {
+    const caret =
+      cursor && i === rows.length - 1 ? (
         <span
           aria-hidden="true"
           className="ml-0.5 inline-block h-4 w-2 translate-y-0.5 bg-term-green motion-safe:animate-blink"
         />
-      ) : null}
-    </span>
-  ));
+      ) : null;
+    const columns = splitColumns(row);
+    if (columns) {
+      // The second column wraps as a whole to its own line, indented, when it does not fit.
+      return (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the rows of one text, in order, never reordered
+        <span key={i} className="flex flex-wrap pl-[6ch]">
+          <span className="-ml-[6ch] whitespace-pre">{columns[0]}</span>
+          <span className="min-w-0">
+            {columns[1]}
+            {caret}
+          </span>
+        </span>
+      );
+    }
+    return (
+      // biome-ignore lint/suspicious/noArrayIndexKey: the rows of one text, in order, never reordered
+      <span key={i} className="block pl-[4ch] -indent-[4ch]">
+        {row === '' ? ' ' : row}
+        {caret}
+      </span>
+    );
+  });
 }
 
 function LinkOf({ link }: { link: NonNullable<Block['link']> }) {
