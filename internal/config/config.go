@@ -137,8 +137,8 @@ func Load(getenv func(string) string, dotenvPath string) (*Config, error) {
 		AIEmbeddingModel:    get("AI_EMBEDDING_MODEL", ""),
 		GoalWidgetURL:       get("TRIBE_GOAL_WIDGET_URL", ""),
 	}
-	if err := c.LogLevel.UnmarshalText([]byte(get("TRIBE_LOG_LEVEL", "info"))); err != nil || !namedLevel(c.LogLevel) {
-		return nil, fmt.Errorf("TRIBE_LOG_LEVEL=%q is not a log level; use debug, info, warn or error", get("TRIBE_LOG_LEVEL", "info"))
+	if level := get("TRIBE_LOG_LEVEL", "info"); c.LogLevel.UnmarshalText([]byte(level)) != nil || !namedLevel(c.LogLevel) {
+		return nil, fmt.Errorf("TRIBE_LOG_LEVEL=%q is not a log level; use debug, info, warn or error", level)
 	}
 	for _, e := range strings.Split(get("TRIBE_ADMIN_EMAILS", ""), ",") {
 		if e = strings.ToLower(strings.TrimSpace(e)); e != "" {

@@ -53,8 +53,8 @@ func (p *notFoundPage) serve(w http.ResponseWriter, r *http.Request) {
 	body := bytes.Join(p.parts, []byte(template.HTMLEscapeString(requestedPath(r))))
 	h := w.Header()
 	h["Content-Type"] = p.contentType
-	h.Set("Cache-Control", "no-cache")
-	h["Vary"] = append(h["Vary"], hdrVaryEncoding...)
+	h["Cache-Control"] = cacheRevalidate
+	varyOnEncoding(h)
 	if acceptedCodings(r.Header.Get("Accept-Encoding")).gzip {
 		if gz, err := gzipBytes(body); err == nil {
 			body = gz

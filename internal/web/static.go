@@ -263,11 +263,7 @@ func (s *staticSite) serveFile(w http.ResponseWriter, r *http.Request, f *static
 	h["Cache-Control"] = cache
 	h["Etag"] = f.hdr.etag
 	if f.gzip != nil || f.lazyGzip || f.brotli != nil {
-		if vary := h["Vary"]; len(vary) == 0 {
-			h["Vary"] = hdrVaryEncoding
-		} else {
-			h["Vary"] = append(vary, hdrVaryEncoding...)
-		}
+		varyOnEncoding(h)
 	}
 	if status == http.StatusOK && etagMatches(r.Header.Get("If-None-Match"), f.etag) {
 		w.WriteHeader(http.StatusNotModified)
@@ -289,6 +285,16 @@ func (s *staticSite) serveFile(w http.ResponseWriter, r *http.Request, f *static
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
+}
+
+// varyOnEncoding adds Accept-Encoding to h's Vary, sharing the ready-made
+// value when Vary was empty (the usual case) instead of allocating a copy.
+func varyOnEncoding(h http.Header) {
+	if vary := h["Vary"]; len(vary) > 0 {
+		h["Vary"] = append(vary, hdrVaryEncoding...)
+		return
+	}
+	h["Vary"] = hdrVaryEncoding
 }
 
 // etagOf is a strong validator derived from the bytes, so it changes exactly
