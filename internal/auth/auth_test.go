@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"tribe/internal/clock/clocktest"
 	"tribe/internal/errs"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
@@ -17,30 +18,14 @@ import (
 // cheap keeps tests fast; production uses DefaultParams.
 var cheap = Params{Memory: 1024, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+// newClock is the service's clock in these tests; they move it past expiries.
+func newClock() *clocktest.Clock { return clocktest.New() }
 
-func (c *clock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
-func newClock() *clock { return &clock{t: time.Now().UTC()} }
-
-func newService(db *store.DB, cfg Config, c *clock) *Service {
+func newService(db *store.DB, cfg Config, c *clocktest.Clock) *Service {
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = "https://ruv.example"
 	}
-	return New(db, cfg, WithParams(cheap), WithClock(c.now), WithResetFloor(0))
+	return New(db, cfg, WithParams(cheap), WithClock(c.Now), WithResetFloor(0))
 }
 
 func signUp(t *testing.T, s *Service, name, email, password string) (*User, string) {
@@ -330,7 +315,7 @@ func TestSignInUpgradesWeakHashes(t *testing.T) {
 		c := newClock()
 		weak := newService(db, Config{}, c)
 		u, _ := signUp(t, weak, "Ada", "ada@example.com", "analytical")
-		stronger := New(db, Config{}, WithParams(Params{Memory: 2048, Time: 2, Threads: 1, SaltLen: 16, KeyLen: 32}), WithClock(c.now))
+		stronger := New(db, Config{}, WithParams(Params{Memory: 2048, Time: 2, Threads: 1, SaltLen: 16, KeyLen: 32}), WithClock(c.Now))
 		if _, _, err := stronger.SignIn(ctx, "ada@example.com", "analytical", Client{}); err != nil {
 			t.Fatal(err)
 		}
@@ -359,29 +344,29 @@ func TestSessionRenewalExpiryAndSignOut(t *testing.T) {
 			return e.Time
 		}
 		start := expiry(first)
-		if d := start.Sub(c.now()); d < SessionTTL-time.Second || d > SessionTTL+time.Second {
+		if d := start.Sub(c.Now()); d < SessionTTL-time.Second || d > SessionTTL+time.Second {
 			t.Fatalf("new session lives %v, want %v", d, SessionTTL)
 		}
-		c.advance(time.Minute)
+		c.Advance(time.Minute)
 		if p, renewed, _ := s.Authenticate(ctx, first); p == nil || renewed {
 			t.Fatalf("within RenewEvery: p=%v renewed=%v (want valid, not renewed)", p, renewed)
 		}
 		if !expiry(first).Equal(start) {
 			t.Fatal("a request within RenewEvery must not write")
 		}
-		c.advance(RenewEvery)
+		c.Advance(RenewEvery)
 		if p, renewed, _ := s.Authenticate(ctx, first); p == nil || !renewed {
 			t.Fatalf("after RenewEvery: p=%v renewed=%v (want renewed)", p, renewed)
 		}
-		if got := expiry(first); !got.After(start) || got.Sub(c.now()) < SessionTTL-time.Second {
+		if got := expiry(first); !got.After(start) || got.Sub(c.Now()) < SessionTTL-time.Second {
 			t.Fatalf("renewal did not slide the expiry: %v -> %v", start, got)
 		}
 		// Idle just under 30 days: still valid; then past it: gone.
-		c.advance(SessionTTL - time.Minute)
+		c.Advance(SessionTTL - time.Minute)
 		if p, _, _ := s.Authenticate(ctx, first); p == nil {
 			t.Fatal("a session used within 30 days must still work")
 		}
-		c.advance(SessionTTL + time.Minute)
+		c.Advance(SessionTTL + time.Minute)
 		if p, _, _ := s.Authenticate(ctx, first); p != nil {
 			t.Fatal("a session idle for more than 30 days must be refused")
 		}
@@ -453,7 +438,7 @@ func TestConfirmationLinkSingleUseAndExpiry(t *testing.T) {
 		v, graceSession := signUp(t, s, "Grace", "grace@example.com", "compilers")
 		_, text = lastMail(t, db, "grace@example.com")
 		old := linkToken(t, text, "/auth/confirm?token=")
-		c.advance(ConfirmTTL + time.Second)
+		c.Advance(ConfirmTTL + time.Second)
 		graceCtx := signedIn(t, s, graceSession)
 		if err := s.ConfirmEmail(graceCtx, old); !errors.Is(err, ErrTokenExpired) {
 			t.Fatalf("expired link: %v, want ErrTokenExpired", err)
@@ -564,7 +549,7 @@ func TestPasswordReset(t *testing.T) {
 		_ = s.RequestPasswordReset(ctx, "ada@example.com")
 		text = lastMailAbout(t, db, "ada@example.com", "Reset your password")
 		late := linkToken(t, text, "/auth?reset=true&token=")
-		c.advance(ResetTTL + time.Second)
+		c.Advance(ResetTTL + time.Second)
 		if _, _, err := s.ResetPassword(ctx, late, "password five", Client{}); !errors.Is(err, ErrInvalidToken) {
 			t.Fatalf("expired link: %v", err)
 		}

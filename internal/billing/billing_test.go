@@ -83,7 +83,7 @@ func TestAccessRuleAgreesEverywhere(t *testing.T) {
 			t.Fatalf("countAccess %d, want %d", n, wantCount)
 		}
 		// Two days later the dated complimentary membership has ended.
-		e.clock.Add(49 * time.Hour)
+		e.clock.Advance(49 * time.Hour)
 		s := e.sub(until)
 		if s.Active() || s.Status != StatusCanceled || !s.Complimentary {
 			t.Fatalf("ended complimentary membership: %+v", s)

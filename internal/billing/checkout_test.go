@@ -139,7 +139,7 @@ func TestGhost16057DoubleClickMakesOneCustomer(t *testing.T) {
 		}
 		// The session nears its end: the next press opens a new one for the
 		// same customer, on the same seat, and closes the old one.
-		e.clock.Add(CheckoutTTL - reuseMargin + time.Second)
+		e.clock.Advance(CheckoutTTL - reuseMargin + time.Second)
 		next, err := e.svc.Checkout(e.ctx, ada, "ada@example.com", "members")
 		if err != nil || next == urls[0] {
 			t.Fatalf("press near the end: %q %v", next, err)
@@ -235,7 +235,7 @@ func TestSeatHoldLifecycle(t *testing.T) {
 		}
 		// Bob abandons his checkout: after its 31 minutes the seat is free
 		// without any event.
-		e.clock.Add(CheckoutTTL + time.Second)
+		e.clock.Advance(CheckoutTTL + time.Second)
 		adaURL, err := e.svc.Checkout(e.ctx, ada, "ada@example.com", "members")
 		if err != nil {
 			t.Fatalf("after Bob's hold ran out: %v", err)

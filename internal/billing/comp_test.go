@@ -99,7 +99,7 @@ func TestComplimentaryMembership(t *testing.T) {
 		}
 
 		// Ada's complimentary day passes: she loses access and her seat.
-		e.clock.Add(25 * time.Hour)
+		e.clock.Advance(25 * time.Hour)
 		if s := e.sub(ada); s.Active() {
 			t.Fatalf("after the end: %+v", s)
 		}
@@ -154,7 +154,7 @@ func TestListAccountsAgreesWithHasAccess(t *testing.T) {
 		if err := e.svc.Comp(e.ctx, gone, &until); err != nil {
 			t.Fatal(err)
 		}
-		e.clock.Add(2 * time.Hour) // that complimentary membership has ended
+		e.clock.Advance(2 * time.Hour) // that complimentary membership has ended
 		list, err := e.svc.ListAccounts(e.ctx)
 		if err != nil {
 			t.Fatal(err)

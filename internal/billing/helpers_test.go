@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tribe/internal/billing/billingtest"
+	"tribe/internal/clock/clocktest"
 	"tribe/internal/config"
 	"tribe/internal/mail"
 	"tribe/internal/store"
@@ -23,31 +24,13 @@ const (
 	testChatURL = "https://chat.test/invite/abc"
 )
 
-// clock is a settable clock for a Service.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // env is one test's billing service with its database, clock and Stripe.
 type env struct {
 	t     *testing.T
 	db    *store.DB
 	svc   *Service
 	cfg   *config.Config
-	clock *clock
+	clock *clocktest.Clock
 	ctx   context.Context
 }
 
@@ -60,7 +43,7 @@ func newEnv(t *testing.T, db *store.DB, stripeURL string, capacity int) *env {
 	if stripeURL != "" {
 		cfg.StripeSecretKey, cfg.StripePriceID, cfg.StripeWebhookSecret, cfg.StripeAPIBase = "sk_test_123", testPrice, testSecret, stripeURL
 	}
-	c := &clock{t: time.Now().UTC().Truncate(time.Second)}
+	c := clocktest.At(time.Now().UTC().Truncate(time.Second))
 	svc := New(db, cfg, WithClock(c.Now), WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	return &env{t: t, db: db, svc: svc, cfg: cfg, clock: c, ctx: context.Background()}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"tribe/internal/clock/clocktest"
 	"tribe/internal/mail"
 	"tribe/internal/mail/mailtest"
 	"tribe/internal/store"
@@ -20,25 +21,9 @@ import (
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-// clock is a test clock that starts just after now, so freshly queued mail is due.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock { return &clock{t: time.Now().Add(time.Second)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+// newClock starts a test clock just after the real time: Enqueue makes a
+// message due at the real time, so freshly queued mail is due on this clock.
+func newClock() *clocktest.Clock { return clocktest.At(time.Now().Add(time.Second)) }
 
 type outboxRow struct {
 	Status    string
@@ -237,7 +222,7 @@ func TestRetryAfterSMTPFailure(t *testing.T) {
 			t.Errorf("retried %d messages before the backoff ended", n)
 		}
 
-		clk.Add(30 * time.Second)
+		clk.Advance(30 * time.Second)
 		drain(t, w)
 		r = row(t, db, id)
 		if r.Status != "pending" || r.Attempts != 2 {
@@ -247,7 +232,7 @@ func TestRetryAfterSMTPFailure(t *testing.T) {
 			t.Errorf("next attempt %v, want %v (backoff doubled)", r.Next, want)
 		}
 
-		clk.Add(time.Minute)
+		clk.Advance(time.Minute)
 		drain(t, w)
 		r = row(t, db, id)
 		if r.Status != "sent" || r.Attempts != 3 || r.LastError != "" {
@@ -267,9 +252,9 @@ func TestGivesUpAfterMaxAttempts(t *testing.T) {
 		w := mail.NewWorker(db, smtpSender(t, srv), quiet(), mail.WorkerOptions{Now: clk.Now, MaxAttempts: 2})
 		id := enqueue(t, db, mail.Message{To: "ada@example.com", Subject: "s", Text: "t"})
 		drain(t, w)
-		clk.Add(time.Hour)
+		clk.Advance(time.Hour)
 		drain(t, w)
-		clk.Add(time.Hour)
+		clk.Advance(time.Hour)
 		if n := drain(t, w); n != 0 {
 			t.Errorf("a failed message was tried again")
 		}
@@ -327,7 +312,7 @@ func TestCrashedSendIsReclaimedAfterLease(t *testing.T) {
 		if r := row(t, db, held); r.Status != "sending" || r.Attempts != 1 {
 			t.Errorf("held row = %+v; a live lease must not be taken", r)
 		}
-		clk.Add(2 * time.Minute)
+		clk.Advance(2 * time.Minute)
 		if n := drain(t, w); n != 1 {
 			t.Fatalf("after its lease ended, drain attempted %d, want 1", n)
 		}
@@ -415,7 +400,7 @@ func TestRestartDeliversPending(t *testing.T) {
 			}
 
 			// Second life, after the backoff: a new worker on a new connection.
-			clk.Add(time.Minute)
+			clk.Advance(time.Minute)
 			second := storetest.Open(t, url, dir)
 			if n := drain(t, mail.NewWorker(second, smtpSender(t, srv), quiet(), mail.WorkerOptions{Now: clk.Now})); n != 2 {
 				t.Fatalf("after restart, drain attempted %d, want 2", n)

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"tribe/internal/clock"
 	"tribe/internal/store"
 )
 
@@ -31,7 +32,7 @@ type WorkerOptions struct {
 	// marked failed (15, about eleven hours of retrying).
 	MaxAttempts int
 	// Now is the clock (time.Now); tests move it forward.
-	Now func() time.Time
+	Now clock.Clock
 }
 
 func (o *WorkerOptions) defaults() {

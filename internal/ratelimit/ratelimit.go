@@ -8,10 +8,9 @@ import (
 	"math"
 	"sync"
 	"time"
-)
 
-// Clock returns the current time; tests pass a controllable one.
-type Clock func() time.Time
+	"tribe/internal/clock"
+)
 
 // DefaultMaxKeys bounds how many keys a Limiter or Backoff remembers.
 const DefaultMaxKeys = 100_000
@@ -21,7 +20,7 @@ const DefaultMaxKeys = 100_000
 type Limiter struct {
 	burst    float64
 	interval time.Duration
-	now      Clock
+	now      clock.Clock
 	maxKeys  int
 
 	mu        sync.Mutex
@@ -38,12 +37,12 @@ type bucket struct {
 type Option func(*options)
 
 type options struct {
-	now     Clock
+	now     clock.Clock
 	maxKeys int
 }
 
 // WithClock replaces time.Now.
-func WithClock(c Clock) Option { return func(o *options) { o.now = c } }
+func WithClock(c clock.Clock) Option { return func(o *options) { o.now = c } }
 
 // WithMaxKeys bounds the number of remembered keys (DefaultMaxKeys otherwise).
 func WithMaxKeys(n int) Option { return func(o *options) { o.maxKeys = n } }
@@ -141,7 +140,7 @@ type Backoff struct {
 	Max    time.Duration
 	Forget time.Duration
 
-	now     Clock
+	now     clock.Clock
 	maxKeys int
 
 	mu        sync.Mutex
