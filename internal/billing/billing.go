@@ -171,12 +171,6 @@ func countAccess(ctx context.Context, q querier, now time.Time) (int, error) {
 	return n, nil
 }
 
-// CountActive is the tribe's member count: everyone with access now, paying
-// and complimentary.
-func CountActive(ctx context.Context, db *store.DB) (int, error) {
-	return countAccess(ctx, db.Read, time.Now())
-}
-
 // TribeStatus is how full the tribe is.
 type TribeStatus struct {
 	Capacity      int  `json:"capacity"`
@@ -184,23 +178,8 @@ type TribeStatus struct {
 	SpotsLeft     int  `json:"spots_left"`
 	AtCapacity    bool `json:"at_capacity"`
 	// PaymentsEnabled says online payment (Stripe) is set up, so Subscribe
-	// can take a member to checkout. Service.Status sets it; the package's
-	// Status, which has no Stripe settings, leaves it false.
+	// can take a member to checkout.
 	PaymentsEnabled bool `json:"payments_enabled"`
-}
-
-// Status counts members with access against the configured capacity.
-func Status(ctx context.Context, db *store.DB, capacity int) (TribeStatus, error) {
-	n, err := CountActive(ctx, db)
-	if err != nil {
-		return TribeStatus{}, err
-	}
-	return TribeStatus{
-		Capacity:      capacity,
-		ActiveMembers: n,
-		SpotsLeft:     max(capacity-n, 0),
-		AtCapacity:    n >= capacity,
-	}, nil
 }
 
 // querier is *sql.DB or *sql.Tx.

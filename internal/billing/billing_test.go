@@ -26,11 +26,11 @@ func TestSubscriptionsAndStatus(t *testing.T) {
 		if err != nil || !s.Active() || !s.CancelAtPeriodEnd || !s.CurrentPeriodEnd.Equal(end) || s.Complimentary {
 			t.Fatalf("paid: %+v %v", s, err)
 		}
-		st, err := Status(e.ctx, db, 50)
+		st, err := e.svc.Status(e.ctx)
 		if err != nil || st != (TribeStatus{Capacity: 50, ActiveMembers: 1, SpotsLeft: 49}) {
 			t.Fatalf("status %+v %v", st, err)
 		}
-		if st, _ := Status(e.ctx, db, 1); !st.AtCapacity || st.SpotsLeft != 0 {
+		if st, _ := newEnv(t, db, "", 1).svc.Status(e.ctx); !st.AtCapacity || st.SpotsLeft != 0 {
 			t.Fatalf("at capacity: %+v", st)
 		}
 		if v, err := ViewerOf(e.ctx, db, paid, false); err != nil || !v.Member {

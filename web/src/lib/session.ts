@@ -180,9 +180,3 @@ export const session: SessionStore = createSessionStore();
 export function useSession(): SessionState {
   return useSyncExternalStore(session.subscribe, session.getSnapshot, session.getServerSnapshot);
 }
-
-/** The signed-in user, or null while signed out or not yet known. */
-export function useUser(): User | null {
-  const state = useSession();
-  return state.status === 'signed-in' ? state.user : null;
-}
