@@ -3,7 +3,6 @@ package kb
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -175,83 +174,12 @@ func (s *Service) hybrid(ctx context.Context, q query, vec []float32, limit int)
 	if textErr != nil {
 		return Results{}, false, textErr
 	}
-
-	type fused struct {
-		doc   string
-		score float64
-		best  int64 // chunk to show: the full-text one when there is one
-		hit   *ftsHit
-	}
-	byDoc := map[string]*fused{}
-	var order []*fused
-	get := func(doc string) *fused {
-		f, ok := byDoc[doc]
-		if !ok {
-			f = &fused{doc: doc}
-			byDoc[doc] = f
-			order = append(order, f)
-		}
-		return f
-	}
-	for i := range text {
-		f := get(text[i].documentID)
-		f.score += 1.0 / float64(rrfK+i+1)
-		f.hit = &text[i]
-	}
-	rank := 0
-	seen := map[string]bool{}
-	for _, h := range near {
-		if seen[h.DocumentID] || rank >= fuseDepth {
-			continue
-		}
-		seen[h.DocumentID] = true
-		f := get(h.DocumentID)
-		f.score += 1.0 / float64(rrfK+rank+1)
-		if f.hit == nil {
-			f.best = h.ChunkID
-		}
-		rank++
-	}
-	slices.SortStableFunc(order, func(a, b *fused) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return strings.Compare(a.doc, b.doc)
-	})
-
-	// Read the shown chunk of documents found by vector alone; a chunk
-	// deleted since the index saw it drops out.
-	var need []int64
-	for _, f := range order[:min(len(order), limit+fuseDepth/5)] {
-		if f.hit == nil {
-			need = append(need, f.best)
-		}
-	}
-	chunks, err := chunkText(ctx, s.db.Read, need)
+	ranking := fuse(text, near, fuseDepth)
+	// Read the chunks of the documents found by vector alone near the top,
+	// with some to spare for chunks deleted since the index saw them.
+	chunks, err := chunkText(ctx, s.db.Read, vectorOnly(ranking[:min(len(ranking), limit+fuseDepth/5)]))
 	if err != nil {
 		return Results{}, false, err
 	}
-	// The best possible fused score is first place in both lists.
-	const top = 2.0 / float64(rrfK+1)
-	out := Results{Results: []Result{}, Ranking: RankingHybrid}
-	for _, f := range order {
-		if len(out.Results) == limit {
-			break
-		}
-		h := f.hit
-		if h == nil {
-			c, ok := chunks[f.best]
-			if !ok {
-				continue
-			}
-			h = &c
-		}
-		out.Results = append(out.Results, Result{
-			Content: h.content, Metadata: h.metadata, Similarity: min(f.score/top, 1), DocumentID: f.doc,
-		})
-	}
-	return out, true, nil
+	return Results{Results: fusedResults(ranking, chunks, limit), Ranking: RankingHybrid}, true, nil
 }
