@@ -37,8 +37,8 @@ func newAuthLimits() authLimits {
 	}
 }
 
-// limited spends one request from each limiter under its key and, when one
-// refuses, answers 429 with Retry-After and reports false.
+// limited spends one request from each limiter under its key and reports
+// whether one refused; then it has answered 429 with Retry-After.
 func limited(w http.ResponseWriter, r *http.Request, checks ...limitCheck) bool {
 	for _, c := range checks {
 		if ok, wait := c.l.Allow(c.key); !ok {
