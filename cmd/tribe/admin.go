@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"tribe/internal/auth"
 	"tribe/internal/config"
+	"tribe/internal/services"
 	"tribe/internal/store"
 )
 
@@ -74,14 +76,18 @@ func admin(ctx context.Context, cfg *config.Config, args []string, stdout io.Wri
 	if _, err := db.Migrate(ctx); err != nil {
 		return fmt.Errorf("migrate database: %w", err)
 	}
-	svc := auth.New(db, auth.Config{BaseURL: cfg.BaseURL, AdminEmails: cfg.AdminEmails, AdminDomain: cfg.AdminDomain})
+	// The same services serve builds; Stripe failures that do not fail a
+	// command go to the default logger (standard error).
+	set := services.New(cfg, db, slog.Default())
+	defer set.Close()
+	svc := set.Auth
 	switch args[0] {
 	case "grant":
 		return adminGrant(ctx, svc, args[1], stdout)
 	case "revoke":
 		return adminRevoke(ctx, svc, args[1], stdout)
 	case "comp", "uncomp", "members":
-		return adminMembership(ctx, cfg, db, svc, args, stdout)
+		return adminMembership(ctx, set.Billing, svc, args, stdout)
 	default:
 		return adminList(ctx, svc, stdout)
 	}

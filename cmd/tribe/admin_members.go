@@ -11,9 +11,7 @@ import (
 
 	"tribe/internal/auth"
 	"tribe/internal/billing"
-	"tribe/internal/config"
 	"tribe/internal/errs"
-	"tribe/internal/store"
 )
 
 // compArgs reads `EMAIL [--until YYYY-MM-DD]` (the flag before or after the
@@ -56,8 +54,7 @@ func compArgs(args []string) (email string, until *time.Time, err error) {
 }
 
 // adminMembership runs comp, uncomp and members.
-func adminMembership(ctx context.Context, cfg *config.Config, db *store.DB, users *auth.Service, args []string, stdout io.Writer) error {
-	bill := billing.New(db, cfg)
+func adminMembership(ctx context.Context, bill *billing.Service, users *auth.Service, args []string, stdout io.Writer) error {
 	if args[0] == "members" {
 		return adminMembers(ctx, bill, stdout)
 	}

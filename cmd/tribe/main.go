@@ -20,10 +20,10 @@ import (
 
 	"tribe/internal/config"
 	"tribe/internal/content"
-	"tribe/internal/events"
 	"tribe/internal/httpx"
 	"tribe/internal/kb"
 	"tribe/internal/mail"
+	"tribe/internal/services"
 	"tribe/internal/store"
 	"tribe/internal/web"
 	"tribe/internal/webapp"
@@ -150,17 +150,16 @@ func execute(ctx context.Context, cmd string, cfg *config.Config, logger *slog.L
 	if cmd == "migrate" {
 		return nil
 	}
-	// One hub and one knowledge base per process: the web handlers and the
-	// embeddings worker share the in-memory vector index, and on PostgreSQL
-	// the hub tells the other instances (and hears from them) when the
-	// knowledge base changes.
-	hub := events.New(db, logger)
-	defer hub.Close()
-	kbs := web.NewKnowledgeBase(cfg, db, hub, logger)
+	// One of each service per process: the web handlers and the embeddings
+	// worker share the knowledge base's in-memory vector index, and on
+	// PostgreSQL the hub tells the other instances (and hears from them)
+	// when the knowledge base changes.
+	set := services.New(cfg, db, logger)
+	defer set.Close()
 	if cmd == "seed-kb" {
-		return seedKB(ctx, kbs, site, cfg, stdout)
+		return seedKB(ctx, set.KB, site, cfg, stdout)
 	}
-	return serve(ctx, cfg, db, site, hub, kbs, logger)
+	return serve(ctx, cfg, db, site, set, logger)
 }
 
 // seedKB seeds the knowledge base and prints what it holds. Running servers
@@ -193,10 +192,11 @@ func seedAtStart(ctx context.Context, kbs *kb.Service, site *content.Site, cfg *
 	}
 }
 
-func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.Site, hub *events.Hub, kbs *kb.Service, logger *slog.Logger) error {
+func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.Site, set *services.Set, logger *slog.Logger) error {
+	kbs := set.KB
 	seedAtStart(ctx, kbs, site, cfg, logger)
 	logger.Info("knowledge base", "ranking", kbs.Ranking())
-	handler, err := web.New(web.Options{Config: cfg, DB: db, Logger: logger, App: webapp.FS(), Version: version, Content: site, Hub: hub, KB: kbs})
+	handler, err := web.New(web.Options{Config: cfg, DB: db, Logger: logger, App: webapp.FS(), Version: version, Content: site, Services: set})
 	if err != nil {
 		return err
 	}

@@ -34,12 +34,8 @@ func (s *server) publish(ctx context.Context, e events.Event) {
 	}
 }
 
-// registerEvents creates the live-update hub (unless given one) and adds
-// GET /api/events.
+// registerEvents adds GET /api/events.
 func (s *server) registerEvents(mux *http.ServeMux) error {
-	if s.hub == nil {
-		s.hub = events.New(s.DB, s.Logger)
-	}
 	heartbeat := eventsHeartbeat
 	if s.heartbeat > 0 {
 		heartbeat = s.heartbeat

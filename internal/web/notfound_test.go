@@ -4,7 +4,6 @@ import (
 	"compress/gzip"
 	"io"
 	"io/fs"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -40,7 +39,7 @@ func newTestHandler(t *testing.T, app fs.FS) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Options{Config: cfg, DB: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), App: app, Version: "test"})
+	h, err := New(testOptions(t, cfg, db, withOptions(func(o *Options) { o.App = app })))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,6 @@ package web
 
 import (
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -26,7 +24,7 @@ func widgetServer(t *testing.T, widget string) *httptest.Server {
 		t.Fatal(err)
 	}
 	db := storetest.Open(t, "", t.TempDir())
-	h, err := New(Options{Config: cfg, DB: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), App: testApp(t), Version: "test"})
+	h, err := New(testOptions(t, cfg, db))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -48,7 +47,13 @@ func newPublicHandler(t *testing.T, env map[string]string) (http.Handler, error)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(Options{Config: cfg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), App: testApp(t), Version: "test"})
+	// The content is loaded as serve loads it, before the handler is built:
+	// bad content stops the program there.
+	site, err := content.Load(cfg.ContentDir)
+	if err != nil {
+		return nil, err
+	}
+	return New(testOptions(t, cfg, nil, withOptions(func(o *Options) { o.Content = site })))
 }
 
 // contentCopy writes the embedded content into a directory for
@@ -365,7 +370,7 @@ func TestPreloadedContentIsUsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Options{Config: cfg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), App: testApp(t), Content: site})
+	h, err := New(testOptions(t, cfg, nil, withOptions(func(o *Options) { o.Content = site })))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,19 +21,9 @@ type authAPI struct {
 	limits authLimits
 }
 
-// authService returns the account rules built from the site configuration,
-// made once when the handler is built so every route shares one service
-// (and its bound on concurrent password hashing).
-func (s *server) authService() *auth.Service {
-	s.authOnce.Do(func() {
-		s.auth = auth.New(s.DB, auth.Config{
-			BaseURL:     s.Config.BaseURL,
-			AdminEmails: s.Config.AdminEmails,
-			AdminDomain: s.Config.AdminDomain,
-		})
-	})
-	return s.auth
-}
+// authService is the account rules, shared by every route (and its bound on
+// concurrent password hashing).
+func (s *server) authService() *auth.Service { return s.auth }
 
 // registerAuth adds the account, session and wait-list endpoints.
 func (s *server) registerAuth(mux *http.ServeMux) error {

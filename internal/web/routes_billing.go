@@ -22,10 +22,6 @@ const maxWebhookBody = 1 << 20
 // complimentary membership. docs/api.md ("Billing") is their contract;
 // internal/billing decides everything.
 func (s *server) registerBilling(mux *http.ServeMux) error {
-	s.billing = s.Billing
-	if s.billing == nil {
-		s.billing = billing.New(s.DB, s.Config, billing.WithLogger(s.Logger))
-	}
 	s.route(mux, "POST /api/billing/checkout", member, s.checkout)
 	s.route(mux, "POST /api/billing/portal", member, s.portal)
 	s.route(mux, "POST /api/billing/refresh", member, s.refreshSubscription)

@@ -1,18 +1,14 @@
 package web
 
 import (
-	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
 
-	"tribe/internal/config"
 	"tribe/internal/errs"
-	"tribe/internal/events"
 	"tribe/internal/httpx"
 	"tribe/internal/kb"
 	"tribe/internal/ratelimit"
-	"tribe/internal/store"
 )
 
 // maxDocumentBody bounds a document's request body: the 200 KB of content
@@ -28,10 +24,6 @@ type kbAPI struct {
 
 // registerKB adds the knowledge-base endpoints.
 func (s *server) registerKB(mux *http.ServeMux) error {
-	s.kb = s.KB
-	if s.kb == nil {
-		s.kb = NewKnowledgeBase(s.Options.Config, s.DB, s.hub, s.Logger)
-	}
 	// Generous for a person at the console (and the browser tests, which
 	// all come from one address); a script is held to one search a second.
 	a := &kbAPI{server: s, searchIP: ratelimit.New(30, time.Second)}
@@ -42,17 +34,6 @@ func (s *server) registerKB(mux *http.ServeMux) error {
 	s.route(mux, "DELETE /api/admin/documents/{id}", admin, a.remove)
 	s.route(mux, "POST /api/admin/kb/seed", admin, a.seed)
 	return nil
-}
-
-// NewKnowledgeBase builds the knowledge base the configuration describes:
-// full-text search, plus vector similarity when AI_BASE_URL and
-// AI_EMBEDDING_MODEL are set. hub may be nil (one process).
-func NewKnowledgeBase(cfg *config.Config, db *store.DB, hub *events.Hub, logger *slog.Logger) *kb.Service {
-	o := kb.Options{Hub: hub, Logger: logger}
-	if cfg.EmbeddingsEnabled() {
-		o.Embedder = kb.NewOpenAIEmbedder(cfg.AIBaseURL, cfg.AIAPIKey, cfg.AIEmbeddingModel, nil)
-	}
-	return kb.New(db, o)
 }
 
 // SearchRequest is the body of POST /api/search.

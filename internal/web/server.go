@@ -4,6 +4,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -11,7 +12,6 @@ import (
 	"net/url"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
 	"tribe/internal/agent"
@@ -26,30 +26,28 @@ import (
 	"tribe/internal/kb"
 	"tribe/internal/mcp"
 	"tribe/internal/metrics"
+	"tribe/internal/services"
 	"tribe/internal/store"
 )
 
-// Options carries what the HTTP layer needs.
+// Options carries what the HTTP layer needs. Every field but DB is required
+// (the public-document tests run without a database): the handler builds no
+// service itself, so the process that runs it (cmd/tribe) and the tests pass
+// the same set, made by services.New.
 type Options struct {
 	Config  *config.Config
 	DB      *store.DB
 	Logger  *slog.Logger
 	App     fs.FS // the built web app
 	Version string
-	// Content is the loaded site content; nil loads it from
-	// Config.ContentDir (or the embedded files) when the handler is built.
+	// Content is the loaded site content (content.Load); the handler applies
+	// TRIBE_CAPACITY to it.
 	Content *content.Site
-	// Hub carries live updates; nil makes one. serve shares its hub with
-	// the knowledge base's worker.
-	Hub *events.Hub
-	// KB is the knowledge base; nil makes one from Config (serve passes the
-	// one its embeddings worker keeps in step).
-	KB *kb.Service
-	// Billing is paid membership; nil makes one from Config (online
-	// payment is on when the Stripe settings are).
-	Billing *billing.Service
+	// Services are the domain services, one of each per process: serve
+	// shares the hub and the knowledge base with its workers.
+	Services *services.Set
 
-	// heartbeat overrides the live-update heartbeat (tests make it short).
+	// heartbeat overrides the stream heartbeats (tests make it short).
 	heartbeat time.Duration
 }
 
@@ -59,14 +57,27 @@ func New(o Options) (http.Handler, error) {
 	return h, err
 }
 
+// check reports the first required option that is missing.
+func (o Options) check() error {
+	switch {
+	case o.Config == nil:
+		return errors.New("web: Options.Config is required")
+	case o.Logger == nil:
+		return errors.New("web: Options.Logger is required")
+	case o.App == nil:
+		return errors.New("web: Options.App is required")
+	case o.Content == nil:
+		return errors.New("web: Options.Content is required")
+	case o.Services == nil:
+		return errors.New("web: Options.Services is required")
+	}
+	return nil
+}
+
 // newServer builds the site's HTTP handler and returns the server behind it.
 func newServer(o Options) (*server, http.Handler, error) {
-	if o.Content == nil {
-		loaded, err := content.Load(o.Config.ContentDir)
-		if err != nil {
-			return nil, nil, fmt.Errorf("load content: %w", err)
-		}
-		o.Content = loaded
+	if err := o.check(); err != nil {
+		return nil, nil, err
 	}
 	if err := o.Content.SetTribeCapacity(o.Config.Capacity); err != nil {
 		return nil, nil, err
@@ -86,7 +97,8 @@ func newServer(o Options) (*server, http.Handler, error) {
 	if !site.built {
 		o.Logger.Warn("the web app is not built into this binary; pages answer 503 until `make build` runs")
 	}
-	s := &server{Options: o, hub: o.Hub, app: site, avatars: community.NewAvatars(community.AvatarDir(o.Config.DataDir), community.DefaultAvatarDecodes)}
+	svc := o.Services
+	s := &server{Options: o, hub: svc.Hub, kb: svc.KB, billing: svc.Billing, auth: svc.Auth, app: site, avatars: svc.Avatars}
 	mux := http.NewServeMux()
 	s.route(mux, "GET /healthz", anyone, s.healthz)
 	s.route(mux, "GET /readyz", anyone, s.readyz)
@@ -160,24 +172,19 @@ func errNoEndpoint(r *http.Request) error {
 
 type server struct {
 	Options
-	hub *events.Hub // live updates; Options.Hub or made by registerEvents
-	kb  *kb.Service // Options.KB or made by registerKB
-	// billing is Options.Billing or made by registerBilling.
+	hub     *events.Hub // the services, from Options.Services
+	kb      *kb.Service
 	billing *billing.Service
+	auth    *auth.Service
 	app     http.Handler // the built web app: pages, files and the 404 page
 	routes  []string     // every pattern registered through route, for the authorization test
 	// streams serves the server-sent-event streams; set by registerEvents.
 	streams *httpx.Streams
 	metrics *metrics.Metrics // set by registerOps
-	// avatars renders uploads with a bounded number of decoders and holds
-	// each account's upload allowance; one per handler.
 	avatars *community.Avatars
 	// tools are the AI tools, set by registerAI: the chat offers them to the
 	// model, and an MCP server lists and calls the same registry.
 	tools *agent.Registry
-
-	authOnce sync.Once
-	auth     *auth.Service // see authService
 }
 
 func (s *server) healthz(w http.ResponseWriter, _ *http.Request) {

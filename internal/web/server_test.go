@@ -52,7 +52,7 @@ func newTestServer(t *testing.T, app fstest.MapFS) (*httptest.Server, *store.DB)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Options{Config: cfg, DB: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), App: app, Version: "test"})
+	h, err := New(testOptions(t, cfg, db, withOptions(func(o *Options) { o.App = app })))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestPageHitsAreLoggedAtDebugLevel(t *testing.T) {
 	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
 		var buf bytes.Buffer
 		logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: level}))
-		h, err := New(Options{Config: cfg, DB: db, Logger: logger, App: testApp(t), Version: "test"})
+		h, err := New(testOptions(t, cfg, db, withOptions(func(o *Options) { o.Logger = logger })))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"tribe/internal/config"
+	"tribe/internal/content"
+	"tribe/internal/services"
 	"tribe/internal/store"
 )
 
@@ -57,17 +59,36 @@ func newTestSite(t testing.TB, db *store.DB, env map[string]string, opts ...site
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Config: cfg, DB: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), App: testApp(t), Version: "test"}
-	for _, opt := range opts {
-		opt(&o)
-	}
-	s, h, err := newServer(o)
+	s, h, err := newServer(testOptions(t, cfg, db, opts...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return &testSite{t: t, srv: srv, db: db, cfg: cfg, s: s, h: h}
+}
+
+// testOptions are the handler options serve passes, over db configured by
+// cfg: the content loaded from cfg.ContentDir and the services from
+// services.New, the constructor serve calls (after opts, so a logger given
+// with withLog is theirs too). db may be nil for handlers that never reach
+// the database.
+func testOptions(t testing.TB, cfg *config.Config, db *store.DB, opts ...siteOption) Options {
+	t.Helper()
+	o := Options{Config: cfg, DB: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), App: testApp(t), Version: "test"}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.Content == nil {
+		site, err := content.Load(cfg.ContentDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Content = site
+	}
+	o.Services = services.New(cfg, db, o.Logger)
+	t.Cleanup(o.Services.Close)
+	return o
 }
 
 // testUser is an account made by testSite.user, signed in by a session row.
