@@ -7,7 +7,6 @@ import (
 	"tribe/internal/auth"
 	"tribe/internal/billing"
 	"tribe/internal/errs"
-	"tribe/internal/httpx"
 )
 
 // who may call an endpoint. Every route declares one; finer rules (paid
@@ -29,13 +28,12 @@ var (
 // route registers h under pattern for callers with the given rights and
 // records the route, so the authorization test can check it covers them all.
 func (s *server) route(mux *http.ServeMux, pattern string, w who, h http.HandlerFunc) {
-	s.handle(mux, pattern, w, h)
+	s.reg.handle(pattern, w, h)
 }
 
 // handle is route for an http.Handler.
 func (s *server) handle(mux *http.ServeMux, pattern string, w who, h http.Handler) {
-	s.routes = append(s.routes, pattern)
-	mux.Handle(pattern, allow(w, h))
+	s.reg.handle(pattern, w, h)
 }
 
 // allow wraps h so it runs only for callers with the given rights.
@@ -43,17 +41,16 @@ func allow(a who, h http.Handler) http.Handler {
 	if a == anyone {
 		return h
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return handlerFunc(func(w http.ResponseWriter, r *http.Request) error {
 		p, ok := auth.PrincipalFrom(r.Context())
 		if !ok {
-			httpx.WriteError(w, r, errNotSignedIn)
-			return
+			return errNotSignedIn
 		}
 		if a == admin && !p.Admin {
-			httpx.WriteError(w, r, errNotAdmin)
-			return
+			return errNotAdmin
 		}
 		h.ServeHTTP(w, r)
+		return nil
 	})
 }
 

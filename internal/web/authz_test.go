@@ -240,13 +240,13 @@ func TestAuthorization(t *testing.T) {
 		for _, c := range cases {
 			covered[c.pattern] = true
 		}
-		for _, p := range m.s.routes {
+		for _, p := range m.s.reg.routes {
 			if !covered[p] {
 				t.Errorf("route %q has no row in the authorization table", p)
 			}
 		}
 		for p := range covered {
-			if !slices.Contains(m.s.routes, p) {
+			if !slices.Contains(m.s.reg.routes, p) {
 				t.Errorf("the table has a row for %q, which is not registered", p)
 			}
 		}

@@ -100,6 +100,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 	svc := o.Services
 	s := &server{Options: o, hub: svc.Hub, kb: svc.KB, billing: svc.Billing, auth: svc.Auth, app: site, avatars: svc.Avatars}
 	mux := http.NewServeMux()
+	s.reg = &registrar{mux: mux}
 	s.route(mux, "GET /healthz", anyone, s.healthz)
 	s.route(mux, "GET /readyz", anyone, s.readyz)
 	for _, register := range []func(*http.ServeMux) error{
@@ -177,7 +178,7 @@ type server struct {
 	billing *billing.Service
 	auth    *auth.Service
 	app     http.Handler // the built web app: pages, files and the 404 page
-	routes  []string     // every pattern registered through route, for the authorization test
+	reg     *registrar   // registers every route and records its pattern
 	// streams serves the server-sent-event streams; set by registerEvents.
 	streams *httpx.Streams
 	metrics *metrics.Metrics // set by registerOps
