@@ -29,7 +29,7 @@ func aiEnv(fake *aitest.Server) map[string]string {
 // seedKB fills the knowledge base from the site's content.
 func (m *testSite) seedKB() {
 	m.t.Helper()
-	if _, err := m.s.kb.Seed(context.Background(), kb.FromContent(m.s.Content, m.cfg.Capacity)); err != nil {
+	if _, err := m.s.Services.KB.Seed(context.Background(), kb.FromContent(m.s.Content, m.cfg.Capacity)); err != nil {
 		m.t.Fatal(err)
 	}
 }
@@ -573,7 +573,7 @@ func TestAIChatManyStreams(t *testing.T) {
 func TestAIRelaySurvivesAPanic(t *testing.T) {
 	db := storetest.Open(t, "", t.TempDir())
 	site := newTestSite(t, db, nil)
-	a := &aiAPI{server: site.s, agent: agent.New(agent.Options{Tools: site.s.tools, Site: agent.SiteDeps{Site: site.s.Content}})}
+	a := &aiAPI{agent: agent.New(agent.Options{Tools: site.s.tools, Site: agent.SiteDeps{Site: site.s.Content}})}
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest("POST", "/api/ai/chat", nil)
 	stream, err := httpx.NewStreams(time.Hour, 0).Open(rec, req)

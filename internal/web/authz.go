@@ -7,6 +7,7 @@ import (
 	"tribe/internal/auth"
 	"tribe/internal/billing"
 	"tribe/internal/errs"
+	"tribe/internal/store"
 )
 
 // who may call an endpoint. Every route declares one; finer rules (paid
@@ -24,17 +25,6 @@ var (
 	errNotSignedIn = errs.New(errs.Unauthorized, "Not authenticated")
 	errNotAdmin    = errs.New(errs.Forbidden, "This is only available to admins.")
 )
-
-// route registers h under pattern for callers with the given rights and
-// records the route, so the authorization test can check it covers them all.
-func (s *server) route(mux *http.ServeMux, pattern string, w who, h http.HandlerFunc) {
-	s.reg.handle(pattern, w, h)
-}
-
-// handle is route for an http.Handler.
-func (s *server) handle(mux *http.ServeMux, pattern string, w who, h http.Handler) {
-	s.reg.handle(pattern, w, h)
-}
 
 // allow wraps h so it runs only for callers with the given rights.
 func allow(a who, h http.Handler) http.Handler {
@@ -61,10 +51,10 @@ func caller(r *http.Request) *auth.Principal {
 }
 
 // viewer is the caller as the domain rules see them (anonymous when signed out).
-func (s *server) viewer(r *http.Request) (access.Viewer, error) {
+func viewer(r *http.Request, db *store.DB) (access.Viewer, error) {
 	p, ok := auth.PrincipalFrom(r.Context())
 	if !ok {
 		return access.Viewer{}, nil
 	}
-	return billing.ViewerOf(r.Context(), s.DB, p.UserID, p.Admin)
+	return billing.ViewerOf(r.Context(), db, p.UserID, p.Admin)
 }

@@ -116,12 +116,12 @@ func TestAuthorization(t *testing.T) {
 		}
 		with := func(s scenario, body func(int) any, w want) scenario { s.body, s.want = body, w; return s }
 		is := func(s scenario, w want) scenario { s.want = w; return s }
-		doc, err := m.s.kb.Create(ctx, kb.Input{Title: "Handbook", Content: "How the tribe works."})
+		doc, err := m.s.Services.KB.Create(ctx, kb.Input{Title: "Handbook", Content: "How the tribe works."})
 		if err != nil {
 			t.Fatal(err)
 		}
 		freshDocument := func() string {
-			d, err := m.s.kb.Create(ctx, kb.Input{Title: "Spare", Content: "To be deleted."})
+			d, err := m.s.Services.KB.Create(ctx, kb.Input{Title: "Spare", Content: "To be deleted."})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +135,7 @@ func TestAuthorization(t *testing.T) {
 		}
 		compedMember := func() string {
 			u := m.user("uncomp-" + store.NewID() + "@example.com")
-			if err := m.s.billing.Comp(ctx, u.id, nil); err != nil {
+			if err := m.s.Services.Billing.Comp(ctx, u.id, nil); err != nil {
 				t.Fatal(err)
 			}
 			return "/api/admin/members/" + u.id + "/complimentary"
@@ -240,13 +240,13 @@ func TestAuthorization(t *testing.T) {
 		for _, c := range cases {
 			covered[c.pattern] = true
 		}
-		for _, p := range m.s.reg.routes {
+		for _, p := range m.s.routes {
 			if !covered[p] {
 				t.Errorf("route %q has no row in the authorization table", p)
 			}
 		}
 		for p := range covered {
-			if !slices.Contains(m.s.reg.routes, p) {
+			if !slices.Contains(m.s.routes, p) {
 				t.Errorf("the table has a row for %q, which is not registered", p)
 			}
 		}

@@ -5,14 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
 	"regexp"
 	"strings"
 
+	"tribe/internal/config"
 	"tribe/internal/httpx"
 	"tribe/internal/mail"
+	"tribe/internal/store"
 )
 
 // devMailLimit is how many messages the development mailbox shows.
@@ -21,26 +24,32 @@ const devMailLimit = 200
 // devMailTimeLayout matches the timestamps of the rest of the API.
 const devMailTimeLayout = "2006-01-02T15:04:05.000Z"
 
-// registerDevMail adds the development mailbox, served only without SMTP_URL
+// devMailAPI serves the development mailbox, served only without SMTP_URL
 // and only by a server listening on a loopback address (TRIBE_ADDR such as
 // 127.0.0.1:8080). It shows sign-in and reset links: a server listening on
 // every interface is reachable from elsewhere, and a reverse proxy on the
 // same machine makes every visitor a loopback peer (headers it forgets to
 // add prove nothing), so checking the peer alone is not enough. It also
 // answers only requests from a loopback address without forwarding headers.
-func (s *server) registerDevMail(mux *http.ServeMux) error {
-	if s.Config.SMTPURL != "" {
+type devMailAPI struct {
+	db     *store.DB
+	cfg    *config.Config
+	logger *slog.Logger
+}
+
+func (a *devMailAPI) register(g *registrar) error {
+	if a.cfg.SMTPURL != "" {
 		return nil
 	}
-	if !loopbackListenAddr(s.Config.Addr) {
-		s.Logger.Warn("SMTP_URL is not set: e-mail is NOT delivered, only written to the log. The development mailbox (/dev/mail) is off because TRIBE_ADDR listens beyond this machine; set TRIBE_ADDR=127.0.0.1:8080 to use it",
-			"addr", s.Config.Addr)
+	if !loopbackListenAddr(a.cfg.Addr) {
+		a.logger.Warn("SMTP_URL is not set: e-mail is NOT delivered, only written to the log. The development mailbox (/dev/mail) is off because TRIBE_ADDR listens beyond this machine; set TRIBE_ADDR=127.0.0.1:8080 to use it",
+			"addr", a.cfg.Addr)
 		return nil
 	}
-	s.Logger.Warn("SMTP_URL is not set: e-mail is NOT delivered; messages are logged and kept in the development mailbox at /dev/mail (local requests only)")
-	s.handle(mux, "GET /api/dev/mail", anyone, localOnly(true, http.HandlerFunc(s.devMailJSON)))
-	s.handle(mux, "GET /dev/mail", anyone, localOnly(false, http.HandlerFunc(s.devMailPage)))
-	s.handle(mux, "GET /dev/mail/{id}", anyone, localOnly(false, http.HandlerFunc(s.devMailHTML)))
+	a.logger.Warn("SMTP_URL is not set: e-mail is NOT delivered; messages are logged and kept in the development mailbox at /dev/mail (local requests only)")
+	g.handle("GET /api/dev/mail", anyone, localOnly(true, handlerFunc(a.devMailJSON)))
+	g.handle("GET /dev/mail", anyone, localOnly(false, http.HandlerFunc(a.devMailPage)))
+	g.handle("GET /dev/mail/{id}", anyone, localOnly(false, http.HandlerFunc(a.devMailHTML)))
 	return nil
 }
 
@@ -48,16 +57,16 @@ func (s *server) registerDevMail(mux *http.ServeMux) error {
 // comes straight from a loopback address. A request that passed through a
 // reverse proxy on this machine carries a forwarding header and is refused.
 func localOnly(api bool, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return handlerFunc(func(w http.ResponseWriter, r *http.Request) error {
 		if !directFromLoopback(r) {
 			if api {
-				httpx.WriteError(w, r, errNoEndpoint(r))
-			} else {
-				http.NotFound(w, r)
+				return errNoEndpoint(r)
 			}
-			return
+			http.NotFound(w, r)
+			return nil
 		}
 		next.ServeHTTP(w, r)
+		return nil
 	})
 }
 
@@ -96,11 +105,10 @@ type devMailItem struct {
 	CreatedAt string `json:"created_at"`
 }
 
-func (s *server) devMailJSON(w http.ResponseWriter, r *http.Request) {
-	list, err := mail.List(r.Context(), s.DB, devMailLimit)
+func (a *devMailAPI) devMailJSON(w http.ResponseWriter, r *http.Request) error {
+	list, err := mail.List(r.Context(), a.db, devMailLimit)
 	if err != nil {
-		httpx.WriteError(w, r, fmt.Errorf("development mailbox: %w", err))
-		return
+		return fmt.Errorf("development mailbox: %w", err)
 	}
 	items := make([]devMailItem, 0, len(list))
 	for _, m := range list {
@@ -108,6 +116,7 @@ func (s *server) devMailJSON(w http.ResponseWriter, r *http.Request) {
 			Status: m.Status, CreatedAt: m.CreatedAt.UTC().Format(devMailTimeLayout)})
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"messages": items})
+	return nil
 }
 
 // urlPattern finds the links in a text body so the page can make them clickable.
@@ -175,10 +184,10 @@ type devMailView struct {
 	HasHTML                                  bool
 }
 
-func (s *server) devMailPage(w http.ResponseWriter, r *http.Request) {
-	list, err := mail.List(r.Context(), s.DB, devMailLimit)
+func (a *devMailAPI) devMailPage(w http.ResponseWriter, r *http.Request) {
+	list, err := mail.List(r.Context(), a.db, devMailLimit)
 	if err != nil {
-		s.Logger.Error("development mailbox", "err", err)
+		a.logger.Error("development mailbox", "err", err)
 		http.Error(w, "Could not read the mailbox.", http.StatusInternalServerError)
 		return
 	}
@@ -189,7 +198,7 @@ func (s *server) devMailPage(w http.ResponseWriter, r *http.Request) {
 	}
 	var b bytes.Buffer
 	if err := devMailTemplate.Execute(&b, views); err != nil {
-		s.Logger.Error("development mailbox page", "err", err)
+		a.logger.Error("development mailbox page", "err", err)
 		http.Error(w, "Could not show the mailbox.", http.StatusInternalServerError)
 		return
 	}
@@ -201,14 +210,14 @@ func (s *server) devMailPage(w http.ResponseWriter, r *http.Request) {
 // devMailHTML shows a message's HTML body as the mail client would. The body
 // is the site's own, yet it is served sandboxed (no scripts, no same-origin
 // access) so nothing in a message can act on the site.
-func (s *server) devMailHTML(w http.ResponseWriter, r *http.Request) {
-	m, err := mail.Get(r.Context(), s.DB, r.PathValue("id"))
+func (a *devMailAPI) devMailHTML(w http.ResponseWriter, r *http.Request) {
+	m, err := mail.Get(r.Context(), a.db, r.PathValue("id"))
 	if errors.Is(err, mail.ErrNotFound) {
 		http.NotFound(w, r)
 		return
 	}
 	if err != nil {
-		s.Logger.Error("development mailbox message", "err", err)
+		a.logger.Error("development mailbox message", "err", err)
 		http.Error(w, "Could not read the message.", http.StatusInternalServerError)
 		return
 	}

@@ -3,9 +3,11 @@ package web
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"time"
 
+	"tribe/internal/auth"
 	"tribe/internal/errs"
 	"tribe/internal/events"
 	"tribe/internal/httpx"
@@ -19,29 +21,38 @@ const (
 	eventsRetry     = 3 * time.Second
 )
 
-// publish tells open browser tabs that something changed. It never fails the
-// request that caused the change: a lost notice only delays a refresh.
-func (s *server) publish(ctx context.Context, e events.Event) {
-	if s.hub == nil {
-		return
-	}
+// publisher tells open browser tabs that something changed.
+type publisher struct {
+	hub    *events.Hub
+	logger *slog.Logger
+}
+
+// publish sends e. It never fails the request that caused the change: a
+// lost notice only delays a refresh.
+func (p publisher) publish(ctx context.Context, e events.Event) {
 	// The change is already made; a client hanging up now must not cancel
 	// the notice about it.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
-	if err := s.hub.Publish(ctx, e); err != nil {
-		s.Logger.Warn("live update not sent", "topic", e.Topic, "err", err)
+	if err := p.hub.Publish(ctx, e); err != nil {
+		p.logger.Warn("live update not sent", "topic", e.Topic, "err", err)
 	}
 }
 
-// registerEvents adds GET /api/events.
-func (s *server) registerEvents(mux *http.ServeMux) error {
-	heartbeat := eventsHeartbeat
-	if s.heartbeat > 0 {
-		heartbeat = s.heartbeat
-	}
-	s.streams = httpx.NewStreams(heartbeat, eventsRetry)
-	s.route(mux, "GET /api/events", member, s.serveEvents)
+// eventsAPI serves the live-update stream.
+type eventsAPI struct {
+	hub     *events.Hub
+	auth    *auth.Service // whether a stream's session still lives
+	logger  *slog.Logger
+	streams *httpx.Streams
+}
+
+func newEventsAPI(hub *events.Hub, svc *auth.Service, logger *slog.Logger, heartbeat time.Duration) *eventsAPI {
+	return &eventsAPI{hub: hub, auth: svc, logger: logger, streams: httpx.NewStreams(heartbeat, eventsRetry)}
+}
+
+func (a *eventsAPI) register(g *registrar) error {
+	g.route("GET /api/events", member, a.serve)
 	return nil
 }
 
@@ -51,65 +62,63 @@ var (
 	errEventsUnavailable = errs.New(errs.Unavailable, "Live updates are not available right now.")
 )
 
-// serveEvents streams live-update notices as server-sent events: cohorts and
+// serve streams live-update notices as server-sent events: cohorts and
 // sessions to every signed-in user, subscription and profile only to the
 // user they concern. A notice names a topic, never data; the page refetches.
-func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
+func (a *eventsAPI) serve(w http.ResponseWriter, r *http.Request) error {
 	p := caller(r)
-	if s.streams.Stopping(r) {
-		httpx.WriteError(w, r, httpx.ErrShuttingDown)
-		return
+	if a.streams.Stopping(r) {
+		return httpx.ErrShuttingDown
 	}
-	sub, err := s.hub.Subscribe(r.Context(), p.UserID)
+	sub, err := a.hub.Subscribe(r.Context(), p.UserID)
 	switch {
 	case errors.Is(err, events.ErrTooMany):
-		httpx.WriteError(w, r, errTooManyStreams)
-		return
+		return errTooManyStreams
 	case err != nil:
-		if r.Context().Err() == nil {
-			s.Logger.Error("open live-update stream", "err", err)
-			httpx.WriteError(w, r, errEventsUnavailable)
+		if r.Context().Err() != nil {
+			return nil // the client went away
 		}
-		return
+		a.logger.Error("open live-update stream", "err", err)
+		return errEventsUnavailable
 	}
 	defer sub.Close()
 
-	stream, err := s.streams.Open(w, r)
+	stream, err := a.streams.Open(w, r)
 	if err != nil {
 		if !errors.Is(err, httpx.ErrShuttingDown) {
-			s.Logger.Warn("open live-update stream", "err", err)
+			a.logger.Warn("open live-update stream", "err", err)
 		}
-		return
+		return nil // Open answered a shutdown itself; anything else is a client gone
 	}
 	defer stream.Close()
 	if stream.Send("ready", struct{}{}) != nil {
-		return
+		return nil
 	}
 	for {
 		select {
 		case <-stream.Done():
-			return
+			return nil
 		case <-sub.Done():
-			return
+			return nil
 		case <-sub.Wake():
 			for _, topic := range sub.Take() {
 				if stream.Send(topic, events.Event{Topic: topic}) != nil {
-					return
+					return nil
 				}
 			}
 		case <-stream.Heartbeat():
 			// Ending the stream is enough when the session is gone: the
 			// browser reconnects, gets 401 and stops retrying.
-			alive, err := s.authService().SessionActive(stream.Context(), p.SessionID)
+			alive, err := a.auth.SessionActive(stream.Context(), p.SessionID)
 			if err != nil {
 				if stream.Context().Err() == nil {
-					s.Logger.Warn("live-update stream: session check failed", "err", err)
+					a.logger.Warn("live-update stream: session check failed", "err", err)
 				}
 			} else if !alive {
-				return
+				return nil
 			}
 			if stream.KeepAlive() != nil {
-				return
+				return nil
 			}
 		}
 	}

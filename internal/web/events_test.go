@@ -195,7 +195,7 @@ func TestEventsStreamThroughTheFullHandler(t *testing.T) {
 func TestEventsDeliverNoticesToTheRightUsers(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		site := newTestSite(t, db, nil)
-		s, srv := site.s, site.srv
+		s, srv := publisher{hub: site.s.Services.Hub, logger: site.s.Logger}, site.srv
 		adaUser := site.user("ada@example.com")
 		adaID, adaToken := adaUser.id, adaUser.token
 		bobToken := site.user("bob@example.com").token
@@ -222,7 +222,7 @@ func TestEventsReachStreamsOnAnotherInstance(t *testing.T) {
 	dbA := storetest.Open(t, url, t.TempDir())
 	dbB := storetest.Open(t, url, t.TempDir())
 	siteA, siteB := newTestSite(t, dbA, nil), newTestSite(t, dbB, nil)
-	a, srvA, srvB := siteA.s, siteA.srv, siteB.srv
+	a, srvA, srvB := publisher{hub: siteA.s.Services.Hub, logger: siteA.s.Logger}, siteA.srv, siteB.srv
 
 	ada := siteA.user("ada@example.com")
 	adaID, adaToken := ada.id, ada.token

@@ -189,10 +189,10 @@ func TestHybridSearchOverHTTP(t *testing.T) {
 		m := newTestSite(t, db, map[string]string{"AI_BASE_URL": api.URL, "AI_EMBEDDING_MODEL": "test-embed"})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
-		wg.Go(func() { m.s.kb.RunEmbeddings(ctx) })
+		wg.Go(func() { m.s.Services.KB.RunEmbeddings(ctx) })
 		t.Cleanup(func() { cancel(); wg.Wait() })
 		seed := []kb.SeedDoc{{Key: "about/lanterns", Content: "Trim the lantern wicks weekly.", Metadata: kb.Metadata{Title: "Lanterns", Category: "about"}}}
-		if _, err := m.s.kb.Seed(t.Context(), seed); err != nil {
+		if _, err := m.s.Services.KB.Seed(t.Context(), seed); err != nil {
 			t.Fatal(err)
 		}
 		deadline := time.Now().Add(10 * time.Second)

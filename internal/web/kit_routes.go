@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"tribe/internal/content"
 	"tribe/internal/kit"
 )
 
@@ -13,16 +14,16 @@ const kitPath = "/downloads/" + kit.FileName
 // registerKit serves the starter kit ZIP. It is built once at start from the
 // loaded content, like the other public documents, so its resource files
 // always match what /content/ and /mcp/ serve and its ETag is stable.
-func (s *server) registerKit(mux *http.ServeMux) error {
-	body, err := kit.Build(s.Content, time.Now())
+func registerKit(g *registrar, site *content.Site) error {
+	body, err := kit.Build(site, time.Now())
 	if err != nil {
 		return err
 	}
 	d := newDocument(body, "application/zip")
-	s.route(mux, "GET "+kitPath, anyone, func(w http.ResponseWriter, r *http.Request) {
+	g.handle("GET "+kitPath, anyone, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// attachment: the browser saves the file instead of trying to show it.
 		w.Header().Set("Content-Disposition", `attachment; filename="`+kit.FileName+`"`)
 		d.ServeHTTP(w, r)
-	})
+	}))
 	return nil
 }

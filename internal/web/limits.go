@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"tribe/internal/errs"
-	"tribe/internal/httpx"
 	"tribe/internal/ratelimit"
 )
 
@@ -37,16 +36,16 @@ func newAuthLimits() authLimits {
 	}
 }
 
-// limited spends one request from each limiter under its key and reports
-// whether one refused; then it has answered 429 with Retry-After.
-func limited(w http.ResponseWriter, r *http.Request, checks ...limitCheck) bool {
+// limited spends one request from each limiter under its key. When one
+// refuses it sets Retry-After on w and returns the 429 error for the
+// handler to return; nil means every limiter let the request through.
+func limited(w http.ResponseWriter, checks ...limitCheck) error {
 	for _, c := range checks {
 		if ok, wait := c.l.Allow(c.key); !ok {
-			tooMany(w, r, wait, "Too many attempts. Please wait a moment and try again.")
-			return true
+			return tooMany(w, wait, "Too many attempts. Please wait a moment and try again.")
 		}
 	}
-	return false
+	return nil
 }
 
 type limitCheck struct {
@@ -54,7 +53,8 @@ type limitCheck struct {
 	key string
 }
 
-func tooMany(w http.ResponseWriter, r *http.Request, wait time.Duration, msg string) {
+// tooMany sets Retry-After on w and returns the 429 error with msg.
+func tooMany(w http.ResponseWriter, wait time.Duration, msg string) error {
 	w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfter(wait)))
-	httpx.WriteError(w, r, errs.New(errs.RateLimited, msg))
+	return errs.New(errs.RateLimited, msg)
 }

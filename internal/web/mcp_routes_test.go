@@ -45,7 +45,7 @@ func (m *testSite) mcpSession(version string) *sdk.ClientSession {
 func (m *testSite) seedKBWithManualDoc() string {
 	m.t.Helper()
 	m.seedKB()
-	doc, err := m.s.kb.Create(context.Background(), kb.Input{Title: "Office hours", Content: "Office hours for tribe members are on Fridays at noon UTC."})
+	doc, err := m.s.Services.KB.Create(context.Background(), kb.Input{Title: "Office hours", Content: "Office hours for tribe members are on Fridays at noon UTC."})
 	if err != nil {
 		m.t.Fatal(err)
 	}
@@ -523,7 +523,7 @@ func (r *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 // go test -run '^$' -bench MCPSearch -cpuprofile cpu.out ./internal/web
 func BenchmarkMCPSearch(b *testing.B) {
 	m := newTestSite(b, storetest.Open(b, "", b.TempDir()), nil)
-	if _, err := m.s.kb.Seed(b.Context(), kb.FromContent(m.s.Content, m.cfg.Capacity)); err != nil {
+	if _, err := m.s.Services.KB.Seed(b.Context(), kb.FromContent(m.s.Content, m.cfg.Capacity)); err != nil {
 		b.Fatal(err)
 	}
 	rec := &recordingTransport{}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -14,9 +15,8 @@ var sessionPaths = []string{"/api/", "/auth/confirm", "/dev/", "/calendar/", "/a
 
 // authenticate loads the signed-in user from the session cookie into the
 // request context (auth.WithPrincipal) and renews the session.
-func (s *server) authenticate(next http.Handler) http.Handler {
-	svc := s.authService()
-	secure := strings.HasPrefix(s.Config.BaseURL, "https://")
+// secure marks the cookie Secure (the site's address is https).
+func authenticate(svc *auth.Service, secure bool, logger *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !hasSessionPath(r.URL.Path) {
 			next.ServeHTTP(w, r)
@@ -31,13 +31,13 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 		if err != nil {
 			// The request goes on as signed out; endpoints that need a user
 			// answer 401 and the cookie stays for the next request.
-			s.Logger.Error("authenticate session", "err", err)
+			logger.Error("authenticate session", "err", err)
 			next.ServeHTTP(w, r)
 			return
 		}
 		if p == nil {
 			if err := svc.ForgetSession(r.Context(), c.Value); err != nil {
-				s.Logger.Warn("forget expired session", "err", err)
+				logger.Warn("forget expired session", "err", err)
 			}
 			clearSessionCookie(w, secure)
 			next.ServeHTTP(w, r)

@@ -10,7 +10,6 @@ import (
 
 	"tribe/internal/content"
 	"tribe/internal/errs"
-	"tribe/internal/httpx"
 	"tribe/internal/mcp"
 )
 
@@ -49,12 +48,18 @@ const (
 	textType = "text/plain; charset=utf-8"
 )
 
-// registerPublic adds the machine-readable documents of the public site:
-// the content files, the MCP resource list, search index and discovery
-// document, the sitemap and robots.txt. Every pattern is an exact path or
-// sits under /content/, so app pages such as /mcp stay with the app handler.
-func (s *server) registerPublic(mux *http.ServeMux) error {
-	site := s.Content
+// publicAPI serves the machine-readable documents of the public site: the
+// content files, the MCP resource list, search index and discovery
+// document, the sitemap, robots.txt and the starter kit. Each is built once
+// at start (register). Every pattern is an exact path or sits under
+// /content/, so app pages such as /mcp stay with the app handler.
+type publicAPI struct {
+	content *content.Site
+	baseURL string
+}
+
+func (a *publicAPI) register(g *registrar) error {
+	site := a.content
 
 	files := map[string]*document{}
 	for _, name := range content.PublicFiles() {
@@ -65,37 +70,37 @@ func (s *server) registerPublic(mux *http.ServeMux) error {
 		files[name] = newDocument(raw, jsonType)
 	}
 	known := strings.Join(content.PublicFiles(), ", ")
-	s.route(mux, "GET "+content.ContentPrefix+"{name}", anyone, func(w http.ResponseWriter, r *http.Request) {
+	g.route("GET "+content.ContentPrefix+"{name}", anyone, func(w http.ResponseWriter, r *http.Request) error {
 		if d, ok := files[r.PathValue("name")]; ok {
 			d.ServeHTTP(w, r)
-			return
+			return nil
 		}
-		httpx.WriteError(w, r, errs.New(errs.NotFound, "No content file at "+r.URL.Path+"; the files are "+known+"."))
+		return errs.New(errs.NotFound, "No content file at "+r.URL.Path+"; the files are "+known+".")
 	})
 
 	resources, ok := site.Raw(content.ResourcesFile)
 	if !ok {
 		return fmt.Errorf("content file %s was not loaded", content.ResourcesFile)
 	}
-	s.handle(mux, "GET "+content.ResourcesPath, anyone, newDocument(resources, jsonType))
+	g.handle("GET "+content.ResourcesPath, anyone, newDocument(resources, jsonType))
 
-	s.handle(mux, "GET "+content.SearchIndexPath, anyone, newDocument(site.IndexJSON(), jsonType))
+	g.handle("GET "+content.SearchIndexPath, anyone, newDocument(site.IndexJSON(), jsonType))
 
-	discovery, err := mcp.NewDiscovery(site, absoluteURL(s.Config.BaseURL, mcp.Path)).JSON()
+	discovery, err := mcp.NewDiscovery(site, absoluteURL(a.baseURL, mcp.Path)).JSON()
 	if err != nil {
 		return err
 	}
 	disc := newDocument(discovery, jsonType)
-	s.handle(mux, "GET /mcp.json", anyone, disc)
-	s.handle(mux, "GET /.well-known/mcp.json", anyone, disc)
+	g.handle("GET /mcp.json", anyone, disc)
+	g.handle("GET /.well-known/mcp.json", anyone, disc)
 
-	sitemap, err := buildSitemap(s.Config.BaseURL)
+	sitemap, err := buildSitemap(a.baseURL)
 	if err != nil {
 		return err
 	}
-	s.handle(mux, "GET /sitemap.xml", anyone, newDocument(sitemap, xmlType))
-	s.handle(mux, "GET /robots.txt", anyone, newDocument(buildRobots(s.Config.BaseURL), textType))
-	return s.registerKit(mux)
+	g.handle("GET /sitemap.xml", anyone, newDocument(sitemap, xmlType))
+	g.handle("GET /robots.txt", anyone, newDocument(buildRobots(a.baseURL), textType))
+	return registerKit(g, site)
 }
 
 // sitemapEntry is one page of the sitemap.

@@ -5,13 +5,17 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"time"
 
 	"tribe/internal/agent"
+	"tribe/internal/config"
 	"tribe/internal/errs"
 	"tribe/internal/httpx"
+	"tribe/internal/metrics"
 	"tribe/internal/ratelimit"
+	"tribe/internal/store"
 )
 
 // AI chat limits; docs/api.md ("AI chat") documents them.
@@ -38,7 +42,10 @@ const msgAIRestarting = "The server is restarting. Please ask again in a moment.
 
 // aiAPI serves the AI chat.
 type aiAPI struct {
-	*server
+	db      *store.DB // the viewer's rights
+	cfg     *config.Config
+	logger  *slog.Logger
+	metrics *metrics.Metrics
 	agent   *agent.Agent
 	streams *httpx.Streams
 	// Questions per person: tighter for anonymous visitors (per address)
@@ -49,36 +56,31 @@ type aiAPI struct {
 	open        *ratelimit.Slots
 }
 
-// registerAI adds POST /api/ai/chat and builds the tool registry that a
-// future MCP server shares (s.tools).
-func (s *server) registerAI(mux *http.ServeMux) error {
-	// The tools search the one knowledge base of the process (registerKB
-	// runs first), so they rank with embeddings where it does.
-	deps := agent.SiteDeps{KB: s.kb, Site: s.Content, BaseURL: s.Config.BaseURL, Capacity: s.Config.Capacity}
-	tools, err := agent.NewRegistry(agent.SiteTools(deps)...)
-	if err != nil {
-		return err
-	}
-	s.tools = tools
+// newAIAPI builds the chat over the site's tools (the registry the MCP
+// server shares) with the language model the configuration names, or the
+// offline answers from the knowledge base without one.
+func newAIAPI(cfg *config.Config, db *store.DB, site agent.SiteDeps, tools *agent.Registry, m *metrics.Metrics, logger *slog.Logger, heartbeat time.Duration) *aiAPI {
 	var client *agent.Client
-	if s.Config.AIEnabled() {
-		client = agent.NewClient(agent.ClientOptions{BaseURL: s.Config.AIBaseURL, APIKey: s.Config.AIAPIKey, Model: s.Config.AIModel})
+	if cfg.AIEnabled() {
+		client = agent.NewClient(agent.ClientOptions{BaseURL: cfg.AIBaseURL, APIKey: cfg.AIAPIKey, Model: cfg.AIModel})
 	} else {
-		s.Logger.Info("AI chat answers offline from the knowledge base; set AI_BASE_URL and AI_MODEL to use a language model")
+		logger.Info("AI chat answers offline from the knowledge base; set AI_BASE_URL and AI_MODEL to use a language model")
 	}
-	heartbeat := aiHeartbeat
-	if s.heartbeat > 0 {
-		heartbeat = s.heartbeat
-	}
-	a := &aiAPI{
-		server:      s,
-		agent:       agent.New(agent.Options{Client: client, Tools: tools, Site: deps, Logger: s.Logger}),
+	return &aiAPI{
+		db:          db,
+		cfg:         cfg,
+		logger:      logger,
+		metrics:     m,
+		agent:       agent.New(agent.Options{Client: client, Tools: tools, Site: site, Logger: logger}),
 		streams:     httpx.NewStreams(heartbeat, 0),
 		anonymousIP: ratelimit.New(20, 15*time.Second),
 		account:     ratelimit.New(40, 5*time.Second),
 		open:        ratelimit.NewSlots(aiStreamsPerCaller, aiStreamsTotal),
 	}
-	s.route(mux, "POST /api/ai/chat", anyone, a.chat)
+}
+
+func (a *aiAPI) register(g *registrar) error {
+	g.route("POST /api/ai/chat", anyone, a.chat)
 	return nil
 }
 
@@ -94,48 +96,42 @@ type AIChatRequest struct {
 // Everything that can be refused is refused before the stream starts, as
 // a JSON error; a failure after that ends the stream with an "AI Error"
 // chunk.
-func (a *aiAPI) chat(w http.ResponseWriter, r *http.Request) {
-	v, err := a.viewer(r)
+func (a *aiAPI) chat(w http.ResponseWriter, r *http.Request) error {
+	v, err := viewer(r, a.db)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	key, limiter := "ip:"+clientIP(r, a.Config.TrustedProxies), a.anonymousIP
+	key, limiter := "ip:"+clientIP(r, a.cfg.TrustedProxies), a.anonymousIP
 	if !v.Anonymous() {
 		key, limiter = "user:"+v.UserID, a.account
 	}
-	if limited(w, r, limitCheck{limiter, key}) {
-		return
+	if err := limited(w, limitCheck{limiter, key}); err != nil {
+		return err
 	}
 	var in AIChatRequest
 	if err := httpx.ReadJSONLimit(w, r, &in, maxAIChatBody); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	msgs, err := agent.CheckMessages(in.Messages)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	purpose, err := agent.CheckPurpose(in.Purpose)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	release, refused := a.open.Acquire(key)
 	switch refused {
 	case ratelimit.SlotsKeyFull:
-		httpx.WriteError(w, r, errTooManyAIStreams)
-		return
+		return errTooManyAIStreams
 	case ratelimit.SlotsTotalFull:
-		httpx.WriteError(w, r, errAIBusy)
-		return
+		return errAIBusy
 	}
 	defer release()
 
 	stream, err := a.streams.Open(w, r)
 	if err != nil {
-		return // Open answered a shutdown itself; anything else is a client gone
+		return nil // Open answered a shutdown itself; anything else is a client gone
 	}
 	defer stream.Close()
 	sum := a.relay(r, stream, func(ctx context.Context, emit agent.Emit) agent.Summary {
@@ -143,8 +139,9 @@ func (a *aiAPI) chat(w http.ResponseWriter, r *http.Request) {
 	})
 	a.metrics.AIRequest(sum.Provider, sum.Outcome, sum.PromptTokens, sum.CompletionTokens)
 	if sum.Err != nil {
-		a.Logger.Warn("AI chat failed", "provider", sum.Provider, "rounds", sum.ToolRounds, "err", sum.Err)
+		a.logger.Warn("AI chat failed", "provider", sum.Provider, "rounds", sum.ToolRounds, "err", sum.Err)
 	}
+	return nil
 }
 
 // relay runs an answer in its own goroutine and writes each of its events

@@ -3,43 +3,44 @@ package web
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
 
 	"tribe/internal/auth"
+	"tribe/internal/config"
 	"tribe/internal/errs"
 	"tribe/internal/httpx"
 	"tribe/internal/ratelimit"
 )
 
-// authAPI serves the account, session and wait-list endpoints. Its limits
-// live in this process.
+// authAPI serves the account and session endpoints. Its limits live in
+// this process.
 type authAPI struct {
-	*server
-	svc    *auth.Service
+	auth   *auth.Service
+	cfg    *config.Config
+	logger *slog.Logger
 	limits authLimits
 }
 
-// authService is the account rules, shared by every route (and its bound on
-// concurrent password hashing).
-func (s *server) authService() *auth.Service { return s.auth }
+func newAuthAPI(cfg *config.Config, svc *auth.Service, logger *slog.Logger) *authAPI {
+	return &authAPI{auth: svc, cfg: cfg, logger: logger, limits: newAuthLimits()}
+}
 
-// registerAuth adds the account, session and wait-list endpoints.
-func (s *server) registerAuth(mux *http.ServeMux) error {
-	a := &authAPI{server: s, svc: s.authService(), limits: newAuthLimits()}
-	s.route(mux, "GET /api/auth/session", anyone, a.session)
-	s.route(mux, "POST /api/auth/signup", anyone, a.signup)
-	s.route(mux, "POST /api/auth/signin", anyone, a.signin)
-	s.route(mux, "POST /api/auth/signout", anyone, a.signout)
-	s.route(mux, "POST /api/auth/password/forgot", anyone, a.forgot)
-	s.route(mux, "POST /api/auth/password/reset", anyone, a.reset)
-	s.route(mux, "POST /api/auth/confirm/resend", member, a.resend)
-	s.route(mux, "GET /auth/confirm", anyone, a.confirm)
+func (a *authAPI) register(g *registrar) error {
+	g.route("GET /api/auth/session", anyone, a.session)
+	g.route("POST /api/auth/signup", anyone, a.signup)
+	g.route("POST /api/auth/signin", anyone, a.signin)
+	g.route("POST /api/auth/signout", anyone, a.signout)
+	g.route("POST /api/auth/password/forgot", anyone, a.forgot)
+	g.route("POST /api/auth/password/reset", anyone, a.reset)
+	g.route("POST /api/auth/confirm/resend", member, a.resend)
+	g.route("GET /auth/confirm", anyone, a.confirm)
 	return nil
 }
 
-func (a *authAPI) secure() bool { return strings.HasPrefix(a.Config.BaseURL, "https://") }
+func (a *authAPI) secure() bool { return strings.HasPrefix(a.cfg.BaseURL, "https://") }
 
 // clientOf describes the caller for the session it starts (user agent and address).
 func (a *authAPI) clientOf(r *http.Request) auth.Client {
@@ -48,7 +49,7 @@ func (a *authAPI) clientOf(r *http.Request) auth.Client {
 
 // clientIP is the caller's address as the rate limits see it (see clientIP).
 func (a *authAPI) clientIP(r *http.Request) string {
-	return clientIP(r, a.Config.TrustedProxies)
+	return clientIP(r, a.cfg.TrustedProxies)
 }
 
 // userJSON is the user object of docs/api.md.
@@ -101,102 +102,97 @@ type messageBody struct {
 	Message string `json:"message"`
 }
 
-func (a *authAPI) session(w http.ResponseWriter, r *http.Request) {
+func (a *authAPI) session(w http.ResponseWriter, r *http.Request) error {
 	p, ok := auth.PrincipalFrom(r.Context())
 	if !ok {
 		httpx.WriteJSON(w, http.StatusOK, userBody{})
-		return
+		return nil
 	}
-	u, err := a.svc.User(r.Context(), p.UserID)
+	u, err := a.auth.User(r.Context(), p.UserID)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, userBody{User: toUserJSON(u)})
+	return nil
 }
 
-func (a *authAPI) signup(w http.ResponseWriter, r *http.Request) {
+func (a *authAPI) signup(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		FullName string `json:"full_name"`
 		Email    string `json:"email"`
 		Password string `json:"password"`
 	}
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	if limited(w, r, limitCheck{a.limits.signupIP, a.clientIP(r)}, limitCheck{a.limits.signupEmail, auth.NormalizeEmail(in.Email)}) {
-		return
+	if err := limited(w, limitCheck{a.limits.signupIP, a.clientIP(r)}, limitCheck{a.limits.signupEmail, auth.NormalizeEmail(in.Email)}); err != nil {
+		return err
 	}
-	u, token, err := a.svc.SignUp(r.Context(), auth.SignUpInput{FullName: in.FullName, Email: in.Email, Password: in.Password}, a.clientOf(r))
+	u, token, err := a.auth.SignUp(r.Context(), auth.SignUpInput{FullName: in.FullName, Email: in.Email, Password: in.Password}, a.clientOf(r))
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	setSessionCookie(w, token, a.secure())
 	httpx.WriteJSON(w, http.StatusCreated, userBody{User: toUserJSON(u)})
+	return nil
 }
 
-func (a *authAPI) signin(w http.ResponseWriter, r *http.Request) {
+func (a *authAPI) signin(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Email    string `json:"email"`
 		Password string `json:"password"`
 	}
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	if limited(w, r, limitCheck{a.limits.signinIP, a.clientIP(r)}) {
-		return
+	if err := limited(w, limitCheck{a.limits.signinIP, a.clientIP(r)}); err != nil {
+		return err
 	}
 	// The back-off is keyed by the address as typed (normalised), account or
 	// not, so it says nothing about whether the account exists, and by the
 	// client, so failing from elsewhere cannot lock the owner out.
 	account, client := auth.NormalizeEmail(in.Email), a.clientIP(r)
 	if wait := a.limits.signinAccount.Wait(account, client); wait > 0 {
-		tooMany(w, r, wait, fmt.Sprintf("Too many failed sign-ins for this address. Please wait %d seconds and try again.", ratelimit.RetryAfter(wait)))
-		return
+		return tooMany(w, wait, fmt.Sprintf("Too many failed sign-ins for this address. Please wait %d seconds and try again.", ratelimit.RetryAfter(wait)))
 	}
-	u, token, err := a.svc.SignIn(r.Context(), in.Email, in.Password, a.clientOf(r))
+	u, token, err := a.auth.SignIn(r.Context(), in.Email, in.Password, a.clientOf(r))
 	if errors.Is(err, auth.ErrInvalidCredentials) {
 		a.limits.signinAccount.Fail(account, client)
 	}
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	a.limits.signinAccount.Succeed(account, client)
 	setSessionCookie(w, token, a.secure())
 	httpx.WriteJSON(w, http.StatusOK, userBody{User: toUserJSON(u)})
+	return nil
 }
 
-func (a *authAPI) signout(w http.ResponseWriter, r *http.Request) {
+func (a *authAPI) signout(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Scope string `json:"scope"`
 	}
 	if err := httpx.ReadJSON(w, r, &in); err != nil && err != httpx.ErrEmptyBody {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	if in.Scope != "" && in.Scope != "local" && in.Scope != "global" {
-		httpx.WriteError(w, r, errs.Field("scope", `Scope must be "local" or "global".`))
-		return
+		return errs.Field("scope", `Scope must be "local" or "global".`)
 	}
 	if p, ok := auth.PrincipalFrom(r.Context()); ok {
-		if err := a.svc.SignOut(r.Context(), p, in.Scope == "global"); err != nil {
-			httpx.WriteError(w, r, err)
-			return
+		if err := a.auth.SignOut(r.Context(), p, in.Scope == "global"); err != nil {
+			return err
 		}
 	}
 	clearSessionCookie(w, a.secure())
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 // forgotMessage is the one answer to a reset request, account or not.
 const forgotMessage = "If an account exists for that address, we've sent a password reset link. Check your email."
 
-func (a *authAPI) forgot(w http.ResponseWriter, r *http.Request) {
+func (a *authAPI) forgot(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Email string `json:"email"`
 		// RedirectTo is accepted for the spec's payload but not used: the
@@ -204,65 +200,65 @@ func (a *authAPI) forgot(w http.ResponseWriter, r *http.Request) {
 		RedirectTo string `json:"redirect_to"`
 	}
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	email, err := auth.CheckEmail(in.Email)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	if limited(w, r, limitCheck{a.limits.forgotIP, a.clientIP(r)}, limitCheck{a.limits.forgotEmail, auth.NormalizeEmail(email)}) {
-		return
+	if err := limited(w, limitCheck{a.limits.forgotIP, a.clientIP(r)}, limitCheck{a.limits.forgotEmail, auth.NormalizeEmail(email)}); err != nil {
+		return err
 	}
-	if err := a.svc.RequestPasswordReset(r.Context(), email); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+	if err := a.auth.RequestPasswordReset(r.Context(), email); err != nil {
+		return err
 	}
 	httpx.WriteJSON(w, http.StatusAccepted, messageBody{Message: forgotMessage})
+	return nil
 }
 
-func (a *authAPI) reset(w http.ResponseWriter, r *http.Request) {
+func (a *authAPI) reset(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Token    string `json:"token"`
 		Password string `json:"password"`
 	}
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	if limited(w, r, limitCheck{a.limits.resetIP, a.clientIP(r)}) {
-		return
+	if err := limited(w, limitCheck{a.limits.resetIP, a.clientIP(r)}); err != nil {
+		return err
 	}
-	u, token, err := a.svc.ResetPassword(r.Context(), in.Token, in.Password, a.clientOf(r))
+	u, token, err := a.auth.ResetPassword(r.Context(), in.Token, in.Password, a.clientOf(r))
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	a.limits.signinAccount.Reset(auth.NormalizeEmail(u.Email))
 	setSessionCookie(w, token, a.secure())
 	httpx.WriteJSON(w, http.StatusOK, userBody{User: toUserJSON(u)})
+	return nil
 }
 
-func (a *authAPI) resend(w http.ResponseWriter, r *http.Request) {
-	p, _ := auth.PrincipalFrom(r.Context())
-	if limited(w, r, limitCheck{a.limits.resendUser, p.UserID}) {
-		return
+func (a *authAPI) resend(w http.ResponseWriter, r *http.Request) error {
+	p := caller(r)
+	if err := limited(w, limitCheck{a.limits.resendUser, p.UserID}); err != nil {
+		return err
 	}
-	sent, err := a.svc.ResendConfirmation(r.Context(), p.UserID)
+	sent, err := a.auth.ResendConfirmation(r.Context(), p.UserID)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	msg := "Your e-mail address is already confirmed."
 	if sent {
 		msg = "We've sent a new confirmation link to " + p.Email + ". It works for 24 hours."
 	}
 	httpx.WriteJSON(w, http.StatusAccepted, messageBody{Message: msg})
+	return nil
 }
 
-func (a *authAPI) confirm(w http.ResponseWriter, r *http.Request) {
-	err := a.svc.ConfirmEmail(r.Context(), r.URL.Query().Get("token"))
+// confirm opens a confirmation link. It answers with a redirect to a page
+// that explains the outcome, never with a JSON error: people open it from
+// their mail.
+func (a *authAPI) confirm(w http.ResponseWriter, r *http.Request) error {
+	err := a.auth.ConfirmEmail(r.Context(), r.URL.Query().Get("token"))
 	target := "/members?confirmed=true"
 	switch {
 	case err == nil:
@@ -275,9 +271,10 @@ func (a *authAPI) confirm(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, auth.ErrConfirmNeedsSignIn):
 		target = "/auth?confirm_error=signin"
 	default:
-		a.Logger.Error("confirm e-mail address", "err", err)
+		a.logger.Error("confirm e-mail address", "err", err)
 		target = "/auth?confirm_error=failed"
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, target, http.StatusSeeOther)
+	return nil
 }

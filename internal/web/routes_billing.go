@@ -11,24 +11,31 @@ import (
 	"tribe/internal/errs"
 	"tribe/internal/events"
 	"tribe/internal/httpx"
+	"tribe/internal/metrics"
 )
 
 // maxWebhookBody bounds a Stripe webhook delivery. Events are a few KB; a
 // subscription with many items stays far below this.
 const maxWebhookBody = 1 << 20
 
-// registerBilling adds paid membership: checkout, the customer portal, the
+// billingAPI serves paid membership: checkout, the customer portal, the
 // subscription refresh, Stripe's webhook, and the admins' members list with
 // complimentary membership. docs/api.md ("Billing") is their contract;
 // internal/billing decides everything.
-func (s *server) registerBilling(mux *http.ServeMux) error {
-	s.route(mux, "POST /api/billing/checkout", member, s.checkout)
-	s.route(mux, "POST /api/billing/portal", member, s.portal)
-	s.route(mux, "POST /api/billing/refresh", member, s.refreshSubscription)
-	s.route(mux, "POST /api/billing/webhook", anyone, s.webhook) // the Stripe signature is the credential
-	s.route(mux, "GET /api/admin/members", admin, s.listMembers)
-	s.route(mux, "PUT /api/admin/members/{id}/complimentary", admin, s.compMember)
-	s.route(mux, "DELETE /api/admin/members/{id}/complimentary", admin, s.uncompMember)
+type billingAPI struct {
+	billing *billing.Service
+	metrics *metrics.Metrics
+	pub     publisher
+}
+
+func (a *billingAPI) register(g *registrar) error {
+	g.route("POST /api/billing/checkout", member, a.checkout)
+	g.route("POST /api/billing/portal", member, a.portal)
+	g.route("POST /api/billing/refresh", member, a.refreshSubscription)
+	g.route("POST /api/billing/webhook", anyone, a.webhook) // the Stripe signature is the credential
+	g.route("GET /api/admin/members", admin, a.listMembers)
+	g.route("PUT /api/admin/members/{id}/complimentary", admin, a.compMember)
+	g.route("DELETE /api/admin/members/{id}/complimentary", admin, a.uncompMember)
 	return nil
 }
 
@@ -48,51 +55,50 @@ type SubscriptionReply struct {
 	Subscription *billing.Subscription `json:"subscription"`
 }
 
-func (s *server) checkout(w http.ResponseWriter, r *http.Request) {
+func (a *billingAPI) checkout(w http.ResponseWriter, r *http.Request) error {
 	var in CheckoutRequest
 	if err := httpx.ReadJSON(w, r, &in); err != nil && !errors.Is(err, httpx.ErrEmptyBody) {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	p := caller(r)
-	url, err := s.billing.Checkout(r.Context(), p.UserID, p.Email, in.RedirectTo)
+	url, err := a.billing.Checkout(r.Context(), p.UserID, p.Email, in.RedirectTo)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, URLReply{URL: url})
+	return nil
 }
 
-func (s *server) portal(w http.ResponseWriter, r *http.Request) {
-	url, err := s.billing.Portal(r.Context(), caller(r).UserID)
+func (a *billingAPI) portal(w http.ResponseWriter, r *http.Request) error {
+	url, err := a.billing.Portal(r.Context(), caller(r).UserID)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, URLReply{URL: url})
+	return nil
 }
 
-func (s *server) refreshSubscription(w http.ResponseWriter, r *http.Request) {
+func (a *billingAPI) refreshSubscription(w http.ResponseWriter, r *http.Request) error {
 	id := caller(r).UserID
-	sub, changed, err := s.billing.RefreshChanged(r.Context(), id)
+	sub, changed, err := a.billing.RefreshChanged(r.Context(), id)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	if changed {
-		s.membershipChanged(r, id)
+		a.membershipChanged(r, id)
 	}
 	httpx.WriteJSON(w, http.StatusOK, SubscriptionReply{Subscription: sub})
+	return nil
 }
 
 // membershipChanged tells the members' own tabs (their subscription) and
 // everyone's (the member count).
-func (s *server) membershipChanged(r *http.Request, userIDs ...string) {
+func (a *billingAPI) membershipChanged(r *http.Request, userIDs ...string) {
 	for _, id := range userIDs {
-		s.publish(r.Context(), events.Event{Topic: events.TopicSubscription, UserID: id})
+		a.pub.publish(r.Context(), events.Event{Topic: events.TopicSubscription, UserID: id})
 	}
 	if len(userIDs) > 0 {
-		s.publish(r.Context(), events.Event{Topic: events.TopicTribe})
+		a.pub.publish(r.Context(), events.Event{Topic: events.TopicTribe})
 	}
 }
 
@@ -104,33 +110,31 @@ type webhookReceived struct {
 // webhook applies one Stripe event. A bad, missing or old signature is 400
 // and nothing is applied; event types billing does not handle are 200; only
 // a failure Stripe should retry (the database) is 5xx.
-func (s *server) webhook(w http.ResponseWriter, r *http.Request) {
+func (a *billingAPI) webhook(w http.ResponseWriter, r *http.Request) error {
 	body, err := httpx.ReadRaw(w, r, maxWebhookBody)
 	if err != nil {
-		s.metrics.WebhookEvent("unverified", "rejected")
-		httpx.WriteError(w, r, err)
-		return
+		a.metrics.WebhookEvent("unverified", "rejected")
+		return err
 	}
-	changed, err := s.billing.HandleWebhook(r.Context(), body, r.Header.Get("Stripe-Signature"))
+	changed, err := a.billing.HandleWebhook(r.Context(), body, r.Header.Get("Stripe-Signature"))
 	typ := webhookType(body)
 	switch code := errs.CodeOf(err); {
 	case err == nil:
 	case code == errs.Invalid || code == errs.BillingUnavailable:
-		s.metrics.WebhookEvent("unverified", "rejected")
-		httpx.WriteError(w, r, err)
-		return
+		a.metrics.WebhookEvent("unverified", "rejected")
+		return err
 	default:
-		s.metrics.WebhookEvent(typ, "failed")
-		httpx.WriteError(w, r, err)
-		return
+		a.metrics.WebhookEvent(typ, "failed")
+		return err
 	}
 	outcome := "applied"
 	if typ == "other" {
 		outcome = "ignored"
 	}
-	s.metrics.WebhookEvent(typ, outcome)
-	s.membershipChanged(r, changed...)
+	a.metrics.WebhookEvent(typ, outcome)
+	a.membershipChanged(r, changed...)
 	httpx.WriteJSON(w, http.StatusOK, webhookReceived{Received: true})
+	return nil
 }
 
 // webhookType is a verified event's type for the metrics: one of the types
@@ -219,61 +223,59 @@ func adminMember(m billing.Member) AdminMember {
 	return out
 }
 
-func (s *server) listMembers(w http.ResponseWriter, r *http.Request) {
-	list, err := s.billing.ListAccounts(r.Context())
+func (a *billingAPI) listMembers(w http.ResponseWriter, r *http.Request) error {
+	list, err := a.billing.ListAccounts(r.Context())
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	out := AdminMemberList{Members: make([]AdminMember, 0, len(list))}
 	for _, m := range list {
 		out.Members = append(out.Members, adminMember(m))
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
+	return nil
 }
 
-func (s *server) compMember(w http.ResponseWriter, r *http.Request) {
+var errNoAccount = errs.New(errs.NotFound, "No account has this id.")
+
+func (a *billingAPI) compMember(w http.ResponseWriter, r *http.Request) error {
 	var in CompRequest
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	var until *time.Time
 	if in.Until != nil {
 		day, err := time.Parse(dateLayout, *in.Until)
 		if err != nil {
-			httpx.WriteError(w, r, errUntil)
-			return
+			return errUntil
 		}
 		end := day.AddDate(0, 0, 1) // through the end of that day
 		until = &end
 	}
 	id := r.PathValue("id")
-	if err := s.billing.Comp(r.Context(), id, until); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+	if err := a.billing.Comp(r.Context(), id, until); err != nil {
+		return err
 	}
-	s.membershipChanged(r, id)
-	list, err := s.billing.ListAccounts(r.Context())
+	a.membershipChanged(r, id)
+	list, err := a.billing.ListAccounts(r.Context())
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	for _, m := range list {
 		if m.UserID == id {
 			httpx.WriteJSON(w, http.StatusOK, AdminMemberReply{Member: adminMember(m)})
-			return
+			return nil
 		}
 	}
-	httpx.WriteError(w, r, errs.New(errs.NotFound, "No account has this id."))
+	return errNoAccount
 }
 
-func (s *server) uncompMember(w http.ResponseWriter, r *http.Request) {
+func (a *billingAPI) uncompMember(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
-	if err := s.billing.Uncomp(r.Context(), id); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+	if err := a.billing.Uncomp(r.Context(), id); err != nil {
+		return err
 	}
-	s.membershipChanged(r, id)
+	a.membershipChanged(r, id)
 	w.WriteHeader(http.StatusNoContent)
+	return nil
 }

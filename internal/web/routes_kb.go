@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"tribe/internal/config"
+	"tribe/internal/content"
 	"tribe/internal/errs"
 	"tribe/internal/httpx"
 	"tribe/internal/kb"
@@ -18,21 +20,25 @@ const maxDocumentBody = 256 << 10
 // kbAPI serves knowledge-base search to anyone and document management and
 // seeding to admins. docs/api.md ("Knowledge base") is the contract.
 type kbAPI struct {
-	*server
+	kb       *kb.Service
+	content  *content.Site // what seeding reads
+	cfg      *config.Config
 	searchIP *ratelimit.Limiter
 }
 
-// registerKB adds the knowledge-base endpoints.
-func (s *server) registerKB(mux *http.ServeMux) error {
+func newKBAPI(cfg *config.Config, kbs *kb.Service, site *content.Site) *kbAPI {
 	// Generous for a person at the console (and the browser tests, which
 	// all come from one address); a script is held to one search a second.
-	a := &kbAPI{server: s, searchIP: ratelimit.New(30, time.Second)}
-	s.route(mux, "POST /api/search", anyone, a.search)
-	s.route(mux, "GET /api/admin/documents", admin, a.list)
-	s.route(mux, "POST /api/admin/documents", admin, a.create)
-	s.route(mux, "PUT /api/admin/documents/{id}", admin, a.update)
-	s.route(mux, "DELETE /api/admin/documents/{id}", admin, a.remove)
-	s.route(mux, "POST /api/admin/kb/seed", admin, a.seed)
+	return &kbAPI{kb: kbs, content: site, cfg: cfg, searchIP: ratelimit.New(30, time.Second)}
+}
+
+func (a *kbAPI) register(g *registrar) error {
+	g.route("POST /api/search", anyone, a.search)
+	g.route("GET /api/admin/documents", admin, a.list)
+	g.route("POST /api/admin/documents", admin, a.create)
+	g.route("PUT /api/admin/documents/{id}", admin, a.update)
+	g.route("DELETE /api/admin/documents/{id}", admin, a.remove)
+	g.route("POST /api/admin/kb/seed", admin, a.seed)
 	return nil
 }
 
@@ -47,40 +53,37 @@ type documentBody struct {
 	Document kb.Document `json:"document"`
 }
 
-func (a *kbAPI) search(w http.ResponseWriter, r *http.Request) {
-	if limited(w, r, limitCheck{a.searchIP, clientIP(r, a.Config.TrustedProxies)}) {
-		return
+func (a *kbAPI) search(w http.ResponseWriter, r *http.Request) error {
+	if err := limited(w, limitCheck{a.searchIP, clientIP(r, a.cfg.TrustedProxies)}); err != nil {
+		return err
 	}
 	var in SearchRequest
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	res, err := a.kb.Search(r.Context(), in.Query, in.Limit)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, res)
+	return nil
 }
 
-func (a *kbAPI) list(w http.ResponseWriter, r *http.Request) {
+func (a *kbAPI) list(w http.ResponseWriter, r *http.Request) error {
 	limit, err := queryInt(r, "limit", "Limit must be a whole number from 1 to 100.")
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	offset, err := queryInt(r, "offset", "Offset must be a whole number of at least 0.")
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	list, err := a.kb.List(r.Context(), limit, offset)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, list)
+	return nil
 }
 
 // queryInt reads a whole number from the query string; absent is 0.
@@ -96,47 +99,45 @@ func queryInt(r *http.Request, name, msg string) (int, error) {
 	return n, nil
 }
 
-func (a *kbAPI) create(w http.ResponseWriter, r *http.Request) {
+func (a *kbAPI) create(w http.ResponseWriter, r *http.Request) error {
 	var in kb.Input
 	if err := httpx.ReadJSONLimit(w, r, &in, maxDocumentBody); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	d, err := a.kb.Create(r.Context(), in)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	httpx.WriteJSON(w, http.StatusCreated, documentBody{d})
+	return nil
 }
 
-func (a *kbAPI) update(w http.ResponseWriter, r *http.Request) {
+func (a *kbAPI) update(w http.ResponseWriter, r *http.Request) error {
 	var in kb.Input
 	if err := httpx.ReadJSONLimit(w, r, &in, maxDocumentBody); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	d, err := a.kb.Update(r.Context(), r.PathValue("id"), in)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, documentBody{d})
+	return nil
 }
 
-func (a *kbAPI) remove(w http.ResponseWriter, r *http.Request) {
+func (a *kbAPI) remove(w http.ResponseWriter, r *http.Request) error {
 	if err := a.kb.Delete(r.Context(), r.PathValue("id")); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
-func (a *kbAPI) seed(w http.ResponseWriter, r *http.Request) {
-	res, err := a.kb.Seed(r.Context(), kb.FromContent(a.Content, a.Config.Capacity))
+func (a *kbAPI) seed(w http.ResponseWriter, r *http.Request) error {
+	res, err := a.kb.Seed(r.Context(), kb.FromContent(a.content, a.cfg.Capacity))
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, res)
+	return nil
 }

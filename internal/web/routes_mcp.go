@@ -2,12 +2,12 @@ package web
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"net/http"
 	"strings"
 	"time"
 
+	"tribe/internal/config"
 	"tribe/internal/errs"
 	"tribe/internal/httpx"
 	"tribe/internal/mcp"
@@ -35,28 +35,29 @@ var errNoEventStream = errs.New(errs.MethodNotAllowed,
 // CORS, the rate limit and the body limit are applied here, the protocol is
 // the SDK's.
 type mcpAPI struct {
-	*server
-	mcp     *mcp.Server
-	origins mcp.OriginPolicy
+	opts    mcp.Options
+	cfg     *config.Config
+	app     http.Handler // the web app, which serves the /mcp page
 	perIP   *ratelimit.Limiter
+	mcp     *mcp.Server      // set by register
+	origins mcp.OriginPolicy // set by register
 }
 
-// registerMCP adds the MCP endpoint at /mcp (POST for JSON-RPC, OPTIONS for
+// newMCPAPI serves the very tools the AI chat offers, so both answer from
+// the same registry, and the knowledge base's documents as resources.
+func newMCPAPI(cfg *config.Config, opts mcp.Options, app http.Handler) *mcpAPI {
+	return &mcpAPI{opts: opts, cfg: cfg, app: app, perIP: ratelimit.New(mcpBurst, mcpInterval)}
+}
+
+// register adds the MCP endpoint at /mcp (POST for JSON-RPC, OPTIONS for
 // CORS preflights, GET for the page or the transport's 405) and the server
 // card.
-func (s *server) registerMCP(mux *http.ServeMux) error {
-	// The very tools the AI chat offers (registerAI runs first), so both
-	// answer from the same registry.
-	if s.tools == nil {
-		return errors.New("register MCP: the AI tools are not built yet")
-	}
-	srv, err := mcp.New(mcp.Options{
-		Tools: s.tools, Site: s.Content, Documents: s.kb, BaseURL: s.Config.BaseURL, Version: s.Version, Logger: s.Logger,
-	})
+func (m *mcpAPI) register(g *registrar) error {
+	srv, err := mcp.New(m.opts)
 	if err != nil {
 		return err
 	}
-	origins, err := mcp.NewOriginPolicy(s.Config.BaseURL)
+	origins, err := mcp.NewOriginPolicy(m.cfg.BaseURL)
 	if err != nil {
 		return err
 	}
@@ -64,11 +65,11 @@ func (s *server) registerMCP(mux *http.ServeMux) error {
 	if err != nil {
 		return err
 	}
-	m := &mcpAPI{server: s, mcp: srv, origins: origins, perIP: ratelimit.New(mcpBurst, mcpInterval)}
-	s.route(mux, "POST "+mcp.Path, anyone, m.serve)
-	s.route(mux, "OPTIONS "+mcp.Path, anyone, m.preflight)
-	s.route(mux, "GET "+mcp.Path, anyone, m.page)
-	s.handle(mux, "GET "+mcp.CardPath, anyone, newDocument(card, jsonType))
+	m.mcp, m.origins = srv, origins
+	g.route("POST "+mcp.Path, anyone, m.serve)
+	g.route("OPTIONS "+mcp.Path, anyone, m.preflight)
+	g.route("GET "+mcp.Path, anyone, m.page)
+	g.handle("GET "+mcp.CardPath, anyone, newDocument(card, jsonType))
 	return nil
 }
 
@@ -81,20 +82,17 @@ func allowCORS(h http.Header) {
 }
 
 // serve answers one JSON-RPC POST.
-func (m *mcpAPI) serve(w http.ResponseWriter, r *http.Request) {
+func (m *mcpAPI) serve(w http.ResponseWriter, r *http.Request) error {
 	if err := m.origins.Check(r); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	allowCORS(w.Header())
-	if ok, wait := m.perIP.Allow(clientIP(r, m.Config.TrustedProxies)); !ok {
-		tooMany(w, r, wait, "Too many requests to the MCP endpoint. Please wait a moment and try again.")
-		return
+	if ok, wait := m.perIP.Allow(clientIP(r, m.cfg.TrustedProxies)); !ok {
+		return tooMany(w, wait, "Too many requests to the MCP endpoint. Please wait a moment and try again.")
 	}
 	body, err := httpx.ReadRaw(w, r, m.mcp.MaxBody())
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	// A request without Accept (or with */*) accepts any type (RFC 9110); the
@@ -103,13 +101,13 @@ func (m *mcpAPI) serve(w http.ResponseWriter, r *http.Request) {
 		r.Header.Set("Accept", "application/json, text/event-stream")
 	}
 	m.mcp.ServeHTTP(w, r)
+	return nil
 }
 
 // preflight answers a browser's CORS preflight for the endpoint.
-func (m *mcpAPI) preflight(w http.ResponseWriter, r *http.Request) {
+func (m *mcpAPI) preflight(w http.ResponseWriter, r *http.Request) error {
 	if err := m.origins.Check(r); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	h := w.Header()
 	allowCORS(h)
@@ -117,22 +115,22 @@ func (m *mcpAPI) preflight(w http.ResponseWriter, r *http.Request) {
 	h.Set("Access-Control-Allow-Headers", mcpRequestHeaders)
 	h.Set("Access-Control-Max-Age", "86400")
 	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 // page answers GET /mcp. An MCP client asking for an event stream (and not
 // for HTML) learns that this stateless endpoint has none, with the 405 the
 // transport specifies; everyone else, browsers first, gets the /mcp page.
-func (m *mcpAPI) page(w http.ResponseWriter, r *http.Request) {
+func (m *mcpAPI) page(w http.ResponseWriter, r *http.Request) error {
 	accept := r.Header.Get("Accept")
 	if !strings.Contains(accept, "text/event-stream") || strings.Contains(accept, "text/html") {
 		m.app.ServeHTTP(w, r)
-		return
+		return nil
 	}
 	if err := m.origins.Check(r); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	allowCORS(w.Header())
 	w.Header().Set("Allow", "POST")
-	httpx.WriteError(w, r, errNoEventStream)
+	return errNoEventStream
 }

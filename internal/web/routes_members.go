@@ -8,55 +8,68 @@ import (
 	"strings"
 	"time"
 
+	"tribe/internal/auth"
 	"tribe/internal/billing"
 	"tribe/internal/community"
+	"tribe/internal/config"
 	"tribe/internal/errs"
 	"tribe/internal/events"
 	"tribe/internal/httpx"
+	"tribe/internal/store"
 )
 
-// registerMembers adds the members-area endpoints: profile, cohorts, live
-// sessions, calendar feeds, tribe status and the dashboard overview.
-// docs/api.md ("Members area") is their contract.
-func (s *server) registerMembers(mux *http.ServeMux) error {
-	s.route(mux, "GET /api/tribe/status", anyone, s.tribeStatus)
-	s.route(mux, "GET /api/members/overview", member, s.membersOverview)
+// membersAPI serves the members area: profile, cohorts, live sessions,
+// calendar feeds, tribe status and the dashboard overview. docs/api.md
+// ("Members area") is its contract; internal/community and
+// internal/billing decide everything.
+type membersAPI struct {
+	db      *store.DB
+	cfg     *config.Config
+	billing *billing.Service   // the tribe's status
+	auth    *auth.Service      // a calendar feed owner's rights
+	avatars *community.Avatars // uploads and the avatar files
+	pub     publisher
+}
 
-	s.route(mux, "GET /api/profile", member, s.getProfile)
-	s.route(mux, "PUT /api/profile", member, s.putProfile)
-	s.route(mux, "POST /api/profile/avatar", member, s.postAvatar)
-	s.route(mux, "DELETE /api/profile/avatar", member, s.deleteAvatar)
-	s.route(mux, "GET /avatars/{name}", anyone, s.serveAvatar)
+func (a *membersAPI) register(g *registrar) error {
+	g.route("GET /api/tribe/status", anyone, a.tribeStatus)
+	g.route("GET /api/members/overview", member, a.membersOverview)
 
-	s.route(mux, "GET /api/cohorts", member, s.listCohorts)
-	s.route(mux, "POST /api/cohorts", member, s.createCohort)
-	s.route(mux, "PUT /api/cohorts/{id}", member, s.updateCohort)    // creator, decided in community
-	s.route(mux, "DELETE /api/cohorts/{id}", member, s.deleteCohort) // creator, decided in community
-	s.route(mux, "POST /api/cohorts/{id}/join", member, s.joinCohort)
-	s.route(mux, "POST /api/cohorts/{id}/leave", member, s.leaveCohort)
+	g.route("GET /api/profile", member, a.getProfile)
+	g.route("PUT /api/profile", member, a.putProfile)
+	g.route("POST /api/profile/avatar", member, a.postAvatar)
+	g.route("DELETE /api/profile/avatar", member, a.deleteAvatar)
+	g.route("GET /avatars/{name}", anyone, a.serveAvatar)
 
-	s.route(mux, "GET /api/sessions", member, s.listSessions)
-	s.route(mux, "GET /api/sessions/{id}", member, s.getSession)
-	s.route(mux, "GET /api/sessions/{id}/calendar.ics", member, s.sessionICS)
-	s.route(mux, "POST /api/admin/sessions", admin, s.createSession)
-	s.route(mux, "PUT /api/admin/sessions/{id}", admin, s.updateSession)
-	s.route(mux, "PUT /api/admin/sessions/{id}/status", admin, s.setSessionStatus)
-	s.route(mux, "DELETE /api/admin/sessions/{id}", admin, s.deleteSession)
+	g.route("GET /api/cohorts", member, a.listCohorts)
+	g.route("POST /api/cohorts", member, a.createCohort)
+	g.route("PUT /api/cohorts/{id}", member, a.updateCohort)    // creator, decided in community
+	g.route("DELETE /api/cohorts/{id}", member, a.deleteCohort) // creator, decided in community
+	g.route("POST /api/cohorts/{id}/join", member, a.joinCohort)
+	g.route("POST /api/cohorts/{id}/leave", member, a.leaveCohort)
 
-	s.route(mux, "GET /api/calendar/feed", member, s.getFeed)
-	s.route(mux, "POST /api/calendar/feed", member, s.createFeed)
-	s.route(mux, "DELETE /api/calendar/feed", member, s.deleteFeed)
-	s.route(mux, "GET /calendar/{file}", anyone, s.serveFeed) // the token is the credential
+	g.route("GET /api/sessions", member, a.listSessions)
+	g.route("GET /api/sessions/{id}", member, a.getSession)
+	g.route("GET /api/sessions/{id}/calendar.ics", member, a.sessionICS)
+	g.route("POST /api/admin/sessions", admin, a.createSession)
+	g.route("PUT /api/admin/sessions/{id}", admin, a.updateSession)
+	g.route("PUT /api/admin/sessions/{id}/status", admin, a.setSessionStatus)
+	g.route("DELETE /api/admin/sessions/{id}", admin, a.deleteSession)
+
+	g.route("GET /api/calendar/feed", member, a.getFeed)
+	g.route("POST /api/calendar/feed", member, a.createFeed)
+	g.route("DELETE /api/calendar/feed", member, a.deleteFeed)
+	g.route("GET /calendar/{file}", anyone, a.serveFeed) // the token is the credential
 	return nil
 }
 
-func (s *server) tribeStatus(w http.ResponseWriter, r *http.Request) {
-	st, err := s.billing.Status(r.Context())
+func (a *membersAPI) tribeStatus(w http.ResponseWriter, r *http.Request) error {
+	st, err := a.billing.Status(r.Context())
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, st)
+	return nil
 }
 
 // MembersOverview is the dashboard's summary of GET /api/members/overview.
@@ -69,27 +82,25 @@ type MembersOverview struct {
 	GroupChatURL *string `json:"group_chat_url"`
 }
 
-func (s *server) membersOverview(w http.ResponseWriter, r *http.Request) {
-	v, err := s.viewer(r)
+func (a *membersAPI) membersOverview(w http.ResponseWriter, r *http.Request) error {
+	v, err := viewer(r, a.db)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	sub, err := billing.SubscriptionOf(r.Context(), s.DB, v.UserID)
+	sub, err := billing.SubscriptionOf(r.Context(), a.db, v.UserID)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	st, err := s.billing.Status(r.Context())
+	st, err := a.billing.Status(r.Context())
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	out := MembersOverview{Subscription: sub, IsSubscriber: sub.Active(), IsAdmin: v.Admin, Tribe: st}
-	if v.SeesPaidContent() && s.Config.GroupChatURL != "" {
-		out.GroupChatURL = &s.Config.GroupChatURL
+	if v.SeesPaidContent() && a.cfg.GroupChatURL != "" {
+		out.GroupChatURL = &a.cfg.GroupChatURL
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
+	return nil
 }
 
 // --- profile
@@ -98,35 +109,34 @@ type profileBody struct {
 	Profile *community.Profile `json:"profile"`
 }
 
-func (s *server) getProfile(w http.ResponseWriter, r *http.Request) {
-	prof, err := community.GetProfile(r.Context(), s.DB, caller(r).UserID)
+func (a *membersAPI) getProfile(w http.ResponseWriter, r *http.Request) error {
+	prof, err := community.GetProfile(r.Context(), a.db, caller(r).UserID)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, profileBody{prof})
+	return nil
 }
 
-func (s *server) putProfile(w http.ResponseWriter, r *http.Request) {
+func (a *membersAPI) putProfile(w http.ResponseWriter, r *http.Request) error {
 	var in community.ProfileUpdate
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	p := caller(r)
-	prof, err := community.UpdateProfile(r.Context(), s.DB, p.UserID, in)
+	prof, err := community.UpdateProfile(r.Context(), a.db, p.UserID, in)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	s.profileChanged(r, p.UserID)
+	a.profileChanged(r, p.UserID)
 	httpx.WriteJSON(w, http.StatusOK, profileBody{prof})
+	return nil
 }
 
 // profileChanged tells cohort cards (names, avatars) and the user's own tabs.
-func (s *server) profileChanged(r *http.Request, userID string) {
-	s.publish(r.Context(), events.Event{Topic: events.TopicCohorts})
-	s.publish(r.Context(), events.Event{Topic: events.TopicProfile, UserID: userID})
+func (a *membersAPI) profileChanged(r *http.Request, userID string) {
+	a.pub.publish(r.Context(), events.Event{Topic: events.TopicCohorts})
+	a.pub.publish(r.Context(), events.Event{Topic: events.TopicProfile, UserID: userID})
 }
 
 var (
@@ -134,35 +144,31 @@ var (
 	errUploadCut    = errs.New(errs.Invalid, "The upload could not be read. Please try again.")
 )
 
-func (s *server) postAvatar(w http.ResponseWriter, r *http.Request) {
-	if ok, wait := s.avatars.AllowUpload(caller(r).UserID); !ok {
-		tooMany(w, r, wait, community.AvatarUploadsMessage)
-		return
+func (a *membersAPI) postAvatar(w http.ResponseWriter, r *http.Request) error {
+	p := caller(r)
+	if ok, wait := a.avatars.AllowUpload(p.UserID); !ok {
+		return tooMany(w, wait, community.AvatarUploadsMessage)
 	}
 	// Room for the multipart framing around a file at the limit.
 	r.Body = http.MaxBytesReader(w, r.Body, community.MaxAvatarBytes+64<<10)
 	mr, err := r.MultipartReader()
 	if err != nil {
-		httpx.WriteError(w, r, errNoAvatarFile)
-		return
+		return errNoAvatarFile
 	}
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
-			httpx.WriteError(w, r, errNoAvatarFile)
-			return
+			return errNoAvatarFile
 		}
 		if err != nil {
-			httpx.WriteError(w, r, uploadError(err))
-			return
+			return uploadError(err)
 		}
 		if part.FormName() != "avatar" {
 			_ = part.Close()
 			continue
 		}
-		p := caller(r)
 		body := &uploadReader{r: part}
-		prof, err := s.avatars.Set(r.Context(), s.DB, p.UserID, body)
+		prof, err := a.avatars.Set(r.Context(), a.db, p.UserID, body)
 		_ = part.Close()
 		if body.err != nil {
 			// The upload itself failed (cut off, too large): say so, not
@@ -170,12 +176,11 @@ func (s *server) postAvatar(w http.ResponseWriter, r *http.Request) {
 			err = uploadError(body.err)
 		}
 		if err != nil {
-			httpx.WriteError(w, r, err)
-			return
+			return err
 		}
-		s.profileChanged(r, p.UserID)
+		a.profileChanged(r, p.UserID)
 		httpx.WriteJSON(w, http.StatusOK, profileBody{prof})
-		return
+		return nil
 	}
 }
 
@@ -202,24 +207,23 @@ func uploadError(err error) error {
 	return errUploadCut
 }
 
-func (s *server) deleteAvatar(w http.ResponseWriter, r *http.Request) {
+func (a *membersAPI) deleteAvatar(w http.ResponseWriter, r *http.Request) error {
 	p := caller(r)
-	prof, err := s.avatars.Remove(r.Context(), s.DB, p.UserID)
+	prof, err := a.avatars.Remove(r.Context(), a.db, p.UserID)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	s.profileChanged(r, p.UserID)
+	a.profileChanged(r, p.UserID)
 	httpx.WriteJSON(w, http.StatusOK, profileBody{prof})
+	return nil
 }
 
 var errNoAvatar = errs.New(errs.NotFound, "No such avatar.")
 
-func (s *server) serveAvatar(w http.ResponseWriter, r *http.Request) {
-	f, st, contentType, err := community.OpenAvatar(s.avatars.Dir(), r.PathValue("name"))
+func (a *membersAPI) serveAvatar(w http.ResponseWriter, r *http.Request) error {
+	f, st, contentType, err := community.OpenAvatar(a.avatars.Dir(), r.PathValue("name"))
 	if err != nil {
-		httpx.WriteError(w, r, errNoAvatar)
-		return
+		return errNoAvatar
 	}
 	defer func() { _ = f.Close() }()
 	h := w.Header()
@@ -228,6 +232,7 @@ func (s *server) serveAvatar(w http.ResponseWriter, r *http.Request) {
 	// A new upload gets a new random name, so a name's bytes never change.
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	http.ServeContent(w, r, "", st.ModTime(), f)
+	return nil
 }
 
 // --- cohorts
@@ -242,67 +247,65 @@ type CohortList struct {
 	MyCohortID *string            `json:"my_cohort_id"`
 }
 
-func (s *server) listCohorts(w http.ResponseWriter, r *http.Request) {
-	cohorts, mine, err := community.ListCohorts(r.Context(), s.DB, caller(r).UserID)
+func (a *membersAPI) listCohorts(w http.ResponseWriter, r *http.Request) error {
+	cohorts, mine, err := community.ListCohorts(r.Context(), a.db, caller(r).UserID)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	out := CohortList{Cohorts: cohorts}
 	if mine != "" {
 		out.MyCohortID = &mine
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
+	return nil
 }
 
-func (s *server) createCohort(w http.ResponseWriter, r *http.Request) {
+func (a *membersAPI) createCohort(w http.ResponseWriter, r *http.Request) error {
 	var in community.CohortInput
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	c, err := community.CreateCohort(r.Context(), s.DB, caller(r).UserID, in)
-	s.cohortChanged(w, r, http.StatusCreated, c, err)
+	c, err := community.CreateCohort(r.Context(), a.db, caller(r).UserID, in)
+	return a.cohortChanged(w, r, http.StatusCreated, c, err)
 }
 
-func (s *server) updateCohort(w http.ResponseWriter, r *http.Request) {
+func (a *membersAPI) updateCohort(w http.ResponseWriter, r *http.Request) error {
 	var in community.CohortInput
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	c, err := community.UpdateCohort(r.Context(), s.DB, caller(r).UserID, r.PathValue("id"), in)
-	s.cohortChanged(w, r, http.StatusOK, c, err)
+	c, err := community.UpdateCohort(r.Context(), a.db, caller(r).UserID, r.PathValue("id"), in)
+	return a.cohortChanged(w, r, http.StatusOK, c, err)
 }
 
-func (s *server) deleteCohort(w http.ResponseWriter, r *http.Request) {
-	err := community.DeleteCohort(r.Context(), s.DB, caller(r).UserID, r.PathValue("id"))
-	s.cohortChanged(w, r, http.StatusNoContent, nil, err)
+func (a *membersAPI) deleteCohort(w http.ResponseWriter, r *http.Request) error {
+	err := community.DeleteCohort(r.Context(), a.db, caller(r).UserID, r.PathValue("id"))
+	return a.cohortChanged(w, r, http.StatusNoContent, nil, err)
 }
 
-func (s *server) joinCohort(w http.ResponseWriter, r *http.Request) {
-	c, err := community.JoinCohort(r.Context(), s.DB, caller(r).UserID, r.PathValue("id"))
-	s.cohortChanged(w, r, http.StatusOK, c, err)
+func (a *membersAPI) joinCohort(w http.ResponseWriter, r *http.Request) error {
+	c, err := community.JoinCohort(r.Context(), a.db, caller(r).UserID, r.PathValue("id"))
+	return a.cohortChanged(w, r, http.StatusOK, c, err)
 }
 
-func (s *server) leaveCohort(w http.ResponseWriter, r *http.Request) {
-	err := community.LeaveCohort(r.Context(), s.DB, caller(r).UserID, r.PathValue("id"))
-	s.cohortChanged(w, r, http.StatusNoContent, nil, err)
+func (a *membersAPI) leaveCohort(w http.ResponseWriter, r *http.Request) error {
+	err := community.LeaveCohort(r.Context(), a.db, caller(r).UserID, r.PathValue("id"))
+	return a.cohortChanged(w, r, http.StatusNoContent, nil, err)
 }
 
 // cohortChanged answers a cohort change: the error, or the cohort (nothing
 // for 204) after telling every open members page.
-func (s *server) cohortChanged(w http.ResponseWriter, r *http.Request, status int, c *community.Cohort, err error) {
+func (a *membersAPI) cohortChanged(w http.ResponseWriter, r *http.Request, status int, c *community.Cohort, err error) error {
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	s.publish(r.Context(), events.Event{Topic: events.TopicCohorts})
+	a.pub.publish(r.Context(), events.Event{Topic: events.TopicCohorts})
 	if status == http.StatusNoContent {
 		w.WriteHeader(status)
-		return
+		return nil
 	}
 	httpx.WriteJSON(w, status, cohortBody{c})
+	return nil
 }
 
 // --- live sessions
@@ -317,47 +320,44 @@ type sessionReply struct {
 	Session community.SessionView `json:"session"`
 }
 
-func (s *server) listSessions(w http.ResponseWriter, r *http.Request) {
-	v, err := s.viewer(r)
+func (a *membersAPI) listSessions(w http.ResponseWriter, r *http.Request) error {
+	v, err := viewer(r, a.db)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	list, err := community.ListSessions(r.Context(), s.DB, v, time.Now())
+	list, err := community.ListSessions(r.Context(), a.db, v, time.Now())
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, SessionList{Sessions: list, CanJoin: v.SeesPaidContent()})
+	return nil
 }
 
-func (s *server) getSession(w http.ResponseWriter, r *http.Request) {
-	v, err := s.viewer(r)
+func (a *membersAPI) getSession(w http.ResponseWriter, r *http.Request) error {
+	v, err := viewer(r, a.db)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	sess, err := community.GetSession(r.Context(), s.DB, v, r.PathValue("id"), time.Now())
+	sess, err := community.GetSession(r.Context(), a.db, v, r.PathValue("id"), time.Now())
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, sessionReply{sess})
+	return nil
 }
 
-func (s *server) sessionICS(w http.ResponseWriter, r *http.Request) {
-	v, err := s.viewer(r)
+func (a *membersAPI) sessionICS(w http.ResponseWriter, r *http.Request) error {
+	v, err := viewer(r, a.db)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	name, body, err := community.SessionCalendar(r.Context(), s.DB, v, r.PathValue("id"), s.Config.BaseURL)
+	name, body, err := community.SessionCalendar(r.Context(), a.db, v, r.PathValue("id"), a.cfg.BaseURL)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.ics"`, name))
 	writeCalendar(w, body)
+	return nil
 }
 
 func writeCalendar(w http.ResponseWriter, body []byte) {
@@ -367,61 +367,57 @@ func writeCalendar(w http.ResponseWriter, body []byte) {
 	_, _ = w.Write(body)
 }
 
-func (s *server) createSession(w http.ResponseWriter, r *http.Request) {
+func (a *membersAPI) createSession(w http.ResponseWriter, r *http.Request) error {
 	var in community.SessionInput
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	sess, err := community.CreateSession(r.Context(), s.DB, caller(r).UserID, in)
-	s.sessionChanged(w, r, http.StatusCreated, sess, err)
+	sess, err := community.CreateSession(r.Context(), a.db, caller(r).UserID, in)
+	return a.sessionChanged(w, r, http.StatusCreated, sess, err)
 }
 
-func (s *server) updateSession(w http.ResponseWriter, r *http.Request) {
+func (a *membersAPI) updateSession(w http.ResponseWriter, r *http.Request) error {
 	var in community.SessionInput
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	sess, err := community.UpdateSession(r.Context(), s.DB, r.PathValue("id"), in)
-	s.sessionChanged(w, r, http.StatusOK, sess, err)
+	sess, err := community.UpdateSession(r.Context(), a.db, r.PathValue("id"), in)
+	return a.sessionChanged(w, r, http.StatusOK, sess, err)
 }
 
-func (s *server) setSessionStatus(w http.ResponseWriter, r *http.Request) {
+func (a *membersAPI) setSessionStatus(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Status string `json:"status"`
 	}
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	sess, err := community.SetSessionStatus(r.Context(), s.DB, r.PathValue("id"), in.Status)
-	s.sessionChanged(w, r, http.StatusOK, sess, err)
+	sess, err := community.SetSessionStatus(r.Context(), a.db, r.PathValue("id"), in.Status)
+	return a.sessionChanged(w, r, http.StatusOK, sess, err)
 }
 
-func (s *server) deleteSession(w http.ResponseWriter, r *http.Request) {
-	err := community.DeleteSession(r.Context(), s.DB, r.PathValue("id"))
-	s.sessionChanged(w, r, http.StatusNoContent, nil, err)
+func (a *membersAPI) deleteSession(w http.ResponseWriter, r *http.Request) error {
+	err := community.DeleteSession(r.Context(), a.db, r.PathValue("id"))
+	return a.sessionChanged(w, r, http.StatusNoContent, nil, err)
 }
 
 // sessionChanged answers an admin's session change: the error, or the
 // session as the admin sees it (nothing for 204) after telling open pages.
-func (s *server) sessionChanged(w http.ResponseWriter, r *http.Request, status int, sess *community.Session, err error) {
+func (a *membersAPI) sessionChanged(w http.ResponseWriter, r *http.Request, status int, sess *community.Session, err error) error {
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	s.publish(r.Context(), events.Event{Topic: events.TopicSessions})
+	a.pub.publish(r.Context(), events.Event{Topic: events.TopicSessions})
 	if status == http.StatusNoContent {
 		w.WriteHeader(status)
-		return
+		return nil
 	}
-	v, err := s.viewer(r)
+	v, err := viewer(r, a.db)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	httpx.WriteJSON(w, status, sessionReply{sess.View(v, time.Now())})
+	return nil
 }
 
 // --- calendar feed
@@ -438,71 +434,66 @@ type FeedCreated struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-func (s *server) getFeed(w http.ResponseWriter, r *http.Request) {
-	feed, err := community.GetFeed(r.Context(), s.DB, caller(r).UserID)
+func (a *membersAPI) getFeed(w http.ResponseWriter, r *http.Request) error {
+	feed, err := community.GetFeed(r.Context(), a.db, caller(r).UserID)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	if feed == nil {
 		httpx.WriteJSON(w, http.StatusOK, FeedStatus{})
-		return
+		return nil
 	}
 	httpx.WriteJSON(w, http.StatusOK, FeedStatus{Exists: true, CreatedAt: &feed.CreatedAt})
+	return nil
 }
 
-func (s *server) createFeed(w http.ResponseWriter, r *http.Request) {
-	token, created, err := community.CreateFeed(r.Context(), s.DB, caller(r).UserID)
+func (a *membersAPI) createFeed(w http.ResponseWriter, r *http.Request) error {
+	token, created, err := community.CreateFeed(r.Context(), a.db, caller(r).UserID)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	httpx.WriteJSON(w, http.StatusCreated, FeedCreated{URL: s.Config.BaseURL + "/calendar/" + token + ".ics", CreatedAt: created})
+	httpx.WriteJSON(w, http.StatusCreated, FeedCreated{URL: a.cfg.BaseURL + "/calendar/" + token + ".ics", CreatedAt: created})
+	return nil
 }
 
-func (s *server) deleteFeed(w http.ResponseWriter, r *http.Request) {
-	if err := community.DeleteFeed(r.Context(), s.DB, caller(r).UserID); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+func (a *membersAPI) deleteFeed(w http.ResponseWriter, r *http.Request) error {
+	if err := community.DeleteFeed(r.Context(), a.db, caller(r).UserID); err != nil {
+		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 var errNoCalendar = errs.New(errs.NotFound, "Calendar not found.")
 
-func (s *server) serveFeed(w http.ResponseWriter, r *http.Request) {
+func (a *membersAPI) serveFeed(w http.ResponseWriter, r *http.Request) error {
 	token, ok := strings.CutSuffix(r.PathValue("file"), ".ics")
 	if !ok {
-		httpx.WriteError(w, r, errNoCalendar)
-		return
+		return errNoCalendar
 	}
-	ownerID, err := community.LookupFeed(r.Context(), s.DB, token)
+	ownerID, err := community.LookupFeed(r.Context(), a.db, token)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	// The owner is not signed in when their calendar app fetches the feed,
 	// so their rights are read now, for this fetch.
-	owner, err := s.authService().User(r.Context(), ownerID)
+	owner, err := a.auth.User(r.Context(), ownerID)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	if owner == nil {
-		httpx.WriteError(w, r, errNoCalendar)
-		return
+		return errNoCalendar
 	}
-	v, err := billing.ViewerOf(r.Context(), s.DB, owner.ID, owner.IsAdmin)
+	v, err := billing.ViewerOf(r.Context(), a.db, owner.ID, owner.IsAdmin)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	body, err := community.FeedCalendar(r.Context(), s.DB, v, s.Config.BaseURL)
+	body, err := community.FeedCalendar(r.Context(), a.db, v, a.cfg.BaseURL)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	// The URL is a secret: keep it out of referrers and search indexes.
 	w.Header().Set("X-Robots-Tag", "noindex")
 	writeCalendar(w, body)
+	return nil
 }

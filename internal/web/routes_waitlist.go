@@ -2,10 +2,12 @@ package web
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"time"
 
 	"tribe/internal/auth"
+	"tribe/internal/config"
 	"tribe/internal/httpx"
 	"tribe/internal/ratelimit"
 	"tribe/internal/store"
@@ -15,9 +17,16 @@ import (
 // waitlistAPI serves the tribe's wait list: joining it, and the admins' list
 // and export. Its limits live in this process.
 type waitlistAPI struct {
-	*server
+	db       *store.DB
+	cfg      *config.Config
+	logger   *slog.Logger
 	perIP    *ratelimit.Limiter
 	perEmail *ratelimit.Limiter
+}
+
+func newWaitlistAPI(cfg *config.Config, db *store.DB, logger *slog.Logger) *waitlistAPI {
+	return &waitlistAPI{db: db, cfg: cfg, logger: logger,
+		perIP: ratelimit.New(20, 30*time.Second), perEmail: ratelimit.New(5, 10*time.Minute)}
 }
 
 // WaitlistJoined answers POST /api/waitlist.
@@ -39,44 +48,40 @@ type WaitlistEntries struct {
 	Entries []WaitlistEntry `json:"entries"`
 }
 
-// registerWaitlist adds the wait-list endpoints.
-func (s *server) registerWaitlist(mux *http.ServeMux) error {
-	a := &waitlistAPI{server: s, perIP: ratelimit.New(20, 30*time.Second), perEmail: ratelimit.New(5, 10*time.Minute)}
-	s.route(mux, "POST /api/waitlist", anyone, a.join)
-	s.route(mux, "GET /api/admin/waitlist", admin, a.list)
-	s.route(mux, "GET /api/admin/waitlist.csv", admin, a.export)
+func (a *waitlistAPI) register(g *registrar) error {
+	g.route("POST /api/waitlist", anyone, a.join)
+	g.route("GET /api/admin/waitlist", admin, a.list)
+	g.route("GET /api/admin/waitlist.csv", admin, a.export)
 	return nil
 }
 
-func (a *waitlistAPI) join(w http.ResponseWriter, r *http.Request) {
+func (a *waitlistAPI) join(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		FullName string `json:"full_name"`
 		Email    string `json:"email"`
 	}
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
-	if limited(w, r, limitCheck{a.perIP, clientIP(r, a.Config.TrustedProxies)}, limitCheck{a.perEmail, auth.NormalizeEmail(in.Email)}) {
-		return
+	if err := limited(w, limitCheck{a.perIP, clientIP(r, a.cfg.TrustedProxies)}, limitCheck{a.perEmail, auth.NormalizeEmail(in.Email)}); err != nil {
+		return err
 	}
-	added, err := waitlist.Join(r.Context(), a.DB, in.FullName, in.Email, a.Config.BaseURL)
+	added, err := waitlist.Join(r.Context(), a.db, in.FullName, in.Email, a.cfg.BaseURL)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	if !added {
 		httpx.WriteJSON(w, http.StatusOK, WaitlistJoined{"already", "You're already on the wait list. We'll e-mail you as soon as spots open up."})
-		return
+		return nil
 	}
 	httpx.WriteJSON(w, http.StatusCreated, WaitlistJoined{"added", "You're on the list! We've sent you a confirmation e-mail and will notify you when spots open up."})
+	return nil
 }
 
-func (a *waitlistAPI) list(w http.ResponseWriter, r *http.Request) {
-	entries, err := waitlist.List(r.Context(), a.DB)
+func (a *waitlistAPI) list(w http.ResponseWriter, r *http.Request) error {
+	entries, err := waitlist.List(r.Context(), a.db)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 
 	out := make([]WaitlistEntry, 0, len(entries))
@@ -84,19 +89,21 @@ func (a *waitlistAPI) list(w http.ResponseWriter, r *http.Request) {
 		out = append(out, WaitlistEntry{e.ID, e.FullName, e.Email, jsonTime(e.CreatedAt)})
 	}
 	httpx.WriteJSON(w, http.StatusOK, WaitlistEntries{Entries: out})
+	return nil
 }
 
-func (a *waitlistAPI) export(w http.ResponseWriter, r *http.Request) {
-	entries, err := waitlist.List(r.Context(), a.DB)
+func (a *waitlistAPI) export(w http.ResponseWriter, r *http.Request) error {
+	entries, err := waitlist.List(r.Context(), a.db)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return err
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/csv; charset=utf-8")
 	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="waitlist-%s.csv"`, store.Now().Format("2006-01-02")))
 	h.Set("Cache-Control", "no-store")
+	// The answer has begun: a failure now can only be logged.
 	if err := waitlist.WriteCSV(w, entries); err != nil {
-		a.Logger.Error("export wait list", "err", err)
+		a.logger.Error("export wait list", "err", err)
 	}
+	return nil
 }

@@ -3,7 +3,6 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,15 +14,10 @@ import (
 	"time"
 
 	"tribe/internal/agent"
-	"tribe/internal/auth"
-	"tribe/internal/billing"
-	"tribe/internal/community"
 	"tribe/internal/config"
 	"tribe/internal/content"
 	"tribe/internal/errs"
-	"tribe/internal/events"
 	"tribe/internal/httpx"
-	"tribe/internal/kb"
 	"tribe/internal/mcp"
 	"tribe/internal/metrics"
 	"tribe/internal/services"
@@ -98,40 +92,58 @@ func newServer(o Options) (*server, http.Handler, error) {
 		o.Logger.Warn("the web app is not built into this binary; pages answer 503 until `make build` runs")
 	}
 	svc := o.Services
-	s := &server{Options: o, hub: svc.Hub, kb: svc.KB, billing: svc.Billing, auth: svc.Auth, app: site, avatars: svc.Avatars}
+	m := metrics.New(metrics.Sources{DB: o.DB, OpenStreams: svc.Hub.Open})
+	// The AI tools search the one knowledge base of the process, so they
+	// rank with embeddings where it does; the chat offers them to the model
+	// and the MCP server lists and calls the same registry.
+	siteDeps := agent.SiteDeps{KB: svc.KB, Site: o.Content, BaseURL: o.Config.BaseURL, Capacity: o.Config.Capacity}
+	tools, err := agent.NewRegistry(agent.SiteTools(siteDeps)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	pub := publisher{hub: svc.Hub, logger: o.Logger}
+	areas := []area{
+		&opsAPI{db: o.DB, cfg: o.Config, logger: o.Logger, version: o.Version, metrics: m},
+		&publicAPI{content: o.Content, baseURL: o.Config.BaseURL},
+		newAuthAPI(o.Config, svc.Auth, o.Logger),
+		newWaitlistAPI(o.Config, o.DB, o.Logger),
+		&billingAPI{billing: svc.Billing, metrics: m, pub: pub},
+		&membersAPI{db: o.DB, cfg: o.Config, billing: svc.Billing, auth: svc.Auth, avatars: svc.Avatars, pub: pub},
+		&devMailAPI{db: o.DB, cfg: o.Config, logger: o.Logger},
+		newEventsAPI(svc.Hub, svc.Auth, o.Logger, o.heartbeatOr(eventsHeartbeat)),
+		newKBAPI(o.Config, svc.KB, o.Content),
+		newAIAPI(o.Config, o.DB, siteDeps, tools, m, o.Logger, o.heartbeatOr(aiHeartbeat)),
+		newMCPAPI(o.Config, mcp.Options{Tools: tools, Site: o.Content, Documents: svc.KB, BaseURL: o.Config.BaseURL, Version: o.Version, Logger: o.Logger}, site),
+	}
 	mux := http.NewServeMux()
-	s.reg = &registrar{mux: mux}
-	s.route(mux, "GET /healthz", anyone, s.healthz)
-	s.route(mux, "GET /readyz", anyone, s.readyz)
-	for _, register := range []func(*http.ServeMux) error{
-		s.registerPublic, s.registerAuth, s.registerWaitlist, s.registerBilling, s.registerMembers, s.registerDevMail, s.registerEvents,
-		s.registerKB, s.registerAI, s.registerMCP, s.registerOps,
-	} {
-		if err := register(mux); err != nil {
+	g := &registrar{mux: mux}
+	for _, a := range areas {
+		if err := a.register(g); err != nil {
 			return nil, nil, err
 		}
 	}
-	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		httpx.WriteError(w, r, errNoEndpoint(r))
-	})
+	s := &server{Options: o, routes: g.routes, tools: tools}
+	mux.Handle("/api/", handlerFunc(func(_ http.ResponseWriter, r *http.Request) error {
+		return errNoEndpoint(r)
+	}))
 	mux.Handle(appPattern, site)
 
 	csrf := http.NewCrossOriginProtection()
-	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		httpx.WriteError(w, r, errCrossOrigin)
+	csrf.SetDenyHandler(handlerFunc(func(http.ResponseWriter, *http.Request) error {
+		return errCrossOrigin
 	}))
 	// The MCP endpoint takes no cookie, so a cross-site POST can do nothing a
 	// direct one could not; it applies its own origin rule (routes_mcp.go)
 	// so that browser-based MCP clients on other sites can use it.
 	csrf.AddInsecureBypassPattern("POST " + mcp.Path)
 	var h http.Handler = notePattern(mux)
-	h = s.authenticate(h)
+	h = authenticate(svc.Auth, strings.HasPrefix(o.Config.BaseURL, "https://"), o.Logger, h)
 	h = csrf.Handler(h)
 	h = pagesFirst(mux, site, h)
 	csp := contentSecurityPolicy(scriptOrigin(o.Config.GoalWidgetURL))
 	h = securityHeaders(strings.HasPrefix(o.Config.BaseURL, "https://"), csp, h)
 	h = recoverPanics(o.Logger, h)
-	h = observeRequests(o.Logger, s.metrics, h)
+	h = observeRequests(o.Logger, m, h)
 	return s, h, nil
 }
 
@@ -171,36 +183,19 @@ func errNoEndpoint(r *http.Request) error {
 	return errs.New(errs.NotFound, "No API endpoint at "+r.URL.Path+".")
 }
 
+// server is what tests look into behind a built handler.
 type server struct {
 	Options
-	hub     *events.Hub // the services, from Options.Services
-	kb      *kb.Service
-	billing *billing.Service
-	auth    *auth.Service
-	app     http.Handler // the built web app: pages, files and the 404 page
-	reg     *registrar   // registers every route and records its pattern
-	// streams serves the server-sent-event streams; set by registerEvents.
-	streams *httpx.Streams
-	metrics *metrics.Metrics // set by registerOps
-	avatars *community.Avatars
-	// tools are the AI tools, set by registerAI: the chat offers them to the
-	// model, and an MCP server lists and calls the same registry.
-	tools *agent.Registry
+	routes []string        // every registered pattern, for the authorization test
+	tools  *agent.Registry // the AI tools the chat and the MCP server share
 }
 
-func (s *server) healthz(w http.ResponseWriter, _ *http.Request) {
-	httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.Version})
-}
-
-func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
-	if err := s.DB.Ping(ctx); err != nil {
-		s.Logger.Error("readiness check failed", "err", err)
-		httpx.WriteError(w, r, errs.New(errs.Unavailable, "The database does not answer."))
-		return
+// heartbeatOr is the streams' heartbeat: d, unless a test shortened it.
+func (o Options) heartbeatOr(d time.Duration) time.Duration {
+	if o.heartbeat > 0 {
+		return o.heartbeat
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": string(s.DB.Dialect)})
+	return d
 }
 
 // securityHeaders sets the baseline headers on every response, with csp
