@@ -10,6 +10,7 @@ import (
 
 	"tribe/internal/content"
 	"tribe/internal/errs"
+	"tribe/internal/kit"
 	"tribe/internal/mcp"
 )
 
@@ -101,6 +102,26 @@ func (a *publicAPI) register(g *registrar) error {
 	g.handle("GET /sitemap.xml", anyone, newDocument(sitemap, xmlType))
 	g.handle("GET /robots.txt", anyone, newDocument(buildRobots(a.baseURL), textType))
 	return registerKit(g, site)
+}
+
+// kitPath is where the starter kit is downloaded from.
+const kitPath = "/downloads/" + kit.FileName
+
+// registerKit serves the starter kit ZIP. It is built once at start from the
+// loaded content, like the other public documents, so its resource files
+// always match what /content/ and /mcp/ serve and its ETag is stable.
+func registerKit(g *registrar, site *content.Site) error {
+	body, err := kit.Build(site, time.Now())
+	if err != nil {
+		return err
+	}
+	d := newDocument(body, "application/zip")
+	g.handle("GET "+kitPath, anyone, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// attachment: the browser saves the file instead of trying to show it.
+		w.Header().Set("Content-Disposition", `attachment; filename="`+kit.FileName+`"`)
+		d.ServeHTTP(w, r)
+	}))
+	return nil
 }
 
 // sitemapEntry is one page of the sitemap.
