@@ -10,12 +10,10 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"tribe/internal/auth"
 	"tribe/internal/config"
 	"tribe/internal/services"
-	"tribe/internal/store"
 )
 
 const adminUsage = `Usage:
@@ -66,16 +64,11 @@ func runAdmin(args []string, stdout, stderr io.Writer) int {
 }
 
 func admin(ctx context.Context, cfg *config.Config, args []string, stdout io.Writer) error {
-	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	db, err := store.Open(openCtx, cfg.DatabaseURL, cfg.DataDir)
-	cancel()
+	db, _, err := openMigrated(ctx, cfg)
 	if err != nil {
-		return fmt.Errorf("%w; check DATABASE_URL (or TRIBE_DATA_DIR for SQLite)", err)
+		return err
 	}
 	defer func() { _ = db.Close() }()
-	if _, err := db.Migrate(ctx); err != nil {
-		return fmt.Errorf("migrate database: %w", err)
-	}
 	// The same services serve builds; Stripe failures that do not fail a
 	// command go to the default logger (standard error).
 	set := services.New(cfg, db, slog.Default())

@@ -41,9 +41,7 @@ func writeBackup(ctx context.Context, cfg *config.Config, file string, stdout io
 	if _, err := os.Stat(file); err == nil {
 		return fmt.Errorf("%s already exists; choose a new file name", file)
 	}
-	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	db, err := store.Open(openCtx, cfg.DatabaseURL, cfg.DataDir)
-	cancel()
+	db, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
 	}

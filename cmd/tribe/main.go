@@ -130,18 +130,11 @@ func execute(ctx context.Context, cmd string, cfg *config.Config, logger *slog.L
 		}
 		logger.Info("content loaded", "source", site.Source(), "search_items", len(site.Index.Items))
 	}
-	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	db, err := store.Open(openCtx, cfg.DatabaseURL, cfg.DataDir)
-	cancel()
+	db, applied, err := openMigrated(ctx, cfg)
 	if err != nil {
-		return fmt.Errorf("%w; check DATABASE_URL (or TRIBE_DATA_DIR for SQLite)", err)
+		return err
 	}
 	defer func() { _ = db.Close() }()
-
-	applied, err := db.Migrate(ctx)
-	if err != nil {
-		return fmt.Errorf("migrate database: %w", err)
-	}
 	ver, err := db.SchemaVersion(ctx)
 	if err != nil {
 		return err
