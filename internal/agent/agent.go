@@ -238,9 +238,30 @@ func (a *Agent) answer(ctx context.Context, v access.Viewer, msgs []ChatMessage,
 	return a.online(ctx, v, msgs, p, passages, send, sum)
 }
 
-// retrievalQuery is the last user message, cut to what search accepts.
+// ContextHeader starts the block of passages the console appends to a
+// question (web/src/features/console/commands.ts, questionWithContext): the
+// passages it found and showed, numbered as it showed them, so a model can
+// refer to them as the visitor sees them. The block is context, not part of
+// what is asked.
+const ContextHeader = "Passages a search of the site found:"
+
+// question is what a message asks: its text without an appended block of
+// passages (ContextHeader). A message that is only such a block is asked
+// whole.
+func question(message string) string {
+	if i := strings.Index(message, "\n\n"+ContextHeader+"\n"); i >= 0 {
+		if q := strings.TrimSpace(message[:i]); q != "" {
+			return q
+		}
+	}
+	return strings.TrimSpace(message)
+}
+
+// retrievalQuery is the question of the last user message, cut to what
+// search accepts. Passages a client appended are left out: searching with
+// them would find them again and bury the question.
 func retrievalQuery(msgs []ChatMessage) string {
-	q := strings.TrimSpace(msgs[len(msgs)-1].Content)
+	q := question(msgs[len(msgs)-1].Content)
 	if utf8.RuneCountInString(q) > kb.MaxQueryLength {
 		q = string([]rune(q)[:kb.MaxQueryLength])
 	}

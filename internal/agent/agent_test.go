@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -362,6 +364,105 @@ func TestOfflineAnswers(t *testing.T) {
 			t.Errorf("nothing found:\n%s", text)
 		}
 	})
+}
+
+// consoleQuestion is a message as the console sends it: the question typed,
+// then the passages its own search showed (questionWithContext in
+// web/src/features/console/commands.ts).
+func consoleQuestion(question string, passages ...string) string {
+	var b strings.Builder
+	b.WriteString(question + "\n\n" + ContextHeader + "\n")
+	for i, p := range passages {
+		fmt.Fprintf(&b, "[%d] %s\n", i+1, p)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// The console appends the passages it showed to the question; offline, that
+// block was searched for and printed back as if it were the question.
+func TestOfflineConsoleQuestionIsNotItsContextBlock(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		k := kb.New(db, kb.Options{})
+		site := testSite(t)
+		if _, err := k.Seed(context.Background(), kb.FromContent(site, 40)); err != nil {
+			t.Fatal(err)
+		}
+		a := New(Options{Tools: siteRegistry(t, k), Site: siteDeps(t, k)})
+		msg := consoleQuestion("what does the tribe cost",
+			"The Tribe: membership, price and capacity: The tribe costs $250 a month, cancel anytime.",
+			"Booking: One-to-one sessions from $149.")
+		rec, sum := ask(t, a, anonymous, user(msg))
+		if sum.Outcome != OutcomeOK {
+			t.Fatalf("summary %+v", sum)
+		}
+		want := []string{
+			"kb_search search_knowledge_base running what does the tribe cost",
+			"kb_search search_knowledge_base completed what does the tribe cost",
+		}
+		if got := rec.statuses(); !slices.Equal(got, want) {
+			t.Errorf("searched for %q, want the question alone", got)
+		}
+		text := rec.content()
+		if !strings.HasPrefix(text, OfflineLabel+"\n\nThe search for “what does the tribe cost” found ") {
+			t.Errorf("the answer does not start with the label and the question:\n%s", text)
+		}
+		for _, leak := range []string{ContextHeader, "[1] The Tribe", "[2] Booking"} {
+			if strings.Contains(text, leak) {
+				t.Errorf("the answer shows the console's context block (%q):\n%s", leak, text)
+			}
+		}
+		for _, want := range []string{"**1. ", "membership, price and capacity", "$250", "(source: https://ruv.example/tribe)"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the answer lacks the passage that answers it (%q):\n%s", want, text)
+			}
+		}
+	})
+}
+
+// With a model, the console's block still reaches the model as sent (it
+// numbers the passages as the visitor sees them); only the search is for
+// the question.
+func TestOnlineConsoleQuestionKeepsItsContext(t *testing.T) {
+	k := &fakeKB{results: []kb.Result{tribePassage}}
+	a, fake := online(t, k, aitest.Turns(aitest.Text("The tribe is $250 a month.")))
+	msg := consoleQuestion("when does the tribe meet", "Tribe schedule: Cohorts meet on alternate Tuesdays.")
+	rec, sum := ask(t, a, anonymous, user(msg))
+	if sum.Outcome != OutcomeOK || rec.content() != "The tribe is $250 a month." {
+		t.Fatalf("summary %+v, content %q", sum, rec.content())
+	}
+	if q := k.seen(); !slices.Equal(q, []string{"when does the tribe meet"}) {
+		t.Errorf("searched %q", q)
+	}
+	msgs := fake.Requests()[0].Messages
+	if last := msgs[len(msgs)-1]; last.Role != "user" || last.Content != msg {
+		t.Errorf("the model got %+v, want the console's message unchanged", last)
+	}
+}
+
+func TestQuestionLeavesOutOnlyTheContextBlock(t *testing.T) {
+	for in, want := range map[string]string{
+		"  what is MCP?  ": "what is MCP?",
+		consoleQuestion("what is MCP?", "MCP: the protocol"):      "what is MCP?",
+		"first line\n\nsecond paragraph":                          "first line\n\nsecond paragraph",
+		ContextHeader + "\n[1] only a block":                      ContextHeader + "\n[1] only a block",
+		"\n\n" + ContextHeader + "\n[1] a block with no question": ContextHeader + "\n[1] a block with no question",
+		"quoting " + ContextHeader + " inline":                    "quoting " + ContextHeader + " inline",
+	} {
+		if got := question(in); got != want {
+			t.Errorf("question(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// The console writes the block the agent recognises; the two must not drift.
+func TestConsoleWritesTheContextHeader(t *testing.T) {
+	src, err := os.ReadFile("../../web/src/features/console/commands.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `\n\n` + ContextHeader + `\n`; !strings.Contains(string(src), want) {
+		t.Errorf("the console no longer appends %q to its questions; keep it and agent.ContextHeader in step", want)
+	}
 }
 
 func TestOfflineSearchFailure(t *testing.T) {

@@ -12,16 +12,15 @@ import (
 )
 
 // contentScriptID is the element the web app reads overriding content from
-// (web/src/content). Its presence also makes the app render instead of
-// hydrate, because the prerendered text was made from the build's content.
+// (web/src/content).
 const contentScriptID = "tribe-content"
 
-// contentOverride returns the <script type="application/json"> element that
-// carries the site owner's content into every page, or nil when the content
-// is the one the web app was built with (the usual case: nothing to add).
-// Embedded content differs from the build only when TRIBE_CAPACITY changed
-// the tribe's cap (content.Site.SetTribeCapacity).
-func contentOverride(site *content.Site) ([]byte, error) {
+// ownerContent returns every public content file as one JSON object keyed
+// by name without ".json", or nil when the content is the one the web app
+// was built with (the usual case: nothing to add or render). Embedded
+// content differs from the build only when TRIBE_CAPACITY changed the
+// tribe's cap (content.Site.SetTribeCapacity).
+func ownerContent(site *content.Site) ([]byte, error) {
 	doc := map[string]json.RawMessage{}
 	differs := false
 	for _, name := range content.PublicFiles() {
@@ -47,9 +46,25 @@ func contentOverride(site *content.Site) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode content for pages: %w", err)
 	}
+	return body, nil
+}
+
+// contentOverride returns the <script type="application/json"> element
+// that carries the owner's content (ownerContent) into a page, or nil for
+// no content. rendered says that the page's HTML was rendered from that
+// content (renderOwnerContent), so the app hydrates it; without it the app
+// renders afresh over the build's text.
+func contentOverride(doc []byte, rendered bool) []byte {
+	if doc == nil {
+		return nil
+	}
 	var b bytes.Buffer
-	b.WriteString(`<script id="` + contentScriptID + `" type="application/json">`)
-	b.Write(body)
+	b.WriteString(`<script id="` + contentScriptID + `" type="application/json"`)
+	if rendered {
+		b.WriteString(` data-rendered`)
+	}
+	b.WriteString(`>`)
+	b.Write(doc)
 	b.WriteString(`</script>`)
-	return b.Bytes(), nil
+	return b.Bytes()
 }

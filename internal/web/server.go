@@ -76,7 +76,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 	if err := o.Content.SetTribeCapacity(o.Config.Capacity); err != nil {
 		return nil, nil, err
 	}
-	override, err := contentOverride(o.Content)
+	owner, err := ownerContent(o.Content)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -84,9 +84,17 @@ func newServer(o Options) (*server, http.Handler, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	site, err := loadStatic(o.App, o.Config.BaseURL, append(override, configScript...))
+	site, err := loadStatic(o.App, o.Config.BaseURL, append(contentOverride(owner, false), configScript...))
 	if err != nil {
 		return nil, nil, err
+	}
+	if owner != nil && site.built {
+		start := time.Now()
+		n, err := site.renderOwnerContent(owner, o.Config.BaseURL, append(contentOverride(owner, true), configScript...))
+		if err != nil {
+			o.Logger.Warn("pages not rendered from the site's content keep the build's text until JavaScript replaces it", "err", err)
+		}
+		o.Logger.Info("rendered pages from the site's content", "pages", n, "duration", time.Since(start).Round(time.Millisecond))
 	}
 	if !site.built {
 		o.Logger.Warn("the web app is not built into this binary; pages answer 503 until `make build` runs")

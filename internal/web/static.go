@@ -5,12 +5,15 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +21,7 @@ import (
 
 	"tribe/internal/errs"
 	"tribe/internal/httpx"
+	"tribe/internal/prerender"
 )
 
 // staticFile is one file of the built app, loaded once at start with its
@@ -88,6 +92,11 @@ type staticSite struct {
 	shell *staticFile
 	// notFound is the prerendered 404 page, which shows the requested path.
 	notFoundPage *notFoundPage
+	// renderer is the build's start-time renderer (server/render.js) and
+	// template its shell.html as built: what renderOwnerContent renders
+	// pages with. Neither is served.
+	renderer []byte
+	template string
 }
 
 // baseURLPlaceholder stands for TRIBE_BASE_URL in the prerendered pages (canonical links, Open
@@ -118,8 +127,9 @@ func loadStatic(dist fs.FS, baseURL string, pageScripts []byte) (*staticSite, er
 	if err != nil {
 		return nil, fmt.Errorf("load web app: %w", err)
 	}
+	s.renderer, s.template = raw[prerender.BundlePath], string(raw["shell.html"])
 	for p, b := range raw {
-		if strings.HasSuffix(p, ".gz") || strings.HasSuffix(p, ".br") {
+		if strings.HasSuffix(p, ".gz") || strings.HasSuffix(p, ".br") || strings.HasPrefix(p, serverOnlyDir) {
 			continue
 		}
 		ct := mime.TypeByExtension(path.Ext(p))
@@ -138,6 +148,64 @@ func loadStatic(dist fs.FS, baseURL string, pageScripts []byte) (*staticSite, er
 	}
 	s.notFoundPage = newNotFoundPage(s.files["404.html"])
 	return s, nil
+}
+
+// serverOnlyDir holds the files of the build the server runs and never
+// serves (the start-time renderer).
+const serverOnlyDir = "server/"
+
+// renderOwnerContent replaces every prerendered page (and the 404 page) by
+// the page rendered again from doc, the owner's content (ownerContent),
+// filled like the build's pages with the base URL and pageScripts, which
+// must carry doc marked as rendered. A page that cannot be rendered keeps
+// the build's HTML, and its content script says so, so the browser renders
+// it afresh; the returned error says which. A build without the renderer
+// changes nothing.
+func (s *staticSite) renderOwnerContent(doc []byte, baseURL string, pageScripts []byte) (rendered int, err error) {
+	if s.renderer == nil || s.template == "" {
+		return 0, errors.New("the build has no " + prerender.BundlePath + " or shell.html to render pages with")
+	}
+	r, err := prerender.New(s.renderer, s.template)
+	if err != nil {
+		return 0, err
+	}
+	var failed []error
+	for _, p := range slices.Sorted(maps.Keys(s.files)) {
+		route, ok := prerenderedRoute(p)
+		if !ok {
+			continue
+		}
+		html, err := r.Page(route, doc)
+		if err != nil {
+			failed = append(failed, err)
+			continue
+		}
+		f := &staticFile{body: []byte(html), contentType: s.files[p].contentType}
+		f.fill(p, baseURL, pageScripts)
+		f.prepare()
+		s.files[p] = f
+		if route == "" {
+			s.notFoundPage = newNotFoundPage(f)
+		}
+		rendered++
+	}
+	return rendered, errors.Join(failed...)
+}
+
+// prerenderedRoute is the route a prerendered page of the build was
+// rendered for: "/" for index.html, "/about" for about/index.html, "" for
+// the 404 page; false for any other file, the shell included.
+func prerenderedRoute(p string) (string, bool) {
+	switch {
+	case p == "index.html":
+		return "/", true
+	case p == "404.html":
+		return "", true
+	case strings.HasSuffix(p, "/index.html"):
+		route := "/" + strings.TrimSuffix(p, "/index.html")
+		return route, slices.Contains(appRoutes, route)
+	}
+	return "", false
 }
 
 // fill puts the base URL and the page scripts into an HTML page (path p).

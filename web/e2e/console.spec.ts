@@ -112,6 +112,22 @@ test.describe('console', () => {
     await expect(log).toContainText('Offline answer:');
   });
 
+  test('the offline answer to an unknown command reads as the question, then the passages', async ({
+    page,
+  }) => {
+    const { input, output } = await openConsole(page);
+    await run(input, 'what does the tribe cost');
+    await expect(output).toContainText('% match');
+    const answer = output.locator('p').last();
+    await expect(answer).toContainText('Offline answer: no language model is configured');
+    const text = (await answer.textContent()) ?? '';
+    expect(text).toContain('The search for “what does the tribe cost” found');
+    expect(text).toMatch(/\*\*1\. The Tribe/);
+    // The passages the console sends along with the question are context, not the question.
+    expect(text).not.toContain('Passages a search of the site found');
+    expect(text).not.toMatch(/\[1\] /);
+  });
+
   test('ask streams an answer with text, typed out; a click finishes the typing', async ({
     page,
   }) => {

@@ -2,7 +2,7 @@
 // Writes .gz and .br siblings for every compressible file in dist/ larger than 1 KB, so the Go
 // server can serve pre-compressed assets. Uses node:zlib only.
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { extname, join, relative, resolve } from 'node:path';
+import { extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
@@ -21,6 +21,8 @@ async function* walk(dir) {
 export async function compressDir(root) {
   const done = [];
   for await (const file of walk(root)) {
+    // server/ holds what the Go server runs and never serves (its start-time renderer).
+    if (relative(root, file).split(sep)[0] === 'server') continue;
     if (!COMPRESSIBLE.has(extname(file).toLowerCase())) continue;
     const { size } = await stat(file);
     if (size <= MIN_BYTES) continue;

@@ -25,6 +25,8 @@ describe('compress.mjs', () => {
     await writeFile(join(dir, 'index.html'), `<html>${'<p>x</p>'.repeat(300)}</html>`);
     await writeFile(join(dir, 'assets', 'tiny.css'), 'a{}');
     await writeFile(join(dir, 'assets', 'image.png'), Buffer.alloc(4096, 1));
+    await mkdir(join(dir, 'server'));
+    await writeFile(join(dir, 'server', 'render.js'), big);
 
     const done = await compressDir(dir);
 
@@ -36,6 +38,7 @@ describe('compress.mjs', () => {
     expect(existsSync(join(dir, 'index.html.br'))).toBe(true);
     expect(existsSync(join(dir, 'assets', 'tiny.css.gz'))).toBe(false);
     expect(existsSync(join(dir, 'assets', 'image.png.gz'))).toBe(false);
+    expect(existsSync(join(dir, 'server', 'render.js.gz'))).toBe(false);
   });
 
   it('does not compress its own output again', async () => {

@@ -12,30 +12,6 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const ROOT_TAG = '<div id="root"></div>';
-
-/** Escapes text for an HTML attribute value or text node. */
-export function escapeHtml(s) {
-  return String(s)
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;');
-}
-
-/**
- * Puts a rendered page into the shell: its body, its title and its head tags (rendered by
- * app/head.ts, which also includes the description, so the shell's generic one goes).
- */
-export function fillTemplate(template, title, head, html) {
-  if (!template.includes(ROOT_TAG)) throw new Error(`index.html lacks ${ROOT_TAG}`);
-  return template
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
-    .replace(/\s*<meta\s+name="description"\s+content="[^"]*"\s*\/>/, '')
-    .replace('</head>', `  ${head}\n  </head>`)
-    .replace(ROOT_TAG, `<div id="root">${html}</div>`);
-}
-
 /** The shell with the base-URL tag the running app reads (app/head.ts) and nothing else. */
 export function shellTemplate(template, baseUrlTag) {
   return template.replace('</head>', `  ${baseUrlTag}\n  </head>`);
@@ -53,34 +29,27 @@ async function main() {
     contact: await readJson('contact.json'),
   };
   const ssr = await import(pathToFileURL(ssrEntry).href);
-  const { render, pageMeta, notFoundMeta, headTags, renderHeadTags, structuredData } = ssr;
+  const { render, pageMeta, pageDocument, renderHeadTags } = ssr;
   const base = ssr.BASE_URL_PLACEHOLDER;
   const baseUrlTag = renderHeadTags([
     { tag: 'meta', attrs: { name: ssr.BASE_URL_META, content: base } },
   ]);
   const template = shellTemplate(await readFile(join(dist, 'index.html'), 'utf8'), baseUrlTag);
   await writeFile(join(dist, 'shell.html'), template);
-  const page = async (path, meta, renderAt) => {
-    const html = await render(renderAt);
-    const data = structuredData(path, content, meta, base);
-    return fillTemplate(
-      template,
-      `${meta.title} | rUv`,
-      renderHeadTags(headTags(path, meta, base, data)),
-      html,
-    );
-  };
+  // The server renders pages again from the site owner's content through the same pageDocument
+  // (src/entry-rerender.tsx), so the two ways of writing a page cannot drift apart.
+  const page = async (path, renderAt) => pageDocument(template, path, await render(renderAt), content);
   let count = 0;
   for (const [path, meta] of Object.entries(pageMeta)) {
     if (!meta.prerender) continue;
     const file = path === '/' ? join(dist, 'index.html') : join(dist, path.slice(1), 'index.html');
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, await page(path, meta, path));
+    await writeFile(file, await page(path, path));
     count += 1;
   }
   // The 404 page, rendered at a placeholder path the server replaces by the requested one.
   const placeholder = ssr.NOT_FOUND_PATH_PLACEHOLDER;
-  const notFound = await page(null, notFoundMeta, placeholder);
+  const notFound = await page(null, placeholder);
   if (!notFound.includes(`>${placeholder}<`)) {
     throw new Error(`prerender 404: the page does not show the path placeholder ${placeholder}`);
   }

@@ -2,12 +2,9 @@
  * Build-time renderer: scripts/prerender.mjs loads the server build of this module and turns each
  * public route into HTML.
  */
-import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { prerender } from 'react-dom/static';
-import { StaticRouter } from '@/lib/router';
-import { Providers } from './app/providers';
-import { AppRoutes } from './app/routes';
+import { staticApp } from './app/static-app';
 
 export {
   BASE_URL_META,
@@ -16,25 +13,13 @@ export {
   renderHeadTags,
   structuredData,
 } from './app/head';
+export { pageDocument } from './app/page-document';
 export { notFoundMeta, pageMeta } from './app/seo';
-
-/**
- * The path the 404 page is prerendered at. The server puts the requested path, escaped, in its
- * place (internal/web/notfound.go), and the app hydrates that HTML at the same path.
- */
-export const NOT_FOUND_PATH_PLACEHOLDER = '/%TRIBE_REQUEST_PATH%';
+export { NOT_FOUND_PATH_PLACEHOLDER } from './app/static-app';
 
 /** Renders the app at `path` to the HTML that goes inside #root. */
 export async function render(path: string): Promise<string> {
-  const app = (
-    <StrictMode>
-      <Providers>
-        <StaticRouter location={path}>
-          <AppRoutes />
-        </StaticRouter>
-      </Providers>
-    </StrictMode>
-  );
+  const app = staticApp(path);
   // The first pass waits for the lazily loaded page to arrive. Its output finishes Suspense
   // boundaries with inline scripts, which the site's Content-Security-Policy forbids, so the
   // HTML comes from a second, synchronous pass that finds the page loaded and needs no script.

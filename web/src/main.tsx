@@ -10,12 +10,14 @@ const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 
 // Public pages and the 404 page arrive prerendered (scripts/prerender.mjs): hydrate them so
-// nothing flashes.
-// The members area and other client-only pages arrive as the empty shell. When the site owner
-// overrides the content files, the server embeds them as #tribe-content and the prerendered text
-// (made from the build's content) is stale: render afresh, which replaces it in one commit.
-const contentOverridden = document.getElementById('tribe-content') !== null;
-const hydrate = root.hasChildNodes() && !contentOverridden;
+// nothing flashes. The members area and other client-only pages arrive as the empty shell.
+// When the site owner overrides the content files, the server embeds them as #tribe-content and
+// serves pages rendered again from them, marked data-rendered (internal/prerender), which hydrate
+// like the build's. A page it could not render again still carries the build's text: render that
+// afresh, which replaces it in one commit.
+const override = document.getElementById('tribe-content');
+const stale = override !== null && !override.hasAttribute('data-rendered');
+const hydrate = root.hasChildNodes() && !stale;
 const app = (
   <StrictMode>
     <App prerendered={hydrate} />

@@ -487,7 +487,11 @@ function formatResults(results: SearchResult[]): string {
     .join('\n');
 }
 
-/** The user message for unrecognised input: the question, then the passages found for it. */
+/**
+ * The user message for unrecognised input: the question, then the passages found for it, numbered
+ * as the console showed them. The server knows the block by its header (agent.ContextHeader): it
+ * searches for and quotes only the question, and a model gets the message whole.
+ */
 export function questionWithContext(question: string, results: SearchResult[]): string {
   if (results.length === 0) return question;
   const passages = results
