@@ -90,11 +90,15 @@ func newServer(o Options) (*server, http.Handler, error) {
 	}
 	if owner != nil && site.built {
 		start := time.Now()
-		n, err := site.renderOwnerContent(owner, o.Config.BaseURL, append(contentOverride(owner, true), configScript...))
+		err := site.renderOwnerContent(owner, o.Config.BaseURL, append(contentOverride(owner, true), configScript...), func(n int, err error) {
+			if err != nil {
+				o.Logger.Warn("some pages could not be rendered from the site's content; they keep the build's text until JavaScript replaces it", "err", err)
+			}
+			o.Logger.Info("rendered pages from the site's content", "pages", n, "duration", time.Since(start).Round(time.Millisecond))
+		})
 		if err != nil {
-			o.Logger.Warn("pages not rendered from the site's content keep the build's text until JavaScript replaces it", "err", err)
+			o.Logger.Warn("pages keep the build's text until JavaScript replaces it with the site's content", "err", err)
 		}
-		o.Logger.Info("rendered pages from the site's content", "pages", n, "duration", time.Since(start).Round(time.Millisecond))
 	}
 	if !site.built {
 		o.Logger.Warn("the web app is not built into this binary; pages answer 503 until `make build` runs")

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 
 	"tribe/internal/errs"
@@ -97,6 +99,43 @@ type staticSite struct {
 	// pages with. Neither is served.
 	renderer []byte
 	template string
+	// owner holds, by file name, the prerendered pages being rendered again
+	// from the site owner's content (renderOwnerContent); nil when the
+	// content is the build's. Made before rendering starts, never changed.
+	owner map[string]*ownerPage
+}
+
+// ownerPage is one page rendered again from the owner's content, in the
+// background: ready is closed once file (and, for the 404 page, notFound)
+// is set, or left nil when the render failed.
+type ownerPage struct {
+	ready    chan struct{}
+	file     *staticFile
+	notFound *notFoundPage
+}
+
+// maxOwnerPageWait bounds how long a request waits for its page to be
+// rendered from the owner's content; then it gets the build's page, whose
+// content script tells the browser to render it afresh.
+const maxOwnerPageWait = 20 * time.Second
+
+// wait reports whether the page is ready, waiting for it at most
+// maxOwnerPageWait and while the request lasts.
+func (p *ownerPage) wait(ctx context.Context) bool {
+	select {
+	case <-p.ready:
+		return true
+	default:
+	}
+	t := time.NewTimer(maxOwnerPageWait)
+	defer t.Stop()
+	select {
+	case <-p.ready:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return false
 }
 
 // baseURLPlaceholder stands for TRIBE_BASE_URL in the prerendered pages (canonical links, Open
@@ -154,42 +193,73 @@ func loadStatic(dist fs.FS, baseURL string, pageScripts []byte) (*staticSite, er
 // serves (the start-time renderer).
 const serverOnlyDir = "server/"
 
-// renderOwnerContent replaces every prerendered page (and the 404 page) by
-// the page rendered again from doc, the owner's content (ownerContent),
-// filled like the build's pages with the base URL and pageScripts, which
-// must carry doc marked as rendered. A page that cannot be rendered keeps
-// the build's HTML, and its content script says so, so the browser renders
-// it afresh; the returned error says which. A build without the renderer
-// changes nothing.
-func (s *staticSite) renderOwnerContent(doc []byte, baseURL string, pageScripts []byte) (rendered int, err error) {
+// ownerRenderOrder is the order pages are rendered from the owner's
+// content: the most visited and the ones with prices first, so they are
+// ready soonest; other pages follow by name.
+var ownerRenderOrder = []string{"index.html", "booking/index.html", "tribe/index.html", "about/index.html", "projects/index.html"}
+
+// renderOwnerContent renders every prerendered page (and the 404 page) again
+// from doc, the owner's content (ownerContent), in the background, filled
+// like the build's pages with the base URL and pageScripts, which must carry
+// doc marked as rendered. Requests for a page wait for it (ownerPage.wait).
+// A page that cannot be rendered keeps the build's HTML, whose content
+// script makes the browser render it afresh. done receives the number of
+// pages rendered and the errors of the others, once all are through. The
+// error is for a build that cannot render at all (no renderer): nothing
+// changes then.
+func (s *staticSite) renderOwnerContent(doc []byte, baseURL string, pageScripts []byte, done func(rendered int, err error)) error {
 	if s.renderer == nil || s.template == "" {
-		return 0, errors.New("the build has no " + prerender.BundlePath + " or shell.html to render pages with")
+		return errors.New("the build has no " + prerender.BundlePath + " or shell.html to render pages with")
 	}
 	r, err := prerender.New(s.renderer, s.template)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	var failed []error
-	for _, p := range slices.Sorted(maps.Keys(s.files)) {
-		route, ok := prerenderedRoute(p)
-		if !ok {
-			continue
+	var order []string
+	for _, p := range slices.Concat(ownerRenderOrder, slices.Sorted(maps.Keys(s.files))) {
+		if _, ok := prerenderedRoute(p); ok && s.files[p] != nil && !slices.Contains(order, p) {
+			order = append(order, p)
 		}
-		html, err := r.Page(route, doc)
-		if err != nil {
-			failed = append(failed, err)
-			continue
-		}
-		f := &staticFile{body: []byte(html), contentType: s.files[p].contentType}
-		f.fill(p, baseURL, pageScripts)
-		f.prepare()
-		s.files[p] = f
-		if route == "" {
-			s.notFoundPage = newNotFoundPage(f)
-		}
-		rendered++
 	}
-	return rendered, errors.Join(failed...)
+	s.owner = map[string]*ownerPage{}
+	for _, p := range order {
+		s.owner[p] = &ownerPage{ready: make(chan struct{})}
+	}
+	go func() {
+		rendered, failed := 0, []error(nil)
+		for _, p := range order {
+			slot := s.owner[p]
+			route, _ := prerenderedRoute(p)
+			html, err := r.Page(route, doc)
+			if err != nil {
+				failed = append(failed, err)
+				close(slot.ready)
+				continue
+			}
+			f := &staticFile{body: []byte(html), contentType: s.files[p].contentType}
+			f.fill(p, baseURL, pageScripts)
+			f.prepare()
+			slot.file = f
+			if route == "" {
+				slot.notFound = newNotFoundPage(f)
+			}
+			close(slot.ready)
+			rendered++
+		}
+		done(rendered, errors.Join(failed...))
+	}()
+	return nil
+}
+
+// ownerVersion is the page of file name as rendered from the owner's
+// content when there is one (waiting for it if it is being rendered), else
+// built.
+func (s *staticSite) ownerVersion(ctx context.Context, name string, built *staticFile) *staticFile {
+	slot := s.owner[name]
+	if slot == nil || !slot.wait(ctx) || slot.file == nil {
+		return built
+	}
+	return slot.file
 }
 
 // prerenderedRoute is the route a prerendered page of the build was
@@ -261,7 +331,7 @@ func (s *staticSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.routes[p] {
-		s.serveFile(w, r, s.pageFor(p), http.StatusOK, cacheRevalidate)
+		s.serveFile(w, r, s.pageFor(r.Context(), p), http.StatusOK, cacheRevalidate)
 		return
 	}
 	name := strings.TrimPrefix(p, "/")
@@ -280,6 +350,10 @@ func (s *staticSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // path, or the app shell when the build has no 404 page (plain text when the
 // app is not built).
 func (s *staticSite) notFound(w http.ResponseWriter, r *http.Request) {
+	if slot := s.owner["404.html"]; slot != nil && slot.wait(r.Context()) && slot.notFound != nil {
+		slot.notFound.serve(w, r)
+		return
+	}
 	if s.notFoundPage != nil {
 		s.notFoundPage.serve(w, r)
 		return
@@ -292,13 +366,15 @@ func (s *staticSite) notFound(w http.ResponseWriter, r *http.Request) {
 }
 
 // pageFor returns the prerendered HTML of a route when the build has one
-// (index.html for /, about/index.html for /about), else the app shell.
-func (s *staticSite) pageFor(route string) *staticFile {
-	if route == "/" {
-		return s.files["index.html"]
+// (index.html for /, about/index.html for /about), rendered from the
+// owner's content when that differs from the build's, else the app shell.
+func (s *staticSite) pageFor(ctx context.Context, route string) *staticFile {
+	name := "index.html"
+	if route != "/" {
+		name = strings.TrimPrefix(route, "/") + "/index.html"
 	}
-	if f, ok := s.files[strings.TrimPrefix(route, "/")+"/index.html"]; ok {
-		return f
+	if f, ok := s.files[name]; ok {
+		return s.ownerVersion(ctx, name, f)
 	}
 	return s.shell
 }

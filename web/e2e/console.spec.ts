@@ -122,7 +122,7 @@ test.describe('console', () => {
     await expect(answer).toContainText('Offline answer: no language model is configured');
     const text = (await answer.textContent()) ?? '';
     expect(text).toContain('The search for “what does the tribe cost” found');
-    expect(text).toMatch(/\*\*1\. The Tribe/);
+    expect(text).toMatch(/found these \d passages: 1\. The Tribe: membership, price and capacity/);
     // The passages the console sends along with the question are context, not the question.
     expect(text).not.toContain('Passages a search of the site found');
     expect(text).not.toMatch(/\[1\] /);

@@ -38,7 +38,8 @@ async function main() {
   await writeFile(join(dist, 'shell.html'), template);
   // The server renders pages again from the site owner's content through the same pageDocument
   // (src/entry-rerender.tsx), so the two ways of writing a page cannot drift apart.
-  const page = async (path, renderAt) => pageDocument(template, path, await render(renderAt), content);
+  const page = async (path, renderAt) =>
+    pageDocument(template, path, await render(renderAt), content);
   let count = 0;
   for (const [path, meta] of Object.entries(pageMeta)) {
     if (!meta.prerender) continue;

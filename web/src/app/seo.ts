@@ -50,7 +50,7 @@ export const pageMeta: Readonly<Record<string, PageMeta>> = {
   '/tribe': {
     title: 'The Tribe',
     description:
-      'The tribe: a small paid community of builders of agentic AI apps. Bi-weekly two-hour live sessions, cohorts of about five, $250 per month, capped at 50 members.',
+      'The tribe: a small paid community of builders of agentic AI apps, with live group sessions with rUv, small cohorts, a monthly membership and a limited number of places.',
     keywords: [...common, 'AI community', 'cohort', 'live sessions', 'mentorship'],
     prerender: true,
     index: true,
