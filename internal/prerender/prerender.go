@@ -23,8 +23,8 @@ import (
 const BundlePath = "server/render.js"
 
 // maxPasses bounds the renders of one page: each pass lets the lazily
-// loaded parts that suspended the previous one arrive. The deepest page
-// (Home: page, then its sections) needs three.
+// loaded parts that suspended the previous one arrive. Every page needs two
+// today; the bound leaves room for nested lazy parts.
 const maxPasses = 6
 
 //go:embed prelude.js

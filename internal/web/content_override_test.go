@@ -30,12 +30,14 @@ func serveWithContent(t *testing.T, dir string) *httptest.Server {
 
 func contentScript(t *testing.T, page string) (map[string]json.RawMessage, bool) {
 	t.Helper()
-	const open = `<script id="tribe-content" type="application/json">`
+	// The element may carry data-rendered (TestPagesAreRenderedFromTheOwnersContent).
+	const open = `<script id="tribe-content" type="application/json"`
 	i := strings.Index(page, open)
 	if i < 0 {
 		return nil, false
 	}
 	rest := page[i+len(open):]
+	rest = rest[strings.Index(rest, ">")+1:]
 	end := strings.Index(rest, "</script>")
 	if end < 0 {
 		t.Fatalf("unterminated content script in %q", page)
@@ -138,5 +140,51 @@ func TestTribeCapacityRulesWhatPagesShow(t *testing.T) {
 	_, index := get(t, srv, content.SearchIndexPath, nil)
 	if !strings.Contains(index, "capped at 40 members") {
 		t.Fatalf("search index does not follow the cap: %s", index)
+	}
+}
+
+// fakeRenderer is a server/render.js that writes each page as its route and
+// the tribe's cap from the content it is given, and fails for /about.
+const fakeRenderer = `var TribeRender = { renderPage: function (route, template, content) {
+  if (route === '/about') throw new Error('cannot render /about');
+  var cap = JSON.parse(content).services.tribe.capacity;
+  return template.replace('<div id="root"></div>', '<div id="root"><p>' + (route === null ? '/%TRIBE_REQUEST_PATH%' : route) + ' cap ' + cap + '</p></div>');
+} };`
+
+// With content other than the build's, pages are served as rendered from
+// it, marked so the browser hydrates them; a page that failed to render is
+// served as built, unmarked, so the browser renders it afresh; the renderer
+// itself is never served.
+func TestPagesAreRenderedFromTheOwnersContent(t *testing.T) {
+	app := testApp(t)
+	app["shell.html"] = &fstest.MapFile{Data: []byte(`<html><body><div id="root"></div></body></html>`)}
+	app["404.html"] = &fstest.MapFile{Data: []byte(`<html><body><div id="root"><p>/%TRIBE_REQUEST_PATH%</p></div></body></html>`)}
+	app["tribe/index.html"] = &fstest.MapFile{Data: []byte(`<html><body><div id="root"><p>built tribe cap 50</p></div></body></html>`)}
+	app["server/render.js"] = &fstest.MapFile{Data: []byte(fakeRenderer)}
+	srv := newTestSite(t, storetest.Open(t, "", t.TempDir()), map[string]string{"TRIBE_CAPACITY": "40"}, withOptions(func(o *Options) {
+		o.App = app
+	})).srv
+
+	const rendered = `<script id="tribe-content" type="application/json" data-rendered>`
+	for path, want := range map[string]string{"/": "<p>/ cap 40</p>", "/tribe": "<p>/tribe cap 40</p>"} {
+		resp, page := get(t, srv, path, nil)
+		if resp.StatusCode != 200 || !strings.Contains(page, want) || !strings.Contains(page, rendered) {
+			t.Errorf("%s: %d %q", path, resp.StatusCode, page)
+		}
+		if _, ok := contentScript(t, page); !ok {
+			t.Errorf("%s: the rendered page lacks the content", path)
+		}
+	}
+	resp, page := get(t, srv, "/no-such-page", nil)
+	if resp.StatusCode != 404 || !strings.Contains(page, "<p>/no-such-page cap 40</p>") || !strings.Contains(page, rendered) {
+		t.Errorf("404: %d %q", resp.StatusCode, page)
+	}
+	// /about could not be rendered: the build's page, unmarked.
+	_, page = get(t, srv, "/about", nil)
+	if !strings.Contains(page, "<h1>About</h1>") || strings.Contains(page, "data-rendered") || !strings.Contains(page, `<script id="tribe-content"`) {
+		t.Errorf("/about: %q", page)
+	}
+	if resp, _ := get(t, srv, "/server/render.js", nil); resp.StatusCode != 404 {
+		t.Errorf("the renderer is served: %d", resp.StatusCode)
 	}
 }
