@@ -30,7 +30,7 @@ func TestAdminCommand(t *testing.T) {
 			}
 
 			code, out, _ := admin("grant", " ADA@example.com")
-			if code != 0 || out != "Ada@Example.com is now an admin (operator grant). It takes effect once the address is confirmed." {
+			if code != 0 || out != "Ada@example.com is now an admin (operator grant). It takes effect once the address is confirmed." {
 				t.Fatalf("grant: %d %q", code, out)
 			}
 			if code, out, _ := admin("grant", "ada@example.com"); code != 0 || !strings.Contains(out, "already has an operator grant") {
@@ -47,7 +47,7 @@ func TestAdminCommand(t *testing.T) {
 			}
 
 			code, out, _ = admin("list")
-			want := "Ada@Example.com\tadmin\t(operator grant)\nowner@example.com\tnot yet: address unconfirmed\t(TRIBE_ADMIN_EMAILS)"
+			want := "Ada@example.com\tadmin\t(operator grant)\nowner@example.com\tnot yet: address unconfirmed\t(TRIBE_ADMIN_EMAILS)"
 			if code != 0 || out != want {
 				t.Fatalf("list: %d\n%q\nwant\n%q", code, out, want)
 			}
@@ -67,6 +67,15 @@ func TestAdminCommand(t *testing.T) {
 			}
 			if code, _, errOut := admin("revoke", "nobody@example.com"); code != 1 || !strings.Contains(errOut, "no account has the e-mail address") {
 				t.Fatalf("revoke unknown: %d %q", code, errOut)
+			}
+			// A look-alike spelling of Ada's address names no account and
+			// never reaches hers (U+0130 İ, the Kelvin sign, full width).
+			for _, typed := range []string{"\u0130da@example.com", "\u212Ada@example.com", "\uff41da@example.com"} {
+				for _, sub := range []string{"grant", "revoke", "comp", "uncomp"} {
+					if code, _, errOut := admin(sub, typed); code != 1 || !strings.Contains(errOut, "part before the @") {
+						t.Errorf("%s %q: %d %q", sub, typed, code, errOut)
+					}
+				}
 			}
 			for _, bad := range [][]string{{"grant"}, {"grant", "a@b.c", "d@e.f"}, {"list", "x"}, {"promote", "a@b.c"}} {
 				if code, _, errOut := admin(bad...); code != 2 || errOut == "" {

@@ -47,10 +47,11 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput, c Client) (*User, 
 	if err != nil {
 		return nil, "", err
 	}
-	email, err := CheckEmail(in.Email)
+	addr, err := CheckEmail(in.Email)
 	if err != nil {
 		return nil, "", err
 	}
+	email, norm := addr.Mailbox, addr.Key
 	if err := CheckPassword(in.Password); err != nil {
 		return nil, "", err
 	}
@@ -58,7 +59,6 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput, c Client) (*User, 
 	if err != nil {
 		return nil, "", err
 	}
-	norm := NormalizeEmail(email)
 	id := store.NewID()
 	var token string
 	taken := false
@@ -118,14 +118,15 @@ func (s *Service) mailSignUpAttempt(ctx context.Context, tx *sql.Tx, norm string
 // address and a wrong password both give ErrInvalidCredentials after the same
 // hashing work.
 func (s *Service) SignIn(ctx context.Context, email, password string, c Client) (*User, string, error) {
-	norm := NormalizeEmail(email)
-	if norm == "" {
-		return nil, "", errs.Field("email", "E-mail is required.")
+	addr, err := CheckEmail(email)
+	if err != nil {
+		return nil, "", err
 	}
+	norm := addr.Key
 	if password == "" {
 		return nil, "", errs.Field("password", "Password is required.")
 	}
-	if len(norm) > MaxEmailLen || len(password) > 4*MaxPasswordLen {
+	if len(password) > 4*MaxPasswordLen {
 		// Cannot match any account; still pay the hashing cost.
 		if _, err := s.verify(ctx, "", s.dummy()); err != nil {
 			return nil, "", err
@@ -133,7 +134,7 @@ func (s *Service) SignIn(ctx context.Context, email, password string, c Client) 
 		return nil, "", ErrInvalidCredentials
 	}
 	var id, hash string
-	err := s.db.Read.QueryRowContext(ctx,
+	err = s.db.Read.QueryRowContext(ctx,
 		`SELECT id, password_hash FROM users WHERE email_normalized = $1`, norm).Scan(&id, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		if _, err := s.verify(ctx, password, s.dummy()); err != nil {

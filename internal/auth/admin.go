@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"tribe/internal/mailaddr"
 	"tribe/internal/store"
 )
 
@@ -27,8 +28,12 @@ type AdminEntry struct {
 func (s *Service) userIDByEmail(ctx context.Context, q interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }, email string) (string, string, error) {
+	a, err := mailaddr.Parse(email)
+	if err != nil {
+		return "", "", fmt.Errorf("%q: %w", strings.TrimSpace(email), err)
+	}
 	var id, addr string
-	err := q.QueryRowContext(ctx, `SELECT id, email FROM users WHERE email_normalized = $1`, NormalizeEmail(email)).Scan(&id, &addr)
+	err = q.QueryRowContext(ctx, `SELECT id, email FROM users WHERE email_normalized = $1`, a.Key).Scan(&id, &addr)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", "", fmt.Errorf("%w: %s", ErrNoSuchUser, strings.TrimSpace(email))
 	}
@@ -85,7 +90,8 @@ func (s *Service) RevokeAdmin(ctx context.Context, email string) (bool, error) {
 // IsConfiguredAdmin reports whether configuration names this address (by
 // itself or by its domain) as an admin.
 func (s *Service) IsConfiguredAdmin(email string) bool {
-	return s.isAdmin(NormalizeEmail(email), true, false)
+	key, ok := mailaddr.Key(email)
+	return ok && s.isAdmin(key, true, false)
 }
 
 // ListAdmins lists every account that holds an operator grant or that

@@ -131,12 +131,17 @@ func (s *Service) ConfirmEmail(ctx context.Context, token string) error {
 }
 
 // RequestPasswordReset mails a reset link when the address has an account
-// and does nothing otherwise; the caller answers the same either way. It
+// and does nothing otherwise; the caller answers the same either way. An
+// address CheckEmail refuses is refused at once (it cannot have an account). It
 // takes at least the service's reset floor (ResetFloor by default) so the
 // time it takes does not tell whether an account exists.
 func (s *Service) RequestPasswordReset(ctx context.Context, email string) error {
+	addr, err := CheckEmail(email)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
-	err := s.requestPasswordReset(ctx, NormalizeEmail(email))
+	err = s.requestPasswordReset(ctx, addr.Key)
 	if wait := s.resetFloor - time.Since(start); wait > 0 {
 		t := time.NewTimer(wait)
 		defer t.Stop()

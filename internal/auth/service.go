@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"net/mail"
 	"runtime"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"tribe/internal/errs"
+	"tribe/internal/mailaddr"
 	"tribe/internal/store"
 )
 
@@ -62,9 +62,11 @@ var (
 type Config struct {
 	// BaseURL starts every mailed link, without a trailing slash.
 	BaseURL string
-	// AdminEmails are lower-cased addresses that are admins once confirmed.
+	// AdminEmails are addresses that are admins once confirmed; each
+	// matches only its own normalised form (mailaddr).
 	AdminEmails []string
-	// AdminDomain makes every confirmed address of this domain an admin.
+	// AdminDomain makes every confirmed address of exactly this domain (in
+	// its IDNA ASCII form; no subdomain) an admin.
 	AdminDomain string
 }
 
@@ -103,10 +105,20 @@ func New(db *store.DB, cfg Config, opts ...Option) *Service {
 	for _, o := range opts {
 		o(s)
 	}
-	s.cfg.AdminDomain = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(s.cfg.AdminDomain), "@"))
+	// Configuration names admins by their exact normalised form; an entry
+	// that is not an address or a domain (config refuses those at start)
+	// matches nobody.
+	s.cfg.AdminDomain = ""
+	if d := strings.TrimPrefix(strings.TrimSpace(cfg.AdminDomain), "@"); d != "" {
+		if ascii, err := mailaddr.Domain(d); err == nil {
+			s.cfg.AdminDomain = ascii
+		}
+	}
 	emails := make([]string, 0, len(cfg.AdminEmails))
 	for _, e := range cfg.AdminEmails {
-		emails = append(emails, NormalizeEmail(e))
+		if key, ok := mailaddr.Key(e); ok {
+			emails = append(emails, key)
+		}
 	}
 	s.cfg.AdminEmails = emails
 	s.hashSlots = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
@@ -154,24 +166,26 @@ func (s *Service) acquire(ctx context.Context) error {
 
 func (s *Service) release() { <-s.hashSlots }
 
-// NormalizeEmail is the form addresses are compared in: trimmed and
-// lower-cased.
-func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+// NormalizeEmail is the form an address is compared in (mailaddr's key),
+// for keys such as rate limits'. Input that is not an address mailaddr
+// accepts comes back trimmed but otherwise as typed (never case-folded);
+// account lookups refuse such input with CheckEmail first.
+func NormalizeEmail(email string) string {
+	if key, ok := mailaddr.Key(email); ok {
+		return key
+	}
+	return strings.TrimSpace(email)
+}
 
-// CheckEmail validates an address typed by a person and returns it trimmed.
-func CheckEmail(email string) (string, error) {
-	email = strings.TrimSpace(email)
-	if email == "" {
-		return "", errs.Field("email", "E-mail is required.")
+// CheckEmail validates an address typed by a person and returns it in the
+// one form the site keeps (mailaddr: an ASCII local part, the domain in its
+// IDNA ASCII form); a refusal is an invalid error about the field "email".
+func CheckEmail(email string) (mailaddr.Address, error) {
+	a, err := mailaddr.Parse(email)
+	if err != nil {
+		return mailaddr.Address{}, errs.Field("email", err.Error())
 	}
-	if len(email) > MaxEmailLen {
-		return "", errs.Field("email", fmt.Sprintf("E-mail must be at most %d characters.", MaxEmailLen))
-	}
-	a, err := mail.ParseAddress(email)
-	if err != nil || a.Address != email || !strings.Contains(email[strings.LastIndexByte(email, '@')+1:], ".") {
-		return "", errs.Field("email", "Enter a valid e-mail address.")
-	}
-	return email, nil
+	return a, nil
 }
 
 // CheckFullName validates a full name and returns it trimmed.

@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"tribe/internal/mailaddr"
 )
 
 // Config is the whole configuration of the program.
@@ -39,8 +41,8 @@ type Config struct {
 	// (TRIBE_TRUSTED_PROXIES); without them every request's peer is the client.
 	TrustedProxies []netip.Prefix
 
-	AdminEmails []string // TRIBE_ADMIN_EMAILS, lower-cased
-	AdminDomain string   // TRIBE_ADMIN_DOMAIN, lower-cased, without "@"
+	AdminEmails []string // TRIBE_ADMIN_EMAILS, each in its normalised form (mailaddr key)
+	AdminDomain string   // TRIBE_ADMIN_DOMAIN, in its IDNA ASCII form, lower case, without "@"
 
 	SMTPURL  string // SMTP_URL; empty means the development mailbox
 	SMTPFrom string // SMTP_FROM
@@ -124,7 +126,6 @@ func Load(getenv func(string) string, dotenvPath string) (*Config, error) {
 		ContentDir:          get("TRIBE_CONTENT_DIR", ""),
 		GroupChatURL:        get("TRIBE_GROUP_CHAT_URL", ""),
 		MetricsToken:        get("TRIBE_METRICS_TOKEN", ""),
-		AdminDomain:         strings.ToLower(strings.TrimPrefix(get("TRIBE_ADMIN_DOMAIN", ""), "@")),
 		SMTPURL:             get("SMTP_URL", ""),
 		SMTPFrom:            get("SMTP_FROM", "tribe@localhost"),
 		StripeSecretKey:     get("STRIPE_SECRET_KEY", ""),
@@ -140,10 +141,8 @@ func Load(getenv func(string) string, dotenvPath string) (*Config, error) {
 	if level := get("TRIBE_LOG_LEVEL", "info"); c.LogLevel.UnmarshalText([]byte(level)) != nil || !namedLevel(c.LogLevel) {
 		return nil, fmt.Errorf("TRIBE_LOG_LEVEL=%q is not a log level; use debug, info, warn or error", level)
 	}
-	for _, e := range strings.Split(get("TRIBE_ADMIN_EMAILS", ""), ",") {
-		if e = strings.ToLower(strings.TrimSpace(e)); e != "" {
-			c.AdminEmails = append(c.AdminEmails, e)
-		}
+	if err := c.readAdmins(get("TRIBE_ADMIN_EMAILS", ""), get("TRIBE_ADMIN_DOMAIN", "")); err != nil {
+		return nil, err
 	}
 	for _, p := range strings.Split(get("TRIBE_TRUSTED_PROXIES", ""), ",") {
 		if p = strings.TrimSpace(p); p == "" {
@@ -193,14 +192,6 @@ func (c *Config) validate() error {
 	if c.MetricsToken != "" && len(c.MetricsToken) < 16 {
 		return fmt.Errorf("TRIBE_METRICS_TOKEN is too short to keep /metrics private; use at least 16 random characters (e.g. openssl rand -hex 24)")
 	}
-	for _, e := range c.AdminEmails {
-		if _, err := mail.ParseAddress(e); err != nil {
-			return fmt.Errorf("TRIBE_ADMIN_EMAILS: %q is not an e-mail address; give addresses separated by commas", e)
-		}
-	}
-	if c.AdminDomain != "" && (strings.ContainsAny(c.AdminDomain, "@ /") || !strings.Contains(c.AdminDomain, ".")) {
-		return fmt.Errorf("TRIBE_ADMIN_DOMAIN=%q is not a domain; give a domain such as example.com", c.AdminDomain)
-	}
 	if c.SMTPURL != "" {
 		u, err := url.Parse(c.SMTPURL)
 		if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Hostname() == "" {
@@ -230,6 +221,30 @@ func (c *Config) validate() error {
 		if st, err := os.Stat(c.ContentDir); err != nil || !st.IsDir() {
 			return fmt.Errorf("TRIBE_CONTENT_DIR=%q is not a readable directory; point it at a folder of content JSON files or unset it", c.ContentDir)
 		}
+	}
+	return nil
+}
+
+// readAdmins normalises TRIBE_ADMIN_EMAILS and TRIBE_ADMIN_DOMAIN the way
+// sign-up normalises addresses (mailaddr), so each names exactly the
+// mailboxes (or the one domain) it spells, and refuses what sign-up would.
+func (c *Config) readAdmins(emails, domain string) error {
+	for _, e := range strings.Split(emails, ",") {
+		if e = strings.TrimSpace(e); e == "" {
+			continue
+		}
+		a, err := mailaddr.Parse(e)
+		if err != nil {
+			return fmt.Errorf("TRIBE_ADMIN_EMAILS: %q is not an address the site accepts (%v); give addresses separated by commas", e, err)
+		}
+		c.AdminEmails = append(c.AdminEmails, a.Key)
+	}
+	if domain = strings.TrimPrefix(domain, "@"); domain != "" {
+		ascii, err := mailaddr.Domain(domain)
+		if err != nil {
+			return fmt.Errorf("TRIBE_ADMIN_DOMAIN=%q is not a domain the site accepts (%v); give a domain such as example.com", domain, err)
+		}
+		c.AdminDomain = ascii
 	}
 	return nil
 }

@@ -74,6 +74,9 @@ func TestRejectsBadValuesWithOneHelpfulLine(t *testing.T) {
 		{"smtp scheme", "SMTP_URL", "http://mail", "smtp://"},
 		{"admin email", "TRIBE_ADMIN_EMAILS", "not-an-address", "TRIBE_ADMIN_EMAILS"},
 		{"admin domain", "TRIBE_ADMIN_DOMAIN", "localhost", "domain"},
+		{"admin domain mixed scripts", "TRIBE_ADMIN_DOMAIN", "ex\u0430mple.org", "TRIBE_ADMIN_DOMAIN"},
+		{"admin email look-alike", "TRIBE_ADMIN_EMAILS", "ok@example.org,\u0130ris@example.org", "TRIBE_ADMIN_EMAILS"},
+		{"admin email kelvin", "TRIBE_ADMIN_EMAILS", "\u212Aate@example.org", "TRIBE_ADMIN_EMAILS"},
 		{"content dir", "TRIBE_CONTENT_DIR", "/does/not/exist", "TRIBE_CONTENT_DIR"},
 		{"trusted proxy", "TRIBE_TRUSTED_PROXIES", "10.0.0.0/8, proxy.internal", "TRIBE_TRUSTED_PROXIES"},
 		{"group chat not https", "TRIBE_GROUP_CHAT_URL", "http://chat.example/invite", "https"},
@@ -218,5 +221,29 @@ func TestLogLevel(t *testing.T) {
 		if err != nil || c.LogLevel != want {
 			t.Errorf("TRIBE_LOG_LEVEL=%q: %v %v, want %v", val, c, err, want)
 		}
+	}
+}
+
+// TestAdminConfigurationIsNormalisedLikeSignUp: the admin list and domain
+// are kept in the form sign-up keeps addresses in, so they match exactly
+// the mailboxes they spell: upper case and full-width letters of a domain
+// are the same name; İbm.example is another domain than ibm.example.
+func TestAdminConfigurationIsNormalisedLikeSignUp(t *testing.T) {
+	c, err := Load(env(map[string]string{
+		"TRIBE_ADMIN_EMAILS": " Boss@EXAMPLE.org , ops@b\u00fccher.example",
+		"TRIBE_ADMIN_DOMAIN": "@\uff29\uff22\uff2d.example",
+	}), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c.AdminEmails, ",") != "boss@example.org,ops@xn--bcher-kva.example" || c.AdminDomain != "ibm.example" {
+		t.Fatalf("admins %v, domain %q", c.AdminEmails, c.AdminDomain)
+	}
+	c, err = Load(env(map[string]string{"TRIBE_ADMIN_DOMAIN": "\u0130bm.example"}), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.AdminDomain == "ibm.example" || !strings.HasPrefix(c.AdminDomain, "xn--") {
+		t.Fatalf("İbm.example read as %q", c.AdminDomain)
 	}
 }

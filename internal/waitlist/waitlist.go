@@ -25,7 +25,8 @@ type Entry struct {
 
 // Join adds a person to the wait list and queues the confirmation e-mail in
 // the same transaction. It reports false, sending nothing, when the address
-// is already on the list. Names and addresses are validated like sign-up's.
+// is already on the list. Names and addresses are validated like sign-up's
+// (an address is kept in the one form auth.CheckEmail gives).
 func Join(ctx context.Context, db *store.DB, fullName, email, baseURL string) (bool, error) {
 	name, err := auth.CheckFullName(fullName)
 	if err != nil {
@@ -40,7 +41,7 @@ func Join(ctx context.Context, db *store.DB, fullName, email, baseURL string) (b
 		res, err := tx.ExecContext(ctx,
 			`INSERT INTO waitlist (id, full_name, email, email_normalized, created_at) VALUES ($1, $2, $3, $4, $5)
 			 ON CONFLICT (email_normalized) DO NOTHING`,
-			store.NewID(), name, addr, auth.NormalizeEmail(addr), store.Now())
+			store.NewID(), name, addr.Mailbox, addr.Key, store.Now())
 		if err != nil {
 			return fmt.Errorf("insert wait-list entry: %w", err)
 		}
@@ -52,7 +53,7 @@ func Join(ctx context.Context, db *store.DB, fullName, email, baseURL string) (b
 			return nil
 		}
 		added = true
-		_, err = mail.Enqueue(ctx, tx, joinedMail(addr, name, baseURL))
+		_, err = mail.Enqueue(ctx, tx, joinedMail(addr.Mailbox, name, baseURL))
 		return err
 	})
 	if err != nil {

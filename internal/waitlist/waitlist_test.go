@@ -46,7 +46,7 @@ func TestJoinDeduplicatesAndMailsOnce(t *testing.T) {
 		if err != nil || len(list) != 2 {
 			t.Fatalf("list: %v %v", list, err)
 		}
-		if list[0].Email != "grace@example.com" || list[1].FullName != "Ada Lovelace" || list[1].Email != "Ada@Example.com" {
+		if list[0].Email != "grace@example.com" || list[1].FullName != "Ada Lovelace" || list[1].Email != "Ada@example.com" {
 			t.Fatalf("newest first: %+v", list)
 		}
 		if time.Since(list[1].CreatedAt) > time.Minute {
@@ -89,4 +89,31 @@ func TestCSVQuotesAndNeutralisesFormulas(t *testing.T) {
 	if b.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
 	}
+}
+
+// TestLookalikeAddressCannotTakeAWaitListPlace: İris@example.org used to
+// take the key iris@example.org, so the owner's own join was a silent no-op
+// and never mailed; the spelling is now refused, and the full-width domain
+// is the same mailbox as the plain one.
+func TestLookalikeAddressCannotTakeAWaitListPlace(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		for _, typed := range []string{"\u0130ris@example.org", "\u212Aate@example.org", "\uff49ris@example.org", "iris@ex\u0430mple.org"} {
+			if _, err := Join(ctx, db, "Mallory", typed, "https://ruv.example"); !errs.Is(err, errs.Invalid) {
+				t.Fatalf("join as %q: %v, want invalid", typed, err)
+			}
+		}
+		if added, err := Join(ctx, db, "Iris", "iris@example.org", "https://ruv.example"); err != nil || !added {
+			t.Fatalf("the owner's join: %v %v", added, err)
+		}
+		if added, err := Join(ctx, db, "Iris", "iris@\uff45xample.org", "https://ruv.example"); err != nil || added {
+			t.Fatalf("the same mailbox with a full-width domain: %v %v", added, err)
+		}
+		var to string
+		var n int
+		_ = db.Read.QueryRow(`SELECT COUNT(*), MIN(to_addr) FROM mail_outbox`).Scan(&n, &to)
+		if n != 1 || to != "iris@example.org" {
+			t.Fatalf("%d mails, to %q", n, to)
+		}
+	})
 }

@@ -164,7 +164,7 @@ func TestSignUpSignInSignOutOverHTTP(t *testing.T) {
 			t.Fatalf("sign-up: %d %s", r.status, r.body)
 		}
 		u := r.user()
-		if u["email"] != "Ada@Example.com" || u["full_name"] != "Ada Lovelace" || u["email_confirmed"] != false ||
+		if u["email"] != "Ada@example.com" || u["full_name"] != "Ada Lovelace" || u["email_confirmed"] != false ||
 			u["is_admin"] != false || u["avatar_url"] != nil || u["subscription"] != nil || u["id"] == "" {
 			t.Fatalf("user object %v", u)
 		}
@@ -178,10 +178,10 @@ func TestSignUpSignInSignOutOverHTTP(t *testing.T) {
 		if c == nil || !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Path != "/" || c.MaxAge != 30*24*3600 || c.Secure || len(c.Value) < 40 {
 			t.Fatalf("session cookie %+v", c)
 		}
-		if ada.me() != "Ada@Example.com" {
+		if ada.me() != "Ada@example.com" {
 			t.Fatal("the cookie must sign the browser in")
 		}
-		if n := outboxCount(t, db, "Ada@Example.com"); n != 1 {
+		if n := outboxCount(t, db, "Ada@example.com"); n != 1 {
 			t.Fatalf("%d confirmation mails", n)
 		}
 
@@ -222,7 +222,7 @@ func TestSignUpSignInSignOutOverHTTP(t *testing.T) {
 
 		// Two browsers; local sign-out ends one, global ends all.
 		laptop := newBrowser(t, srv)
-		if r := laptop.signIn("ADA@example.com", "analytical"); r.status != 200 || r.user()["email"] != "Ada@Example.com" || sessionCookie(t, r.header) == nil {
+		if r := laptop.signIn("ADA@example.com", "analytical"); r.status != 200 || r.user()["email"] != "Ada@example.com" || sessionCookie(t, r.header) == nil {
 			t.Fatalf("sign-in: %d %s", r.status, r.body)
 		}
 		r = ada.do("POST", "/api/auth/signout", nil)
@@ -232,7 +232,7 @@ func TestSignUpSignInSignOutOverHTTP(t *testing.T) {
 		if c := sessionCookie(t, r.header); c == nil || c.MaxAge >= 0 && c.Value != "" {
 			t.Fatalf("sign-out must clear the cookie: %+v", c)
 		}
-		if ada.me() != "" || laptop.me() != "Ada@Example.com" {
+		if ada.me() != "" || laptop.me() != "Ada@example.com" {
 			t.Fatal("local sign-out must end this session only")
 		}
 		phone := newBrowser(t, srv)
@@ -651,10 +651,10 @@ func TestWaitlistOverHTTP(t *testing.T) {
 		if r.status != 200 || r.json["status"] != "already" || !strings.Contains(r.json["message"].(string), "already on the wait list") {
 			t.Fatalf("join again: %d %s", r.status, r.body)
 		}
-		if n := outboxCount(t, db, "Ada@Example.com"); n != 1 {
+		if n := outboxCount(t, db, "Ada@example.com"); n != 1 {
 			t.Fatalf("%d confirmation mails; want exactly one", n)
 		}
-		text := outboxText(t, db, "Ada@Example.com")
+		text := outboxText(t, db, "Ada@example.com")
 		for _, want := range []string{"confirms your place", "When spots open up we will e-mail you", "priority access"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("wait-list mail lacks %q:\n%s", want, text)
@@ -676,7 +676,7 @@ func TestWaitlistOverHTTP(t *testing.T) {
 		if first["email"] != "mallory@example.com" || first["id"] == "" || first["created_at"] == "" {
 			t.Fatalf("newest first: %v", entries)
 		}
-		if last := entries[1].(map[string]any); last["full_name"] != "Ada Lovelace" || last["email"] != "Ada@Example.com" {
+		if last := entries[1].(map[string]any); last["full_name"] != "Ada Lovelace" || last["email"] != "Ada@example.com" {
 			t.Fatalf("oldest: %v", last)
 		}
 

@@ -206,10 +206,10 @@ func (a *authAPI) forgot(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := limited(w, limitCheck{a.limits.forgotIP, a.clientIP(r)}, limitCheck{a.limits.forgotEmail, auth.NormalizeEmail(email)}); err != nil {
+	if err := limited(w, limitCheck{a.limits.forgotIP, a.clientIP(r)}, limitCheck{a.limits.forgotEmail, email.Key}); err != nil {
 		return err
 	}
-	if err := a.auth.RequestPasswordReset(r.Context(), email); err != nil {
+	if err := a.auth.RequestPasswordReset(r.Context(), email.Mailbox); err != nil {
 		return err
 	}
 	httpx.WriteJSON(w, http.StatusAccepted, messageBody{Message: forgotMessage})
