@@ -178,7 +178,7 @@ func (s *Service) applySub(ctx context.Context, tx *sql.Tx, userID string, in re
 	after := next.grants()
 	released := false
 	if after {
-		if released, err = releaseSeatTx(ctx, tx, userID, ""); err != nil {
+		if released, _, err = releaseSeatTx(ctx, tx, userID, ""); err != nil {
 			return false, err
 		}
 	}

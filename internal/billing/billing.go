@@ -173,13 +173,33 @@ func countAccess(ctx context.Context, q querier, now time.Time) (int, error) {
 
 // TribeStatus is how full the tribe is.
 type TribeStatus struct {
-	Capacity      int  `json:"capacity"`
-	ActiveMembers int  `json:"active_members"`
-	SpotsLeft     int  `json:"spots_left"`
-	AtCapacity    bool `json:"at_capacity"`
+	Capacity      int `json:"capacity"`
+	ActiveMembers int `json:"active_members"`
+	// Held is the seats held by open checkouts of people without access:
+	// taken until the checkout is paid or runs out.
+	Held int `json:"held"`
+	// SpotsLeft is what a new checkout can still take: the capacity less
+	// the members and the held seats.
+	SpotsLeft  int  `json:"spots_left"`
+	AtCapacity bool `json:"at_capacity"`
 	// PaymentsEnabled says online payment (Stripe) is set up, so Subscribe
 	// can take a member to checkout.
 	PaymentsEnabled bool `json:"payments_enabled"`
+}
+
+// status counts members with access and held seats against capacity at now.
+func status(ctx context.Context, q querier, capacity int, now time.Time) (TribeStatus, error) {
+	active, held, err := seatUse(ctx, q, "", now)
+	if err != nil {
+		return TribeStatus{}, err
+	}
+	return TribeStatus{
+		Capacity:      capacity,
+		ActiveMembers: active,
+		Held:          held,
+		SpotsLeft:     max(capacity-active-held, 0),
+		AtCapacity:    active+held >= capacity,
+	}, nil
 }
 
 // querier is *sql.DB or *sql.Tx.

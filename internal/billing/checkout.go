@@ -10,6 +10,7 @@ import (
 	"github.com/stripe/stripe-go/v86"
 
 	"tribe/internal/errs"
+	"tribe/internal/holds"
 	"tribe/internal/store"
 )
 
@@ -19,25 +20,25 @@ type hold struct {
 	ExpiresAt time.Time
 	SessionID string
 	URL       string
-	// replaced is the Checkout Session of the hold this one replaced, to be
-	// expired so that it cannot be paid any more.
-	replaced string
 }
 
 // Checkout starts a Stripe Checkout for the monthly membership and returns
-// the URL to send the member to. redirectTo names the page Stripe returns to
-// ("members", the default when empty).
+// the URL to send the member to. client is the caller's address as the rate
+// limits key it; redirectTo names the page Stripe returns to ("members", the
+// default when empty).
 //
 // Refusals: already_subscribed when the member has access (paying or
 // complimentary), at_capacity when every seat is taken or held by someone
-// else's open checkout, billing_unavailable when online payment is off,
-// unavailable when Stripe does not answer.
+// else's open checkout, forbidden when the member's address is not
+// confirmed, rate_limited when the hold rule (holds.Seats) refuses another
+// hold, billing_unavailable when online payment is off, unavailable when
+// Stripe does not answer.
 //
 // The seat is held for the life of the Checkout Session (CheckoutTTL) and
-// released when the session completes, expires or the hold runs out. Pressing
-// Subscribe again while holding a seat returns the same session (or a fresh
-// one on the same seat when it is about to expire), never a second seat.
-func (s *Service) Checkout(ctx context.Context, userID, email, redirectTo string) (string, error) {
+// released when the session completes, expires or the hold runs out.
+// Pressing Subscribe again while holding a seat returns the same session;
+// the hold is never renewed, so a seat cannot be kept by pressing again.
+func (s *Service) Checkout(ctx context.Context, userID, email, client, redirectTo string) (string, error) {
 	if !s.Enabled() {
 		return "", errOff()
 	}
@@ -45,7 +46,7 @@ func (s *Service) Checkout(ctx context.Context, userID, email, redirectTo string
 	if err != nil {
 		return "", err
 	}
-	h, err := s.holdSeat(ctx, userID)
+	h, err := s.holdSeat(ctx, userID, client)
 	if err != nil {
 		return "", err
 	}
@@ -57,9 +58,6 @@ func (s *Service) Checkout(ctx context.Context, userID, email, redirectTo string
 		s.releaseHold(ctx, userID, h.ID)
 		s.log.ErrorContext(ctx, "billing: checkout", "user", userID, "err", err)
 		return "", errStripe()
-	}
-	if h.replaced != "" {
-		s.expireSession(ctx, h.replaced)
 	}
 	return url, nil
 }
@@ -74,9 +72,10 @@ func returnPage(redirectTo string) (string, error) {
 	return "", errs.Field("redirect_to", `redirect_to must be "members".`)
 }
 
-// holdSeat takes (or reuses) the member's seat under the seats lock, so that
-// concurrent presses never hold more seats than the tribe has.
-func (s *Service) holdSeat(ctx context.Context, userID string) (hold, error) {
+// holdSeat takes the member's seat, or gives back the one they hold, under
+// the seats lock, so that concurrent presses never hold more seats than the
+// tribe has.
+func (s *Service) holdSeat(ctx context.Context, userID, client string) (hold, error) {
 	now := s.now()
 	var h hold
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
@@ -97,8 +96,11 @@ func (s *Service) holdSeat(ctx context.Context, userID string) (hold, error) {
 		if err != nil {
 			return err
 		}
-		if old.reusable(now) {
-			h = *old // the same seat, and the same session when it has one
+		if old != nil && old.ExpiresAt.After(now) {
+			// The same seat and session until it expires (without a session
+			// yet, another press is creating it with the hold's idempotency
+			// key); never a renewal.
+			h = *old
 			return nil
 		}
 		taken, err := seatsTaken(ctx, tx, userID, now)
@@ -111,8 +113,8 @@ func (s *Service) holdSeat(ctx context.Context, userID string) (hold, error) {
 				s.cfg.Capacity)
 		}
 		h = hold{ID: store.NewID(), ExpiresAt: now.Add(CheckoutTTL).Truncate(time.Second)}
-		if old != nil && old.ExpiresAt.After(now) {
-			h.replaced = old.SessionID
+		if err := holds.Seats.Admit(ctx, tx, holds.Claim{ID: h.ID, UserID: userID, Client: client, Expires: h.ExpiresAt}, now); err != nil {
+			return err
 		}
 		_, err = tx.ExecContext(ctx,
 			`INSERT INTO checkout_holds (user_id, hold_id, expires_at) VALUES ($1, $2, $3)
@@ -127,35 +129,27 @@ func (s *Service) holdSeat(ctx context.Context, userID string) (hold, error) {
 	return h, err
 }
 
-// reusable reports whether a press at now may go on with this hold: its
-// open session has more than reuseMargin to live, or (no session yet: another
-// press is creating it, with the hold's idempotency key) Stripe will still
-// accept its end as at least 30 minutes away.
-func (h *hold) reusable(now time.Time) bool {
-	if h == nil {
-		return false
-	}
-	left := h.ExpiresAt.Sub(now)
-	if h.URL != "" {
-		return left > reuseMargin
-	}
-	return left > 30*time.Minute
+// seatsTaken counts members with access plus the seats other people than
+// userID hold for an open checkout.
+func seatsTaken(ctx context.Context, q querier, userID string, now time.Time) (int, error) {
+	active, held, err := seatUse(ctx, q, userID, now)
+	return active + held, err
 }
 
-// seatsTaken counts members with access plus the seats other people hold for
-// an open checkout.
-func seatsTaken(ctx context.Context, q querier, userID string, now time.Time) (int, error) {
-	var n int
-	err := q.QueryRowContext(ctx,
-		`SELECT (SELECT COUNT(*) FROM subscriptions s WHERE `+accessSQL("s", 1)+`)
-		      + (SELECT COUNT(*) FROM checkout_holds h
+// seatUse counts members with access and the seats held for open checkouts
+// by people without access, other than userID ("" counts every hold). The
+// public status and Checkout count with it, so they agree on what is left.
+func seatUse(ctx context.Context, q querier, userID string, now time.Time) (active, held int, err error) {
+	err = q.QueryRowContext(ctx,
+		`SELECT (SELECT COUNT(*) FROM subscriptions s WHERE `+accessSQL("s", 1)+`),
+		        (SELECT COUNT(*) FROM checkout_holds h
 		         WHERE h.expires_at > $1 AND h.user_id <> $2
 		           AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = h.user_id AND `+accessSQL("s", 1)+`))`,
-		store.At(now), userID).Scan(&n)
+		store.At(now), userID).Scan(&active, &held)
 	if err != nil {
-		return 0, fmt.Errorf("count seats: %w", err)
+		return 0, 0, fmt.Errorf("count seats: %w", err)
 	}
-	return n, nil
+	return active, held, nil
 }
 
 func readHold(ctx context.Context, q querier, userID string) (*hold, error) {
@@ -216,38 +210,67 @@ func (s *Service) openSession(ctx context.Context, userID, email, page string, h
 	return cs.URL, nil
 }
 
-// releaseHold gives a seat back when its checkout could not be opened.
+// releaseHold gives a seat back when its checkout could not be opened; the
+// hold then costs the member nothing under the hold rule.
 func (s *Service) releaseHold(ctx context.Context, userID, holdID string) {
 	ctx = context.WithoutCancel(ctx)
-	if _, err := s.db.Write.ExecContext(ctx,
-		`DELETE FROM checkout_holds WHERE user_id = $1 AND hold_id = $2 AND checkout_session_id IS NULL`,
-		userID, holdID); err != nil {
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx,
+			`DELETE FROM checkout_holds WHERE user_id = $1 AND hold_id = $2 AND checkout_session_id IS NULL`, userID, holdID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		return holds.Forget(ctx, tx, holdID)
+	})
+	if err != nil {
 		s.log.ErrorContext(ctx, "billing: release seat", "user", userID, "err", err)
 	}
 }
 
-// expireSession closes a replaced Checkout Session so it cannot be paid; the
-// hold that replaced it already has the seat. Failure only costs a session
-// that Stripe closes by itself within minutes.
+// expireSession closes a Checkout Session so it cannot be paid. Failure is
+// logged: Stripe closes the session by itself when its hold ends.
 func (s *Service) expireSession(ctx context.Context, sessionID string) {
 	if _, err := s.stripe.V1CheckoutSessions.Expire(context.WithoutCancel(ctx), sessionID, nil); err != nil {
-		s.log.WarnContext(ctx, "billing: expire a replaced Checkout Session", "session", sessionID, "err", err)
+		s.log.WarnContext(ctx, "billing: expire a Checkout Session", "session", sessionID, "err", err)
 	}
 }
 
 // releaseSeatTx drops a member's hold inside a transaction (the checkout
 // completed into access, expired, or the member no longer needs it). A
-// sessionID limits it to the hold of that session.
-func releaseSeatTx(ctx context.Context, tx *sql.Tx, userID, sessionID string) (bool, error) {
-	q := `DELETE FROM checkout_holds WHERE user_id = $1`
+// sessionID limits it to the hold of that session. It returns whether a
+// hold was dropped, and the Checkout Session of each dropped hold that had
+// one.
+func releaseSeatTx(ctx context.Context, tx *sql.Tx, userID, sessionID string) (bool, []string, error) {
+	q := `DELETE FROM checkout_holds WHERE user_id = $1 RETURNING hold_id, COALESCE(checkout_session_id, '')`
 	args := []any{userID}
 	if sessionID != "" {
-		q, args = `DELETE FROM checkout_holds WHERE checkout_session_id = $1`, []any{sessionID}
+		q = `DELETE FROM checkout_holds WHERE checkout_session_id = $1 RETURNING hold_id, COALESCE(checkout_session_id, '')`
+		args = []any{sessionID}
 	}
-	res, err := tx.ExecContext(ctx, q, args...)
+	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
-		return false, fmt.Errorf("release seat: %w", err)
+		return false, nil, fmt.Errorf("release seat: %w", err)
 	}
-	n, err := res.RowsAffected()
-	return n > 0, err
+	var ids, sessions []string
+	for rows.Next() {
+		var id, session string
+		if err := rows.Scan(&id, &session); err != nil {
+			_ = rows.Close()
+			return false, nil, fmt.Errorf("release seat: %w", err)
+		}
+		ids = append(ids, id)
+		if session != "" {
+			sessions = append(sessions, session)
+		}
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return false, nil, fmt.Errorf("release seat: %w", err)
+	}
+	if err := holds.Release(ctx, tx, ids...); err != nil {
+		return false, nil, err
+	}
+	return len(ids) > 0, sessions, nil
 }

@@ -74,7 +74,7 @@ func (s *Service) Comp(ctx context.Context, userID string, until *time.Time) err
 		}
 		if h != nil {
 			session = h.SessionID
-			if _, err := releaseSeatTx(ctx, tx, userID, ""); err != nil {
+			if _, _, err := releaseSeatTx(ctx, tx, userID, ""); err != nil {
 				return err
 			}
 		}

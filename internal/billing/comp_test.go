@@ -19,7 +19,7 @@ func TestComplimentaryMembership(t *testing.T) {
 
 		// Ada has an open checkout when an admin makes her complimentary: the
 		// seat becomes hers for free and the checkout is closed.
-		if _, err := e.svc.Checkout(e.ctx, ada, "ada@example.com", "members"); err != nil {
+		if _, err := e.svc.Checkout(e.ctx, ada, "ada@example.com", "client-"+ada, "members"); err != nil {
 			t.Fatal(err)
 		}
 		if err := e.svc.Comp(e.ctx, ada, nil); err != nil {
@@ -31,7 +31,7 @@ func TestComplimentaryMembership(t *testing.T) {
 		if h, _ := readHold(e.ctx, db.Read, ada); h != nil || len(fake.Expired()) != 1 {
 			t.Fatalf("hold %+v, expired sessions %v", h, fake.Expired())
 		}
-		if _, err := e.svc.Checkout(e.ctx, ada, "ada@example.com", "members"); !errs.Is(err, errs.AlreadySubscribed) {
+		if _, err := e.svc.Checkout(e.ctx, ada, "ada@example.com", "client-"+ada, "members"); !errs.Is(err, errs.AlreadySubscribed) {
 			t.Fatalf("checkout of a complimentary member: %v", err)
 		}
 		if _, err := e.svc.Portal(e.ctx, ada); !errs.Is(err, errs.NoBillingAccount) {
@@ -68,7 +68,7 @@ func TestComplimentaryMembership(t *testing.T) {
 		if err := e.svc.Comp(e.ctx, dee, nil); !errs.Is(err, errs.AtCapacity) {
 			t.Fatalf("comp beyond the cap: %v", err)
 		}
-		if _, err := e.svc.Checkout(e.ctx, dee, "dee@example.com", "members"); !errs.Is(err, errs.AtCapacity) {
+		if _, err := e.svc.Checkout(e.ctx, dee, "dee@example.com", "client-"+dee, "members"); !errs.Is(err, errs.AtCapacity) {
 			t.Fatalf("checkout beyond the cap: %v", err)
 		}
 
@@ -113,7 +113,7 @@ func TestComplimentaryMembership(t *testing.T) {
 			t.Fatalf("uncomp of a paying member: %v", err)
 		}
 		// Ada, no longer complimentary, may pay now.
-		if _, err := e.svc.Checkout(e.ctx, ada, "ada@example.com", "members"); err != nil {
+		if _, err := e.svc.Checkout(e.ctx, ada, "ada@example.com", "client-"+ada, "members"); err != nil {
 			t.Fatalf("checkout after the complimentary end: %v", err)
 		}
 	})

@@ -48,8 +48,20 @@ func newEnv(t *testing.T, db *store.DB, stripeURL string, capacity int) *env {
 	return &env{t: t, db: db, svc: svc, cfg: cfg, clock: c, ctx: context.Background()}
 }
 
-// user creates an account (with a profile) and returns its id.
+// user creates an account with a confirmed address (and a profile) and
+// returns its id.
 func (e *env) user(email, name string) string {
+	e.t.Helper()
+	id := e.unconfirmedUser(email, name)
+	if _, err := e.db.Write.ExecContext(e.ctx,
+		`UPDATE users SET email_confirmed_at = $1 WHERE id = $2`, store.At(e.clock.Now()), id); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
+// unconfirmedUser creates an account whose address is not confirmed yet.
+func (e *env) unconfirmedUser(email, name string) string {
 	e.t.Helper()
 	id := store.NewID()
 	if _, err := e.db.Write.ExecContext(e.ctx,

@@ -19,10 +19,6 @@ import (
 // Stripe's from falling under the 30-minute minimum.
 const CheckoutTTL = 30*time.Minute + time.Minute
 
-// reuseMargin: a member who presses Subscribe again gets their open Checkout
-// Session back while it has at least this long to live, and a fresh one after.
-const reuseMargin = 5 * time.Minute
-
 // webhookTolerance is how far a webhook signature's timestamp may be from now.
 const webhookTolerance = 5 * time.Minute
 
@@ -87,14 +83,12 @@ func (s *Service) Enabled() bool { return s.stripe != nil }
 // Capacity is the tribe's member cap (TRIBE_CAPACITY), the one source of it.
 func (s *Service) Capacity() int { return s.cfg.Capacity }
 
-// Status counts members with access against the cap.
+// Status counts members with access and seats held by open checkouts
+// against the cap, as Checkout counts them.
 func (s *Service) Status(ctx context.Context) (TribeStatus, error) {
-	n, err := countAccess(ctx, s.db.Read, s.now())
-	if err != nil {
-		return TribeStatus{}, err
-	}
-	c := s.cfg.Capacity
-	return TribeStatus{Capacity: c, ActiveMembers: n, SpotsLeft: max(c-n, 0), AtCapacity: n >= c, PaymentsEnabled: s.Enabled()}, nil
+	st, err := status(ctx, s.db.Read, s.cfg.Capacity, s.now())
+	st.PaymentsEnabled = s.Enabled()
+	return st, err
 }
 
 // Subscription is the user's subscription now; nil for a free member.

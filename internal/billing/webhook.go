@@ -73,7 +73,7 @@ func (s *Service) HandleWebhook(ctx context.Context, payload []byte, sigHeader s
 		}
 		if t == "checkout.session.expired" {
 			return nil, s.once(ctx, ev, func(tx *sql.Tx) ([]string, error) {
-				_, err := releaseSeatTx(ctx, tx, "", cs.ID)
+				_, _, err := releaseSeatTx(ctx, tx, "", cs.ID)
 				return nil, err
 			})
 		}

@@ -48,7 +48,7 @@ func TestWebhookHappyPath(t *testing.T) {
 		e := newEnv(t, db, fake.URL, 50)
 		var seq eventSeq
 		ada := e.user("ada@example.com", "Ada Lovelace")
-		url, err := e.svc.Checkout(e.ctx, ada, "ada@example.com", "members")
+		url, err := e.svc.Checkout(e.ctx, ada, "ada@example.com", "client-"+ada, "members")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +92,7 @@ func TestWebhookHappyPath(t *testing.T) {
 		if err != nil || !strings.HasPrefix(portal, "https://billing.stripe.test/") {
 			t.Fatalf("portal %q %v", portal, err)
 		}
-		if _, err := e.svc.Checkout(e.ctx, ada, "ada@example.com", "members"); !errs.Is(err, errs.AlreadySubscribed) {
+		if _, err := e.svc.Checkout(e.ctx, ada, "ada@example.com", "client-"+ada, "members"); !errs.Is(err, errs.AlreadySubscribed) {
 			t.Fatalf("checkout as a member: %v", err)
 		}
 	})

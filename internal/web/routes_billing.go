@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/netip"
 	"slices"
 	"time"
 
@@ -26,6 +27,9 @@ type billingAPI struct {
 	billing *billing.Service
 	metrics *metrics.Metrics
 	pub     publisher
+	// proxies are TRIBE_TRUSTED_PROXIES: the hold rule counts checkouts
+	// per client address, read as the rate limits read it.
+	proxies []netip.Prefix
 }
 
 func (a *billingAPI) register(g *registrar) error {
@@ -61,7 +65,7 @@ func (a *billingAPI) checkout(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := caller(r)
-	url, err := a.billing.Checkout(r.Context(), p.UserID, p.Email, in.RedirectTo)
+	url, err := a.billing.Checkout(r.Context(), p.UserID, p.Email, clientIP(r, a.proxies), in.RedirectTo)
 	if err != nil {
 		return err
 	}

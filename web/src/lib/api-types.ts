@@ -62,7 +62,11 @@ export interface MessageBody {
 export interface TribeStatus {
   capacity: number;
   active_members: number;
+  /** Seats held by checkouts in progress: taken until paid, free again if not paid in time. */
+  held: number;
+  /** What a new checkout can still take: capacity less members and held seats. */
   spots_left: number;
+  /** No seat left for a new checkout (members and held seats fill the cap). */
   at_capacity: boolean;
   /** Online payment is set up: Subscribe can take a member to checkout. */
   payments_enabled: boolean;

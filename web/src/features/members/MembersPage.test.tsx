@@ -26,6 +26,7 @@ const overview: MembersOverview = {
   tribe: {
     capacity: 50,
     active_members: 12,
+    held: 0,
     spots_left: 38,
     at_capacity: false,
     payments_enabled: true,
@@ -229,6 +230,7 @@ describe('MembersPage', { timeout: 20_000 }, () => {
             tribe: {
               capacity: 50,
               active_members: 44,
+              held: 0,
               spots_left: 6,
               at_capacity: false,
               payments_enabled: true,

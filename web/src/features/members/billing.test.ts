@@ -6,6 +6,7 @@ import { isActivated, PORTAL_REFRESH, pollCheckout, watchPortalReturn } from './
 const tribe = {
   capacity: 50,
   active_members: 1,
+  held: 0,
   spots_left: 49,
   at_capacity: false,
   payments_enabled: true,

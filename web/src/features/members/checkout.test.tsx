@@ -15,6 +15,7 @@ vi.mock('./navigation', async (importOriginal) => ({
 const tribe = {
   capacity: 50,
   active_members: 12,
+  held: 0,
   spots_left: 38,
   at_capacity: false,
   payments_enabled: true,

@@ -31,6 +31,7 @@ describe('Tribe landing', () => {
     const fetchMock = respond(200, {
       capacity: 50,
       active_members: 12,
+      held: 0,
       spots_left: 38,
       at_capacity: false,
       payments_enabled: true,
@@ -48,6 +49,7 @@ describe('Tribe landing', () => {
       respond(200, {
         capacity: 50,
         active_members: 50,
+        held: 0,
         spots_left: 0,
         at_capacity: true,
         payments_enabled: true,
@@ -62,6 +64,42 @@ describe('Tribe landing', () => {
     expect(login).toHaveLength(3);
     expect(waitlist[0]?.className).toContain('bg-term-green');
     expect(login[0]?.className).not.toContain('bg-term-green');
+  });
+
+  it('says how many seats are being checked out beside the spots left', async () => {
+    vi.stubGlobal(
+      'fetch',
+      respond(200, {
+        capacity: 50,
+        active_members: 45,
+        held: 2,
+        spots_left: 3,
+        at_capacity: false,
+        payments_enabled: true,
+      }),
+    );
+    renderRoute('/tribe');
+    expect(await screen.findAllByText('3 spots left of 50, 2 being checked out')).toHaveLength(2);
+    expect(screen.getByRole('status')).toHaveTextContent('3 spots left of 50, 2 being checked out');
+  });
+
+  it('says when checkouts in progress hold the last seats', async () => {
+    vi.stubGlobal(
+      'fetch',
+      respond(200, {
+        capacity: 50,
+        active_members: 49,
+        held: 1,
+        spots_left: 0,
+        at_capacity: true,
+        payments_enabled: true,
+      }),
+    );
+    renderRoute('/tribe');
+    expect(await screen.findAllByText('At Capacity')).toHaveLength(2);
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'All 50 places are taken, 1 of them by a checkout in progress that frees up if not paid within half an hour.',
+    );
   });
 
   it('keeps the neutral cap from the content when the status cannot be had', async () => {
@@ -142,6 +180,7 @@ describe('Tribe landing', () => {
 const open: TribeStatus = {
   capacity: 50,
   active_members: 12,
+  held: 0,
   spots_left: 38,
   at_capacity: false,
   payments_enabled: true,

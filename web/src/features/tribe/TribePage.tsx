@@ -57,8 +57,10 @@ export function CapacityNotice({
           At Capacity
         </p>
         <p className="text-sm text-fg">
-          All {status.capacity} places are taken. Join the wait list and you will hear first when a
-          spot opens.
+          {status.held > 0
+            ? `All ${status.capacity} places are taken, ${status.held} of them by ${status.held === 1 ? 'a checkout in progress that frees' : 'checkouts in progress that free'} up if not paid within half an hour.`
+            : `All ${status.capacity} places are taken.`}{' '}
+          Join the wait list and you will hear first when a spot opens.
         </p>
       </div>
     );
@@ -66,7 +68,7 @@ export function CapacityNotice({
   const text =
     status === null
       ? `Limited to ${capacity} members`
-      : `${status.spots_left} ${status.spots_left === 1 ? 'spot' : 'spots'} left of ${status.capacity}`;
+      : `${status.spots_left} ${status.spots_left === 1 ? 'spot' : 'spots'} left of ${status.capacity}${status.held > 0 ? `, ${status.held} being checked out` : ''}`;
   return (
     <p
       role={role}

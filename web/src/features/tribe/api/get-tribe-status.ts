@@ -9,7 +9,13 @@ import type { TribeStatus } from '@/lib/api-types';
 
 export const TRIBE_STATUS_PATH = '/api/tribe/status';
 
-function isTribeStatus(value: unknown): value is TribeStatus {
+/** A status as any server version sends it: older ones have no held or payments_enabled. */
+type SentStatus = Omit<TribeStatus, 'held' | 'payments_enabled'> & {
+  held?: number;
+  payments_enabled?: boolean;
+};
+
+function isTribeStatus(value: unknown): value is SentStatus {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   return (
@@ -17,6 +23,7 @@ function isTribeStatus(value: unknown): value is TribeStatus {
     typeof v.active_members === 'number' &&
     typeof v.spots_left === 'number' &&
     typeof v.at_capacity === 'boolean' &&
+    (v.held === undefined || typeof v.held === 'number') &&
     (v.payments_enabled === undefined || typeof v.payments_enabled === 'boolean')
   );
 }
@@ -24,8 +31,11 @@ function isTribeStatus(value: unknown): value is TribeStatus {
 /** The status, or null when the answer is not a status. */
 export async function getTribeStatus(signal?: AbortSignal): Promise<TribeStatus | null> {
   const data = await api.get<unknown>(TRIBE_STATUS_PATH, signal);
-  // A server from before online payment existed has no payments_enabled: payment is off there.
-  return isTribeStatus(data) ? { ...data, payments_enabled: data.payments_enabled === true } : null;
+  // A server from before online payment existed has no payments_enabled: payment is off there;
+  // one from before seat holds were shown has no held.
+  return isTribeStatus(data)
+    ? { ...data, held: data.held ?? 0, payments_enabled: data.payments_enabled === true }
+    : null;
 }
 
 /**
