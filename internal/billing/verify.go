@@ -34,7 +34,10 @@ func (s *Service) verify(payload []byte, sigHeader string) (stripe.Event, error)
 		return stripe.Event{}, errs.Errorf(errs.Invalid, "The webhook body is not a Stripe event: %v", err)
 	}
 	ts, ok := signedAt(sigHeader)
-	if d := s.now().Sub(ts); !ok || d > webhookTolerance || d < -webhookTolerance {
+	if !ok {
+		return stripe.Event{}, errs.New(errs.Invalid, "The Stripe-Signature header must carry exactly one timestamp (t=).")
+	}
+	if d := s.now().Sub(ts); d > webhookTolerance || d < -webhookTolerance {
 		return stripe.Event{}, errs.New(errs.Invalid, "The Stripe signature's timestamp is too far from now; the delivery is too old or replayed.")
 	}
 	if ev.ID == "" || ev.Type == "" || ev.Data == nil {
@@ -47,13 +50,27 @@ func (s *Service) verify(payload []byte, sigHeader string) (stripe.Event, error)
 	return ev, nil
 }
 
-// signedAt is the t= timestamp of a Stripe-Signature header.
+// signedAt is the timestamp the signature covers: the t= element of a
+// Stripe-Signature header, read exactly as the signature check reads it
+// (elements split at commas, then at "=", the key compared as is, so " t=" is
+// not a timestamp). A header with no t= or more than one is refused:
+// otherwise a "t=<now>," put in front of an old delivery's header could make
+// the freshness check read another time than the one that was signed.
 func signedAt(header string) (time.Time, bool) {
+	var (
+		at    time.Time
+		found int
+	)
 	for _, part := range strings.Split(header, ",") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(part), "t="); ok {
-			n, err := strconv.ParseInt(v, 10, 64)
-			return time.Unix(n, 0), err == nil
+		key, v, ok := strings.Cut(part, "=")
+		if !ok || key != "t" {
+			continue
 		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return time.Time{}, false
+		}
+		at, found = time.Unix(n, 0), found+1
 	}
-	return time.Time{}, false
+	return at, found == 1
 }
