@@ -154,6 +154,11 @@ func (s *Service) applySub(ctx context.Context, tx *sql.Tx, userID string, in re
 			return false, err
 		}
 	}
+	// The row takes next's customer, which must be nobody else's: the
+	// customer column is unique, and a member's billing is never moved.
+	if err := foreignCustomer(ctx, tx, userID, next.CustomerID); err != nil {
+		return false, err
+	}
 	var end store.NullTime
 	if !next.PeriodEnd.IsZero() {
 		end = store.NullTime{Time: store.At(next.PeriodEnd), Valid: true}

@@ -51,10 +51,34 @@ func userOfCustomer(ctx context.Context, q querier, customerID string) (string, 
 	return id, nil
 }
 
+// rejection is Stripe state that must not be applied, and why: the webhook
+// event that carries it is recorded as rejected (and answered 2xx, so Stripe
+// does not retry it for days) instead of failing on a constraint for ever.
+type rejection struct{ reason string }
+
+func (r *rejection) Error() string { return "not applied: " + r.reason }
+
+// foreignCustomer refuses a Stripe customer that belongs to another member
+// than userID ("" customers belong to nobody).
+func foreignCustomer(ctx context.Context, q querier, userID, customerID string) error {
+	owner, err := userOfCustomer(ctx, q, customerID)
+	if err != nil {
+		return err
+	}
+	if owner != "" && owner != userID {
+		return &rejection{reason: fmt.Sprintf("customer %s belongs to member %s, not to %s", customerID, owner, userID)}
+	}
+	return nil
+}
+
 // linkCustomer records customerID as the member's customer unless they
 // already have one (the first link wins; a customer is never moved to another
-// member). It returns the member's customer after the call.
+// member: one that belongs to someone else is a rejection). It returns the
+// member's customer after the call.
 func linkCustomer(ctx context.Context, q querier, userID, customerID string) (string, error) {
+	if err := foreignCustomer(ctx, q, userID, customerID); err != nil {
+		return "", err
+	}
 	if _, err := q.ExecContext(ctx,
 		`INSERT INTO billing_customers (user_id, stripe_customer_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
 		userID, customerID); err != nil {

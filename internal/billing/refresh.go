@@ -3,6 +3,7 @@ package billing
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 )
 
@@ -54,6 +55,11 @@ func (s *Service) RefreshChanged(ctx context.Context, userID string) (*Subscript
 			changed, err = s.applySub(ctx, tx, userID, found, nil)
 			return err
 		})
+		var rej *rejection
+		if errors.As(err, &rej) {
+			s.log.WarnContext(ctx, "billing: refresh found Stripe state that is not applied", "user", userID, "why", rej.reason)
+			changed, err = false, nil
+		}
 		if err != nil {
 			return nil, false, fmt.Errorf("refresh subscription of %s: %w", userID, err)
 		}

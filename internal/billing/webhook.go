@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -96,24 +97,47 @@ func (s *Service) once(ctx context.Context, ev stripe.Event, fn func(tx *sql.Tx)
 	return err
 }
 
+// A rejection from fn rolls its effects back and records the event as
+// rejected, with a log line, so the delivery is answered 2xx and never
+// retried.
 func (s *Service) onceChanged(ctx context.Context, ev stripe.Event, fn func(tx *sql.Tx) ([]string, error)) ([]string, error) {
 	var changed []string
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
-		now := store.At(s.now())
-		res, err := tx.ExecContext(ctx,
-			`INSERT INTO payment_events (id, type, received_at, processed_at) VALUES ($1, $2, $3, $3) ON CONFLICT DO NOTHING`,
-			ev.ID, string(ev.Type), now)
-		if err != nil {
-			return fmt.Errorf("record event %s: %w", ev.ID, err)
+		if recorded, err := s.recordEvent(ctx, tx, ev, nil); err != nil || !recorded {
+			return err // !recorded: applied already by another delivery
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return err // applied already by another delivery
-		}
+		var err error
 		changed, err = fn(tx)
 		return err
 	})
+	var rej *rejection
+	if errors.As(err, &rej) {
+		s.log.WarnContext(ctx, "billing: webhook event rejected, nothing changed",
+			"event", ev.ID, "type", string(ev.Type), "why", rej.reason)
+		err = s.db.Tx(ctx, func(tx *sql.Tx) error {
+			_, err := s.recordEvent(ctx, tx, ev, &rej.reason)
+			return err
+		})
+		changed = nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("apply event %s (%s): %w", ev.ID, ev.Type, err)
 	}
 	return changed, nil
+}
+
+// recordEvent records ev as processed (rejected says why it was not
+// applied). It reports false when the event was recorded before.
+func (s *Service) recordEvent(ctx context.Context, tx *sql.Tx, ev stripe.Event, rejected *string) (bool, error) {
+	res, err := tx.ExecContext(ctx,
+		`INSERT INTO payment_events (id, type, received_at, processed_at, rejected) VALUES ($1, $2, $3, $3, $4) ON CONFLICT DO NOTHING`,
+		ev.ID, string(ev.Type), store.At(s.now()), rejected)
+	if err != nil {
+		return false, fmt.Errorf("record event %s: %w", ev.ID, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("record event %s: %w", ev.ID, err)
+	}
+	return n > 0, nil
 }

@@ -1,8 +1,11 @@
 package billing
 
 import (
+	"bytes"
 	"fmt"
+	"log/slog"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,6 +49,71 @@ func TestPrefixedTimestampCannotReplayAnOldEvent(t *testing.T) {
 		body := billingtest.Event("evt_fresh", "customer.subscription.created", e.clock.Now().Unix(), m.sub.Object())
 		if changed, err := e.deliver(body); err != nil || len(changed) != 1 {
 			t.Fatalf("fresh delivery: %v %v", changed, err)
+		}
+	})
+}
+
+// TestWebhookNamingAnotherMembersCustomerIsRejected: an event whose
+// subscription names another member's Stripe customer used to fail on the
+// unique customer column with 500, unrecorded, so Stripe retried it for
+// days. It is now recorded as rejected with a log line and answered without
+// error, and nobody's membership changes.
+func TestWebhookNamingAnotherMembersCustomerIsRejected(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fake := billingtest.NewFake(t)
+		e := newEnv(t, db, fake.URL, 50)
+		var logs bytes.Buffer
+		e.svc.log = slog.New(slog.NewTextHandler(&logs, nil))
+		var seq eventSeq
+		t0 := e.clock.Now().Unix()
+		ada := e.payingMember("Ada", "ada@example.com", "cus_a", "sub_a")
+		bob := e.payingMember("Bob", "bob@example.com", "cus_b", "sub_b")
+		e.mustDeliver(seq.subEvent("created", t0, ada.sub))
+		e.mustDeliver(seq.subEvent("created", t0, bob.sub))
+		before := map[string]Subscription{ada.id: *e.sub(ada.id), bob.id: *e.sub(bob.id)}
+
+		// Ada's subscription, now naming Bob's customer and canceled.
+		forged := ada.sub
+		forged.Customer, forged.Status = "cus_b", StatusCanceled
+		// Carol's checkout completing with Bob's customer, whose link only
+		// the subscriptions row holds (as rows from before billing_customers).
+		carol := e.user("carol@example.com", "Carol")
+		if _, err := db.Write.ExecContext(e.ctx, `DELETE FROM billing_customers WHERE user_id = $1`, bob.id); err != nil {
+			t.Fatal(err)
+		}
+		fake.PutSubscription(bob.sub)
+		for _, body := range [][]byte{
+			seq.subEvent("updated", t0+10, forged),
+			billingtest.Event(seq.id(), "checkout.session.completed", t0+20, billingtest.CheckoutSession("cs_carol", "cus_b", "sub_b", carol)),
+		} {
+			for range 2 { // a redelivery is answered the same way
+				changed, err := e.deliver(body)
+				if err != nil || changed != nil {
+					t.Fatalf("delivery: %v %v, want accepted with no change", changed, err)
+				}
+			}
+		}
+		for id, want := range before {
+			if got := e.sub(id); got.Status != want.Status || got.StripeSubscriptionID != want.StripeSubscriptionID {
+				t.Fatalf("member %s: %+v, want %+v", id, got, want)
+			}
+		}
+		if s := e.sub(carol); s != nil {
+			t.Fatalf("Carol got Bob's subscription: %+v", s)
+		}
+		if c, err := customerOf(e.ctx, db.Read, carol); err != nil || c != "" {
+			t.Fatalf("Carol was linked to customer %q (%v)", c, err)
+		}
+		if c, err := customerOf(e.ctx, db.Read, ada.id); err != nil || c != "cus_a" {
+			t.Fatalf("Ada's customer is %q (%v)", c, err)
+		}
+		var rejected int
+		if err := db.Read.QueryRowContext(e.ctx,
+			`SELECT COUNT(*) FROM payment_events WHERE rejected LIKE '%customer cus_b belongs to member%'`).Scan(&rejected); err != nil || rejected != 2 {
+			t.Fatalf("%d events recorded as rejected (%v), want 2", rejected, err)
+		}
+		if n := strings.Count(logs.String(), "webhook event rejected"); n != 2 {
+			t.Fatalf("%d rejection log lines, want 2:\n%s", n, logs.String())
 		}
 	})
 }
