@@ -32,13 +32,21 @@ func (s *Service) Portal(ctx context.Context, userID string) (string, error) {
 		return "", errs.New(errs.NoBillingAccount,
 			"You have no paid subscription to manage yet. Choose Subscribe to join the tribe.")
 	}
-	ps, err := s.stripe.V1BillingPortalSessions.Create(ctx, &stripe.BillingPortalSessionCreateParams{
-		Customer:  stripe.String(customer),
-		ReturnURL: stripe.String(s.membersURL()),
+	// Presses at the same moment (a double click, two tabs) share one
+	// portal session.
+	url, err := s.coalesce(ctx, "portal:"+userID, func(ctx context.Context) (any, error) {
+		ps, err := s.stripe.V1BillingPortalSessions.Create(ctx, &stripe.BillingPortalSessionCreateParams{
+			Customer:  stripe.String(customer),
+			ReturnURL: stripe.String(s.membersURL()),
+		})
+		if err != nil {
+			s.log.ErrorContext(ctx, "billing: open the customer portal", "user", userID, "err", err)
+			return "", errStripe()
+		}
+		return ps.URL, nil
 	})
 	if err != nil {
-		s.log.ErrorContext(ctx, "billing: open the customer portal", "user", userID, "err", err)
-		return "", errStripe()
+		return "", err
 	}
-	return ps.URL, nil
+	return url.(string), nil
 }

@@ -20,12 +20,45 @@ func (s *Service) Refresh(ctx context.Context, userID string) (*Subscription, er
 }
 
 // RefreshChanged is Refresh that also reports whether anything the member
-// sees changed (for publishing a live update).
+// sees changed (for publishing a live update). Concurrent refreshes of one
+// member share one read from Stripe (and its result), so a burst of them
+// spends one request of the site's Stripe quota, not one each.
 func (s *Service) RefreshChanged(ctx context.Context, userID string) (*Subscription, bool, error) {
 	if !s.Enabled() {
 		sub, err := s.Subscription(ctx, userID)
 		return sub, false, err
 	}
+	r, err := s.coalesce(ctx, "refresh:"+userID, func(ctx context.Context) (any, error) {
+		sub, changed, err := s.refresh(ctx, userID)
+		return refreshed{sub, changed}, err
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	out := r.(refreshed)
+	return out.sub, out.changed, nil
+}
+
+type refreshed struct {
+	sub     *Subscription
+	changed bool
+}
+
+// coalesce runs fn once for all callers that ask with the same key while it
+// runs, and gives each its result. fn runs without the first caller's
+// cancellation, so one caller leaving does not fail the others; a caller
+// whose ctx ends stops waiting.
+func (s *Service) coalesce(ctx context.Context, key string, fn func(context.Context) (any, error)) (any, error) {
+	ch := s.flights.DoChan(key, func() (any, error) { return fn(context.WithoutCancel(ctx)) })
+	select {
+	case r := <-ch:
+		return r.Val, r.Err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("wait for %s: %w", key, ctx.Err())
+	}
+}
+
+func (s *Service) refresh(ctx context.Context, userID string) (*Subscription, bool, error) {
 	customer, err := customerOf(ctx, s.db.Read, userID)
 	if err != nil {
 		return nil, false, err

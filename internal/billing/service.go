@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stripe/stripe-go/v86"
+	"golang.org/x/sync/singleflight"
 
 	"tribe/internal/config"
 	"tribe/internal/errs"
@@ -29,6 +30,9 @@ type Service struct {
 	stripe *stripe.Client // nil when online payment is off
 	now    func() time.Time
 	log    *slog.Logger
+	// flights coalesces concurrent Stripe calls made for one member (see
+	// coalesce).
+	flights singleflight.Group
 }
 
 // Option changes how New builds a Service.

@@ -58,3 +58,31 @@ func tooMany(w http.ResponseWriter, wait time.Duration, msg string) error {
 	w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfter(wait)))
 	return errs.New(errs.RateLimited, msg)
 }
+
+// billingLimits bound, per member, the routes that call Stripe on every
+// request, so one account cannot spend the site's Stripe quota that
+// everyone's checkout depends on. They leave room for what the members area
+// does by itself: a sync every few seconds while it waits for a checkout or
+// after the portal closes (docs/billing.md).
+type billingLimits struct {
+	refresh *ratelimit.Limiter
+	portal  *ratelimit.Limiter
+}
+
+func newBillingLimits() billingLimits {
+	return billingLimits{
+		refresh: ratelimit.New(20, 3*time.Second),
+		portal:  ratelimit.New(5, 20*time.Second),
+	}
+}
+
+// perMember answers 429 with Retry-After once the signed-in caller has spent
+// l, and runs next otherwise.
+func perMember(l *ratelimit.Limiter, next handlerFunc) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if err := limited(w, limitCheck{l, caller(r).UserID}); err != nil {
+			return err
+		}
+		return next(w, r)
+	}
+}

@@ -30,12 +30,13 @@ type billingAPI struct {
 	// proxies are TRIBE_TRUSTED_PROXIES: the hold rule counts checkouts
 	// per client address, read as the rate limits read it.
 	proxies []netip.Prefix
+	limits  billingLimits
 }
 
 func (a *billingAPI) register(g *registrar) error {
 	g.route("POST /api/billing/checkout", member, a.checkout)
-	g.route("POST /api/billing/portal", member, a.portal)
-	g.route("POST /api/billing/refresh", member, a.refreshSubscription)
+	g.route("POST /api/billing/portal", member, perMember(a.limits.portal, a.portal))
+	g.route("POST /api/billing/refresh", member, perMember(a.limits.refresh, a.refreshSubscription))
 	g.route("POST /api/billing/webhook", anyone, a.webhook) // the Stripe signature is the credential
 	g.route("GET /api/admin/members", admin, a.listMembers)
 	g.route("PUT /api/admin/members/{id}/complimentary", admin, a.compMember)

@@ -119,7 +119,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 		&publicAPI{content: o.Content, baseURL: o.Config.BaseURL},
 		newAuthAPI(o.Config, svc.Auth, o.Logger),
 		newWaitlistAPI(o.Config, o.DB, o.Logger),
-		&billingAPI{billing: svc.Billing, metrics: m, pub: pub, proxies: o.Config.TrustedProxies},
+		&billingAPI{billing: svc.Billing, metrics: m, pub: pub, proxies: o.Config.TrustedProxies, limits: newBillingLimits()},
 		&membersAPI{db: o.DB, cfg: o.Config, billing: svc.Billing, auth: svc.Auth, avatars: svc.Avatars, pub: pub},
 		&devMailAPI{db: o.DB, cfg: o.Config, logger: o.Logger},
 		newEventsAPI(svc.Hub, svc.Auth, o.Logger, o.heartbeatOr(eventsHeartbeat)),
