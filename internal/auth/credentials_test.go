@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -171,4 +172,58 @@ func TestEveryTokenTableIsRevoked(t *testing.T) {
 			t.Errorf("%s: the schema scan found no calendar_feeds; the check is broken", engine)
 		}
 	}
+}
+
+// TestTakeoverStepsRunInTheResetsTransaction: the steps given WithTakeover
+// run only when a reset takes over an unconfirmed account, inside the
+// reset's transaction (a failing step leaves the password, the link and the
+// squatter's session as they were), and their after-commit work runs once
+// the reset is done.
+func TestTakeoverStepsRunInTheResetsTransaction(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		var ran, after []string
+		fail := true
+		step := func(ctx context.Context, tx *sql.Tx, userID string) (func(context.Context), error) {
+			if _, err := tx.ExecContext(ctx, `UPDATE profiles SET bio = 'cleared' WHERE id = $1`, userID); err != nil {
+				return nil, err
+			}
+			ran = append(ran, userID)
+			if fail {
+				return nil, errors.New("step failed")
+			}
+			return func(context.Context) { after = append(after, userID) }, nil
+		}
+		s := New(db, Config{BaseURL: "https://ruv.example"}, WithParams(cheap), WithResetFloor(0), WithTakeover(step))
+		squatter, squatterSession := signUp(t, s, "Mallory", "iris@example.org", "squatter-pw")
+		if err := s.RequestPasswordReset(ctx, "iris@example.org"); err != nil {
+			t.Fatal(err)
+		}
+		token := linkToken(t, lastMailAbout(t, db, "iris@example.org", "Reset your password"), "/auth?reset=true&token=")
+		if _, _, err := s.ResetPassword(ctx, token, "iris's own pw", Client{}); err == nil {
+			t.Fatal("a failing step did not fail the reset")
+		}
+		if p, _, _ := s.Authenticate(ctx, squatterSession); p == nil {
+			t.Fatal("a failed takeover ended the squatter's session anyway")
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM profiles WHERE id = $1 AND bio = 'cleared'`, squatter.ID); n != 0 || len(after) != 0 {
+			t.Fatal("a failed takeover left changes behind")
+		}
+		fail = false
+		if _, _, err := s.ResetPassword(ctx, token, "iris's own pw", Client{}); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM profiles WHERE id = $1 AND bio = 'cleared'`, squatter.ID); n != 1 || len(after) != 1 {
+			t.Fatalf("takeover: cleared %d, after-commit work %v", n, after)
+		}
+		// The owner's own later reset is no takeover.
+		ran = nil
+		if err := s.RequestPasswordReset(ctx, "iris@example.org"); err != nil {
+			t.Fatal(err)
+		}
+		token = linkToken(t, lastMailAbout(t, db, "iris@example.org", "Reset your password"), "/auth?reset=true&token=")
+		if _, _, err := s.ResetPassword(ctx, token, "another pw", Client{}); err != nil || len(ran) != 0 {
+			t.Fatalf("a confirmed account's reset ran the takeover: %v %v", ran, err)
+		}
+	})
 }

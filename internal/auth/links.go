@@ -175,7 +175,9 @@ func (s *Service) requestPasswordReset(ctx context.Context, norm string) error {
 // ResetPassword uses a reset link to set a new password. It ends every
 // session of the user and revokes its other credentials (revokeCredentials),
 // marks the address confirmed (the link proved the mailbox), and starts one
-// new session whose token it returns.
+// new session whose token it returns. When the address was not confirmed
+// before, the reset is a takeover: the steps given WithTakeover clear what
+// the account's maker wrote, in the same transaction (see takeOver).
 func (s *Service) ResetPassword(ctx context.Context, token, password string, c Client) (*User, string, error) {
 	if err := CheckPassword(password); err != nil {
 		return nil, "", err
@@ -200,7 +202,9 @@ func (s *Service) ResetPassword(ctx context.Context, token, password string, c C
 		return nil, "", err
 	}
 	var userID, session, email string
+	var after []func(context.Context)
 	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
+		after = nil
 		now := s.clock()
 		err := tx.QueryRowContext(ctx,
 			`UPDATE email_tokens SET used_at = $1
@@ -212,10 +216,19 @@ func (s *Service) ResetPassword(ctx context.Context, token, password string, c C
 		if err != nil {
 			return fmt.Errorf("use reset link: %w", err)
 		}
+		var confirmed store.NullTime
+		if err := tx.QueryRowContext(ctx, `SELECT email_confirmed_at FROM users WHERE id = $1`, userID).Scan(&confirmed); err != nil {
+			return fmt.Errorf("read account: %w", err)
+		}
 		if err := tx.QueryRowContext(ctx,
 			`UPDATE users SET password_hash = $1, email_confirmed_at = COALESCE(email_confirmed_at, $2), updated_at = $2
 			 WHERE id = $3 RETURNING email`, hash, now, userID).Scan(&email); err != nil {
 			return fmt.Errorf("set password: %w", err)
+		}
+		if !confirmed.Valid {
+			if after, err = s.takeOver(ctx, tx, userID); err != nil {
+				return err
+			}
 		}
 		// Any other reset link mailed earlier must not work after this one.
 		if _, err := tx.ExecContext(ctx,
@@ -240,6 +253,9 @@ func (s *Service) ResetPassword(ctx context.Context, token, password string, c C
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("reset password: %w", err)
+	}
+	for _, fn := range after {
+		fn(context.WithoutCancel(ctx))
 	}
 	u, err := s.User(ctx, userID)
 	if err != nil {

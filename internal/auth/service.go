@@ -85,6 +85,9 @@ type Service struct {
 	hashSlots chan struct{}
 	// resetFloor is the least time RequestPasswordReset takes.
 	resetFloor time.Duration
+	// takeover clears a squatter's data when the owner takes an account
+	// over (WithTakeover).
+	takeover []TakeoverStep
 }
 
 // Option adjusts a Service.

@@ -274,3 +274,20 @@ func releaseSeatTx(ctx context.Context, tx *sql.Tx, userID, sessionID string) (b
 	}
 	return len(ids) > 0, sessions, nil
 }
+
+// ReleaseOnTakeover is the takeover step (auth.WithTakeover) for billing:
+// when the owner of an address takes over an account someone else made with
+// it, the seat that account holds is given back, and after the commit its
+// open Checkout Session is expired at Stripe, so what the maker started
+// cannot be paid onto the owner's account.
+func (s *Service) ReleaseOnTakeover(ctx context.Context, tx *sql.Tx, userID string) (func(context.Context), error) {
+	_, sessions, err := releaseSeatTx(ctx, tx, userID, "")
+	if err != nil || len(sessions) == 0 || s.stripe == nil {
+		return nil, err
+	}
+	return func(ctx context.Context) {
+		for _, id := range sessions {
+			s.expireSession(ctx, id)
+		}
+	}, nil
+}

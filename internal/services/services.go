@@ -42,16 +42,21 @@ type Set struct {
 // and the knowledge base's worker runs when the caller starts it.
 func New(cfg *config.Config, db *store.DB, logger *slog.Logger) *Set {
 	hub := events.New(db, logger)
+	bill := billing.New(db, cfg, billing.WithLogger(logger))
+	avatars := community.NewAvatars(community.AvatarDir(cfg.DataDir), community.DefaultAvatarDecodes)
 	return &Set{
 		Hub:     hub,
 		KB:      newKnowledgeBase(cfg, db, hub, logger),
-		Billing: billing.New(db, cfg, billing.WithLogger(logger)),
+		Billing: bill,
 		Auth: auth.New(db, auth.Config{
 			BaseURL:     cfg.BaseURL,
 			AdminEmails: cfg.AdminEmails,
 			AdminDomain: cfg.AdminDomain,
-		}),
-		Avatars: community.NewAvatars(community.AvatarDir(cfg.DataDir), community.DefaultAvatarDecodes),
+		},
+			// When the owner of an address takes over an account someone
+			// else made with it, what that person left goes with the reset.
+			auth.WithTakeover(community.ClearSquatter(avatars.Dir()), bill.ReleaseOnTakeover)),
+		Avatars: avatars,
 	}
 }
 
