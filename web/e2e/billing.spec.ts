@@ -116,10 +116,16 @@ test('a member subscribes, the webhook turns the open dashboard active, and Mana
   const title = `Paid session ${Date.now()}`;
   await createSession(admin.request, title);
 
-  const context = await browser.newContext({ baseURL: server.baseURL });
   const email = `e2e-billing-${Date.now()}@example.test`;
-  const userId = await signUp(context, 'Paula Payer', email);
-  const page = await context.newPage();
+  // Holding a seat needs a confirmed address (docs/billing.md, "The hold rule").
+  const { context, page } = await confirmedPage(browser, email, {
+    fullName: 'Paula Payer',
+    baseURL: server.baseURL,
+  });
+  const me = (await (await context.request.get('/api/auth/session')).json()) as {
+    user: { id: string };
+  };
+  const userId = me.user.id;
 
   // Stripe's pages are not on this machine: Checkout answers 204, so the page stays where it is
   // (as if the member paid in another window); the portal is a small page of its own.
@@ -153,6 +159,11 @@ test('a member subscribes, the webhook turns the open dashboard active, and Mana
   const customer = server.stripe.customers[0] ?? '';
   expect(server.stripe.sessions.get(sessionId)?.get('client_reference_id')).toBe(userId);
   await expect(page).toHaveURL(/\/members$/);
+
+  // While Checkout is open the seat is held, and the Tribe page counts it as such.
+  await page.goto('/tribe');
+  await expect(page.getByText(/left of \d+, 1 being checked out/).first()).toBeVisible();
+  await page.goto('/members');
 
   // The member paid: Stripe has the subscription and sends checkout.session.completed.
   server.stripe.subscriptions.set('sub_e2e_paula', {
