@@ -1,11 +1,9 @@
 package community
 
 import (
-	"bytes"
-	"net/url"
 	"strings"
-	"time"
-	"unicode/utf8"
+
+	"tribe/internal/ical"
 )
 
 // Calendar describes an iCalendar file to write.
@@ -20,51 +18,47 @@ type Calendar struct {
 // ICS writes sessions as an RFC 5545 calendar: CRLF line ends, lines folded
 // at 75 octets, text escaped, times in UTC.
 func (c Calendar) ICS(sessions []*Session) []byte {
-	var b bytes.Buffer
-	line := func(name, value string) { writeFolded(&b, name+":"+value) }
-	line("BEGIN", "VCALENDAR")
-	line("VERSION", "2.0")
-	line("PRODID", "-//rUv//Tribe live sessions//EN")
-	line("CALSCALE", "GREGORIAN")
-	line("METHOD", "PUBLISH")
+	var w ical.Writer
+	w.Line("BEGIN", "VCALENDAR")
+	w.Line("VERSION", "2.0")
+	w.Line("PRODID", "-//rUv//Tribe live sessions//EN")
+	w.Line("CALSCALE", "GREGORIAN")
+	w.Line("METHOD", "PUBLISH")
 	if c.Name != "" {
-		line("X-WR-CALNAME", escapeText(c.Name))
+		w.Line("X-WR-CALNAME", ical.Text(c.Name))
 	}
-	domain := "tribe"
-	if u, err := url.Parse(c.BaseURL); err == nil && u.Hostname() != "" {
-		domain = u.Hostname()
-	}
+	domain := ical.UIDDomain(c.BaseURL)
 	for _, s := range sessions {
-		line("BEGIN", "VEVENT")
-		line("UID", s.ID+"@"+domain)
-		line("DTSTAMP", icalTime(s.UpdatedAt))
-		line("DTSTART", icalTime(s.StartsAt))
-		line("DTEND", icalTime(s.EndsAt))
-		line("SUMMARY", escapeText(s.Title))
+		w.Line("BEGIN", "VEVENT")
+		w.Line("UID", s.ID+"@"+domain)
+		w.Line("DTSTAMP", ical.UTC(s.UpdatedAt))
+		w.Line("DTSTART", ical.UTC(s.StartsAt))
+		w.Line("DTEND", ical.UTC(s.EndsAt))
+		w.Line("SUMMARY", ical.Text(s.Title))
 		if desc := c.description(s); desc != "" {
-			line("DESCRIPTION", escapeText(desc))
+			w.Line("DESCRIPTION", ical.Text(desc))
 		}
 		if len(s.Tags) > 0 {
 			esc := make([]string, len(s.Tags))
 			for i, t := range s.Tags {
-				esc[i] = escapeText(t)
+				esc[i] = ical.Text(t)
 			}
-			line("CATEGORIES", strings.Join(esc, ","))
+			w.Line("CATEGORIES", strings.Join(esc, ","))
 		}
 		if c.WithMeeting {
 			if link := firstNonEmpty(s.JoinURL, s.MeetingLink); link != "" {
-				line("URL", link)
+				w.Line("URL", link)
 			}
 		}
 		status := "CONFIRMED"
 		if s.Status == "cancelled" {
 			status = "CANCELLED"
 		}
-		line("STATUS", status)
-		line("END", "VEVENT")
+		w.Line("STATUS", status)
+		w.Line("END", "VEVENT")
 	}
-	line("END", "VCALENDAR")
-	return b.Bytes()
+	w.Line("END", "VCALENDAR")
+	return w.Bytes()
 }
 
 func (c Calendar) description(s *Session) string {
@@ -101,50 +95,6 @@ func firstNonEmpty(v ...string) string {
 		}
 	}
 	return ""
-}
-
-func icalTime(t time.Time) string { return t.UTC().Format("20060102T150405Z") }
-
-// escapeText escapes a TEXT value (RFC 5545 3.3.11): backslash, semicolon,
-// comma and newlines; other control characters are dropped.
-func escapeText(s string) string {
-	var b strings.Builder
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	for _, r := range s {
-		switch {
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == ';':
-			b.WriteString(`\;`)
-		case r == ',':
-			b.WriteString(`\,`)
-		case r == '\n' || r == '\r':
-			b.WriteString(`\n`)
-		case r < 0x20 && r != '\t', r == 0x7f:
-			// not allowed in TEXT
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// writeFolded writes one content line, folding it so no line exceeds 75
-// octets; a continuation starts with a space and no UTF-8 sequence is split.
-func writeFolded(b *bytes.Buffer, l string) {
-	limit := 75
-	for len(l) > limit {
-		cut := limit
-		for cut > 0 && !utf8.RuneStart(l[cut]) {
-			cut--
-		}
-		b.WriteString(l[:cut])
-		b.WriteString("\r\n ")
-		l = l[cut:]
-		limit = 74 // the leading space counts
-	}
-	b.WriteString(l)
-	b.WriteString("\r\n")
 }
 
 // icsFileName keeps letters, digits and dashes of a title for a file name.

@@ -95,14 +95,14 @@ func LoadFS(fsys fs.FS, label string) (*Site, error) {
 	checks := []struct {
 		name  string
 		v     any
-		check func(*checker)
+		check func(c *checker, raw []byte)
 	}{
-		{AboutFile, &s.About, func(c *checker) { checkAbout(c, &s.About) }},
-		{ServicesFile, &s.Services, func(c *checker) { checkServices(c, &s.Services) }},
-		{ProjectsFile, &s.Projects, func(c *checker) { checkProjects(c, &s.Projects) }},
-		{StackFile, &s.Stack, func(c *checker) { checkStack(c, &s.Stack) }},
-		{ContactFile, &s.Contact, func(c *checker) { checkContact(c, &s.Contact) }},
-		{ResourcesFile, &s.Resources, func(c *checker) { checkResources(c, &s.Resources) }},
+		{AboutFile, &s.About, func(c *checker, _ []byte) { checkAbout(c, &s.About) }},
+		{ServicesFile, &s.Services, func(c *checker, raw []byte) { checkServices(c, &s.Services, raw) }},
+		{ProjectsFile, &s.Projects, func(c *checker, _ []byte) { checkProjects(c, &s.Projects) }},
+		{StackFile, &s.Stack, func(c *checker, _ []byte) { checkStack(c, &s.Stack) }},
+		{ContactFile, &s.Contact, func(c *checker, _ []byte) { checkContact(c, &s.Contact) }},
+		{ResourcesFile, &s.Resources, func(c *checker, _ []byte) { checkResources(c, &s.Resources) }},
 	}
 	for _, f := range checks {
 		file := filepath.Join(label, filepath.FromSlash(f.name))
@@ -117,7 +117,7 @@ func LoadFS(fsys fs.FS, label string) (*Site, error) {
 		}
 		s.raw[f.name] = b
 		c := &checker{file: file}
-		f.check(c)
+		f.check(c, b)
 		probs = append(probs, c.problems...)
 	}
 	if len(probs) > 0 {

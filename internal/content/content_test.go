@@ -106,8 +106,8 @@ func TestEmbeddedContentLoads(t *testing.T) {
 		if s.Popular != (s.Duration == 30) {
 			t.Errorf("%d-minute session popular=%v; the 30-minute one is the popular one", s.Duration, s.Popular)
 		}
-		if !strings.HasPrefix(s.BookingLink, "https://") {
-			t.Errorf("%d-minute session has no booking link", s.Duration)
+		if s.Booking != NativeBooking {
+			t.Errorf("%d-minute session is not booked on the site", s.Duration)
 		}
 	}
 	training := map[string]TrainingOption{}
@@ -117,8 +117,19 @@ func TestEmbeddedContentLoads(t *testing.T) {
 	if g := training["group"]; g.Price != 500 || !g.IsPopular {
 		t.Errorf("group training %+v", g)
 	}
-	if p := training["private"]; p.Price != 3000 || p.OriginalPrice != 5000 || !p.IsLimitedTime {
+	if p := training["private"]; p.Price != 3000 || p.OriginalPrice != 5000 || !p.IsLimitedTime ||
+		p.Booking != NativeBooking || p.DurationMinutes != 120 {
 		t.Errorf("private training %+v", p)
+	}
+	for _, id := range []string{"group", "enterprise"} {
+		if o := training[id]; o.Booking != "" || o.BookingLink == "" {
+			t.Errorf("%s training must keep its external link until it is booked here: %+v", id, o)
+		}
+	}
+	av := site.Services.Availability
+	if av.TimeZone != "America/Toronto" || len(av.WeeklyHours) != 5 || av.WeeklyHours["saturday"] != nil ||
+		av.WeeklyHours["monday"][0] != (HourRange{Start: "09:00", End: "17:00"}) {
+		t.Errorf("availability defaults %+v: want weekdays 09:00-17:00", av)
 	}
 	if e := training["enterprise"]; e.Price != 50000 || e.Duration != "50 hours per month" {
 		t.Errorf("enterprise training %+v", e)
@@ -194,11 +205,24 @@ func TestProblemsNameFileAndField(t *testing.T) {
 		value            any
 		field, message   string
 	}{
-		{"zero price", ServicesFile, "sessions[1].price", 0, "sessions[1].price", "must be a positive number"},
+		{"zero price off the site", ServicesFile, "training[0].price", 0, "training[0].price", "must be a positive number"},
 		{"negative price", ServicesFile, "sessions[2].price", -499, "sessions[2].price", "must be a positive number"},
 		{"price as text", ServicesFile, "sessions[1].price", "299", "sessions[1].price", "must be a number, not string"},
 		{"fractions of a cent", ServicesFile, "sessions[0].price", 149.999, "sessions[0].price", "whole cents"},
-		{"missing price", ServicesFile, "sessions[0].price", deleteField, "sessions[0].price", "must be a positive number"},
+		{"missing price", ServicesFile, "sessions[0].price", deleteField, "sessions[0].price", "is required (write 0 for a free call"},
+		{"missing price off the site", ServicesFile, "training[0].price", deleteField, "training[0].price", "must be a positive number"},
+		{"booking neither native nor absent", ServicesFile, "sessions[1].booking", "cal", "sessions[1].booking", `must be "native"`},
+		{"native booking without a length", ServicesFile, "training[1].duration_minutes", deleteField, "training[1].duration_minutes", "call's length in minutes"},
+		{"native call of 7 minutes", ServicesFile, "sessions[0].duration", 7, "sessions[0].duration", "multiple of 5"},
+		{"own booking page without native", ServicesFile, "training[0].booking_link", "/book/group", "training[0].booking_link", `add "booking": "native"`},
+		{"per-offer currency in lower case", ServicesFile, "sessions[0].currency", "eur", "sessions[0].currency", "three-letter"},
+		{"availability zone unknown", ServicesFile, "availability.time_zone", "Mars/Olympus", "availability.time_zone", "IANA time zone"},
+		{"availability zone missing", ServicesFile, "availability", deleteField, "availability.time_zone", "IANA time zone"},
+		{"availability day misspelt", ServicesFile, "availability.weekly_hours.munday", []any{map[string]any{"start": "09:00", "end": "12:00"}}, "availability.weekly_hours.munday", "not a day of the week"},
+		{"availability range backwards", ServicesFile, "availability.weekly_hours.monday", []any{map[string]any{"start": "17:00", "end": "09:00"}}, "availability.weekly_hours.monday[0]", "ends (09:00) before it starts (17:00)"},
+		{"availability ranges overlap", ServicesFile, "availability.weekly_hours.friday", []any{map[string]any{"start": "09:00", "end": "12:00"}, map[string]any{"start": "11:30", "end": "15:00"}}, "availability.weekly_hours.friday[1]", "before the previous range ends"},
+		{"availability time not HH:MM", ServicesFile, "availability.weekly_hours.tuesday", []any{map[string]any{"start": "9am", "end": "17:00"}}, "availability.weekly_hours.tuesday[0]", `start "9am" must be a time written HH:MM`},
+		{"availability with no hours", ServicesFile, "availability.weekly_hours", map[string]any{}, "availability.weekly_hours", "at least one day's hours"},
 		{"duration as fraction", ServicesFile, "sessions[0].duration", 15.5, "sessions[0].duration", "must be a whole number"},
 		{"duplicate duration", ServicesFile, "sessions[2].duration", 30, "sessions[2].duration", "already offered by sessions[1]"},
 		{"two popular sessions", ServicesFile, "sessions[2].popular", true, "sessions[2].popular", "only one session"},
@@ -307,8 +331,8 @@ func assertProblem(t *testing.T, dir, file, field, message string) {
 func TestEveryProblemIsReported(t *testing.T) {
 	dir := copyDefaults(t)
 	edit(t, dir, ServicesFile, func(doc map[string]any) {
-		set(t, doc, "sessions[0].price", 0)
-		set(t, doc, "sessions[1].price", 0)
+		set(t, doc, "sessions[0].price", -1)
+		set(t, doc, "sessions[1].price", -1)
 	})
 	edit(t, dir, ContactFile, func(doc map[string]any) { set(t, doc, "email", "nobody") })
 	edit(t, dir, AboutFile, func(doc map[string]any) { set(t, doc, "title", "") })
@@ -380,6 +404,53 @@ func TestSearchIndexIsDerivedFromContent(t *testing.T) {
 	}
 	if it := find(changed.Index, "AgentDB Pro"); !strings.Contains(it.Text, "AgentDB Pro:") || !strings.Contains(strings.Join(it.Tags, ","), "agentdb") {
 		t.Errorf("renamed project item: %+v", it)
+	}
+}
+
+// A natively booked offer may be free; its price is then written as 0.
+func TestFreeNativeCallLoads(t *testing.T) {
+	dir := copyDefaults(t)
+	edit(t, dir, ServicesFile, func(doc map[string]any) { set(t, doc, "sessions[0].price", 0) })
+	site, err := Load(dir)
+	if err != nil {
+		t.Fatalf("a free native call must load: %v", err)
+	}
+	if site.Services.Sessions[0].Price != 0 {
+		t.Fatalf("price %v", site.Services.Sessions[0].Price)
+	}
+}
+
+// A price in cents of a currency without cents would be rounded when charged.
+func TestCentsOfACurrencyWithoutCentsAreRefused(t *testing.T) {
+	dir := copyDefaults(t)
+	edit(t, dir, ServicesFile, func(doc map[string]any) {
+		set(t, doc, "sessions[0].currency", "JPY")
+		set(t, doc, "sessions[0].price", 149.5)
+	})
+	assertProblem(t, dir, ServicesFile, "sessions[0].price", "whole number in JPY")
+}
+
+func TestMinorUnits(t *testing.T) {
+	for _, tc := range []struct {
+		price    float64
+		currency string
+		want     int64
+	}{{299, "USD", 29900}, {149.5, "USD", 14950}, {0.29, "EUR", 29}, {3000, "JPY", 3000}, {0, "USD", 0}, {19.99, "usd", 1999}} {
+		if got := MinorUnits(tc.price, tc.currency); got != tc.want {
+			t.Errorf("MinorUnits(%v, %s) = %d, want %d", tc.price, tc.currency, got, tc.want)
+		}
+	}
+}
+
+func TestParseHoursEdges(t *testing.T) {
+	spans, _, problem := ParseHours([]HourRange{{"00:00", "09:00"}, {"09:00", "24:00"}})
+	if problem != "" || spans[1] != [2]int{540, 1440} {
+		t.Fatalf("touching ranges up to 24:00: %v %q", spans, problem)
+	}
+	for _, bad := range []HourRange{{"24:00", "24:00"}, {"09:60", "10:00"}, {"9:00", "10:00"}, {"10:00", "10:00"}, {"-1:00", "02:00"}} {
+		if _, _, problem := ParseHours([]HourRange{bad}); problem == "" {
+			t.Errorf("%v accepted", bad)
+		}
 	}
 }
 

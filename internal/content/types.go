@@ -63,15 +63,41 @@ type Services struct {
 	Tribe        TribeOffer       `json:"tribe"`
 	HowItWorks   []Step           `json:"how_it_works"`
 	FAQ          []FAQ            `json:"faq"`
+	// Availability is where the booking calendar starts: the owner's time
+	// zone and weekly hours until the owner saves settings of their own.
+	Availability Availability `json:"availability"`
 }
 
-// Session is a one-to-one session; Duration is in minutes, Price in Currency.
+// NativeBooking is the value of a type's "booking" field that makes the site
+// take the booking itself (calendar, hold, payment, invitation) instead of
+// sending the visitor to booking_link.
+const NativeBooking = "native"
+
+// Availability is the booking calendar's default: the owner's IANA time zone
+// and, per lower-case weekday name, the ranges of hours bookable that day.
+type Availability struct {
+	TimeZone    string                 `json:"time_zone"`
+	WeeklyHours map[string][]HourRange `json:"weekly_hours"`
+}
+
+// HourRange is a span of one day on the owner's clock, "09:00" to "17:00";
+// End may be "24:00", the end of the day.
+type HourRange struct {
+	Start string `json:"start"`
+	End   string `json:"end"`
+}
+
+// Session is a one-to-one session; Duration is in minutes, Price in
+// Currency (the file's currency when empty). Booking is NativeBooking when
+// the site books it, else empty and BookingLink is where visitors book.
 type Session struct {
 	ID          string   `json:"id"`
 	Name        string   `json:"name"`
 	Duration    int      `json:"duration"`
 	Price       float64  `json:"price"`
+	Currency    string   `json:"currency"`
 	Description string   `json:"description"`
+	Booking     string   `json:"booking"`
 	BookingLink string   `json:"booking_link"`
 	Features    []string `json:"features"`
 	Popular     bool     `json:"popular"`
@@ -80,19 +106,24 @@ type Session struct {
 // TrainingOption is a Neural Trader training card. Its mixed field-name
 // style (originalPrice next to booking_link) is the original's, kept so the
 // pages and the console read the same names the specification gives.
+// Duration is display text ("2 hours"); a natively booked option also gives
+// DurationMinutes, the length of the call it books.
 type TrainingOption struct {
-	ID            string   `json:"id"`
-	Title         string   `json:"title"`
-	Subtitle      string   `json:"subtitle"`
-	Price         float64  `json:"price"`
-	OriginalPrice float64  `json:"originalPrice"`
-	Duration      string   `json:"duration"`
-	Capacity      string   `json:"capacity"`
-	Features      []string `json:"features"`
-	BookingLink   string   `json:"booking_link"`
-	ButtonText    string   `json:"button_text"`
-	IsPopular     bool     `json:"isPopular"`
-	IsLimitedTime bool     `json:"isLimitedTime"`
+	ID              string   `json:"id"`
+	Title           string   `json:"title"`
+	Subtitle        string   `json:"subtitle"`
+	Price           float64  `json:"price"`
+	Currency        string   `json:"currency"`
+	OriginalPrice   float64  `json:"originalPrice"`
+	Duration        string   `json:"duration"`
+	DurationMinutes int      `json:"duration_minutes"`
+	Booking         string   `json:"booking"`
+	Capacity        string   `json:"capacity"`
+	Features        []string `json:"features"`
+	BookingLink     string   `json:"booking_link"`
+	ButtonText      string   `json:"button_text"`
+	IsPopular       bool     `json:"isPopular"`
+	IsLimitedTime   bool     `json:"isLimitedTime"`
 }
 
 // NeuralTrader is the console's summary of the training offer.

@@ -1,11 +1,13 @@
 package content
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"net/mail"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -177,7 +179,7 @@ func checkAbout(c *checker, a *About) {
 	}
 }
 
-func checkServices(c *checker, s *Services) {
+func checkServices(c *checker, s *Services, raw []byte) {
 	if !currencyPat.MatchString(s.Currency) {
 		c.fail("currency", "must be a three-letter currency code such as USD")
 	}
@@ -201,14 +203,32 @@ func checkServices(c *checker, s *Services) {
 		default:
 			durations[se.Duration] = f
 		}
-		c.price(f+".price", se.Price)
-		c.link(f+".booking_link", se.BookingLink, bookingLink, true)
+		c.bookable(f, se.Booking, se.BookingLink, f+".duration", se.Duration, se.Price, se.Currency, s.Currency)
 		c.texts(f+".features", se.Features, 1)
 		if se.Popular {
 			if popular != "" {
 				c.fail(f+".popular", "only one session can be the most popular; %s already is", popular)
 			}
 			popular = f
+		}
+	}
+
+	// A natively booked offer may cost 0 (a free call), so a price left out
+	// would silently read as free: every offer must write its price.
+	var written struct {
+		Sessions []map[string]json.RawMessage `json:"sessions"`
+		Training []map[string]json.RawMessage `json:"training"`
+	}
+	if json.Unmarshal(raw, &written) == nil {
+		for _, l := range []struct {
+			name   string
+			offers []map[string]json.RawMessage
+		}{{"sessions", written.Sessions}, {"training", written.Training}} {
+			for i, o := range l.offers {
+				if _, ok := o["price"]; !ok {
+					c.fail(fmt.Sprintf("%s[%d].price", l.name, i), "is required (write 0 for a free call booked on this site)")
+				}
+			}
 		}
 	}
 
@@ -219,7 +239,7 @@ func checkServices(c *checker, s *Services) {
 		c.id(f+".id", t.ID, ids)
 		trainingByID[t.ID] = i
 		c.text(f+".title", t.Title)
-		c.price(f+".price", t.Price)
+		c.bookable(f, t.Booking, t.BookingLink, f+".duration_minutes", t.DurationMinutes, t.Price, t.Currency, s.Currency)
 		if t.OriginalPrice != 0 {
 			c.price(f+".originalPrice", t.OriginalPrice)
 			if t.OriginalPrice <= t.Price {
@@ -229,7 +249,6 @@ func checkServices(c *checker, s *Services) {
 		c.text(f+".duration", t.Duration)
 		c.text(f+".capacity", t.Capacity)
 		c.texts(f+".features", t.Features, 1)
-		c.link(f+".booking_link", t.BookingLink, bookingLink, true)
 		c.text(f+".button_text", t.ButtonText)
 	}
 
@@ -273,6 +292,15 @@ func checkServices(c *checker, s *Services) {
 	c.texts("tribe.features", t.Features, 0)
 	c.texts("tribe.what_you_will_build", t.WhatYouWillBuild, 0)
 
+	native := false
+	for _, se := range s.Sessions {
+		native = native || se.Booking == NativeBooking
+	}
+	for _, t := range s.Training {
+		native = native || t.Booking == NativeBooking
+	}
+	c.availability(s.Availability, native)
+
 	c.count("how_it_works", len(s.HowItWorks), 1)
 	for i, st := range s.HowItWorks {
 		f := fmt.Sprintf("how_it_works[%d]", i)
@@ -284,6 +312,74 @@ func checkServices(c *checker, s *Services) {
 		f := fmt.Sprintf("faq[%d]", i)
 		c.text(f+".question", q.Question)
 		c.text(f+".answer", q.Answer)
+	}
+}
+
+// bookable checks how an offer is booked. "booking": "native" makes the site
+// book it, which needs a call length (minutes) and allows a price of 0 (a free
+// call, confirmed without payment); otherwise the price must be positive and
+// booking_link, when given, is where visitors book. A link to the site's own
+// booking page (/book/...) without "native" would lead to a page that
+// refuses the type, so it is refused here.
+func (c *checker) bookable(f, booking, link, minutesField string, minutes int, price float64, currency, fileCurrency string) {
+	native := booking == NativeBooking
+	if booking != "" && !native {
+		c.fail(f+".booking", "must be %q (this site takes the booking) or left out (visitors use booking_link)", NativeBooking)
+	}
+	switch {
+	case native && (minutes < 5 || minutes > 480 || minutes%5 != 0):
+		c.fail(minutesField, "must be the call's length in minutes, a multiple of 5 from 5 to 480, for a natively booked offer")
+	case !native && minutes != 0 && (minutes < 5 || minutes > 480):
+		c.fail(minutesField, "must be a number of minutes from 5 to 480")
+	}
+	if !native || price != 0 { // 0 is a free native call, confirmed without payment
+		c.price(f+".price", price)
+	}
+	if currency != "" && !currencyPat.MatchString(currency) {
+		c.fail(f+".currency", "must be a three-letter currency code such as USD, or left out for the file's currency")
+	}
+	if currency == "" {
+		currency = fileCurrency
+	}
+	if zeroDecimal[currency] && price != float64(int64(price)) {
+		c.fail(f+".price", "must be a whole number in %s, which has no smaller unit", currency)
+	}
+	c.link(f+".booking_link", link, bookingLink, true)
+	if !native && (strings.HasPrefix(link, "/book/") || link == "/book") {
+		c.fail(f+".booking_link", "points at this site's booking page; add \"booking\": %q to book it here, or link to an external scheduler", NativeBooking)
+	}
+}
+
+// Weekdays are the keys of weekly hours, Sunday first as time.Weekday counts.
+var Weekdays = [7]string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
+
+// availability checks the booking calendar's defaults; they are required
+// once any offer is booked natively.
+func (c *checker) availability(a Availability, required bool) {
+	if !required && a.TimeZone == "" && len(a.WeeklyHours) == 0 {
+		return
+	}
+	if _, err := LoadZone(a.TimeZone); err != nil {
+		c.fail("availability.time_zone", "must be an IANA time zone such as America/Toronto")
+	}
+	known := map[string]bool{}
+	for _, d := range Weekdays {
+		known[d] = true
+	}
+	open := 0
+	for _, day := range sortedKeys(a.WeeklyHours) {
+		f := "availability.weekly_hours." + day
+		if !known[day] {
+			c.fail(f, "is not a day of the week; use monday to sunday in lower case")
+			continue
+		}
+		if _, at, problem := ParseHours(a.WeeklyHours[day]); problem != "" {
+			c.fail(fmt.Sprintf("%s[%d]", f, at), "%s", problem)
+		}
+		open += len(a.WeeklyHours[day])
+	}
+	if required && open == 0 {
+		c.fail("availability.weekly_hours", "must give at least one day's hours when an offer is booked on this site")
 	}
 }
 
@@ -377,4 +473,13 @@ func checkResources(c *checker, r *Resources) {
 		c.text(f+".title", res.Title)
 		c.text(f+".description", res.Description)
 	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

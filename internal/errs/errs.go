@@ -42,6 +42,11 @@ const (
 	NoBillingAccount   = "no_billing_account"  // the billing portal for someone who never paid
 )
 
+// Booking's refusals.
+const (
+	SlotTaken = "slot_taken" // the time asked for is no longer free
+)
+
 // Codes lists every code above, so that a test can check each has a status.
 func Codes() []string {
 	return []string{
@@ -49,6 +54,7 @@ func Codes() []string {
 		MethodNotAllowed, Conflict, EmailTaken, AlreadyInCohort, CohortFull, NotMember, InvalidImage, TooLarge,
 		RateLimited, TooManyStreams, Unavailable, ShuttingDown, Internal,
 		AlreadySubscribed, AtCapacity, BillingUnavailable, NoBillingAccount,
+		SlotTaken,
 	}
 }
 

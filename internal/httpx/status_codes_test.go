@@ -20,6 +20,7 @@ func TestStatusTableCoversEveryErrorCode(t *testing.T) {
 		errs.AtCapacity:         http.StatusConflict,
 		errs.BillingUnavailable: http.StatusServiceUnavailable,
 		errs.NoBillingAccount:   http.StatusNotFound,
+		errs.SlotTaken:          http.StatusConflict,
 	} {
 		if got := Status(code); got != want {
 			t.Errorf("%s answers %d, want %d", code, got, want)
