@@ -1,0 +1,432 @@
+package booking
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"tribe/internal/content"
+	"tribe/internal/errs"
+	"tribe/internal/store"
+)
+
+// The statuses a booking moves through.
+const (
+	StatusHeld      = "held"      // waiting for payment until ExpiresAt; blocks its time
+	StatusRequested = "requested" // payments off: waiting for the owner; blocks its time
+	StatusConfirmed = "confirmed" // paid, free, or confirmed by the owner; blocks its time
+	StatusCancelled = "cancelled" // by the booker or the owner
+	StatusExpired   = "expired"   // a hold that lapsed unpaid
+	StatusDeclined  = "declined"  // a request the owner refused
+	StatusCompleted = "completed" // the call took place
+	StatusNoShow    = "no_show"   // the booker did not come
+)
+
+// Booking is one booking as stored.
+type Booking struct {
+	ID                string     `json:"id"`
+	Type              string     `json:"type"`
+	Status            string     `json:"status"`
+	Start             time.Time  `json:"start"`
+	End               time.Time  `json:"end"`
+	ExpiresAt         *time.Time `json:"expires_at,omitempty"`
+	Name              string     `json:"name"`
+	Email             string     `json:"email"`
+	Notes             string     `json:"notes"`
+	TimeZone          string     `json:"time_zone"`
+	UserID            string     `json:"-"`
+	ClientAddr        string     `json:"-"`
+	Amount            int64      `json:"amount"` // smallest currency unit
+	Currency          string     `json:"currency"`
+	Refunded          int64      `json:"refunded"` // smallest currency unit
+	CheckoutSessionID string     `json:"-"`
+	CheckoutURL       string     `json:"-"`
+	PaymentIntentID   string     `json:"-"`
+	PaidAt            *time.Time `json:"paid_at,omitempty"`
+	MeetingLink       string     `json:"meeting_link,omitempty"`
+	RescheduleCount   int        `json:"reschedule_count"`
+	ICSSequence       int        `json:"-"`
+	CancelledBy       string     `json:"cancelled_by,omitempty"`
+	CreatedAt         time.Time  `json:"created_at"`
+	UpdatedAt         time.Time  `json:"updated_at"`
+	tokenHash         string
+}
+
+const bookingColumns = `id, type_id, status, start_at, end_at, expires_at, name, email, notes, time_zone,
+	COALESCE(user_id, ''), client_addr, amount, currency,
+	(SELECT CAST(COALESCE(SUM(r.amount), 0) AS BIGINT) FROM booking_refunds r WHERE r.booking_id = bookings.id),
+	COALESCE(checkout_session_id, ''), COALESCE(checkout_url, ''), COALESCE(payment_intent_id, ''), paid_at,
+	meeting_link, reschedule_count, ics_sequence, COALESCE(cancelled_by, ''), created_at, updated_at, token_hash`
+
+func scanBooking(row interface{ Scan(...any) error }) (*Booking, error) {
+	var (
+		b                    Booking
+		start, end, cre, upd store.Time
+		expires, paid        store.NullTime
+	)
+	err := row.Scan(&b.ID, &b.Type, &b.Status, &start, &end, &expires, &b.Name, &b.Email, &b.Notes, &b.TimeZone,
+		&b.UserID, &b.ClientAddr, &b.Amount, &b.Currency, &b.Refunded,
+		&b.CheckoutSessionID, &b.CheckoutURL, &b.PaymentIntentID, &paid,
+		&b.MeetingLink, &b.RescheduleCount, &b.ICSSequence, &b.CancelledBy, &cre, &upd, &b.tokenHash)
+	if err != nil {
+		return nil, err
+	}
+	b.Start, b.End, b.CreatedAt, b.UpdatedAt = start.Time, end.Time, cre.Time, upd.Time
+	if expires.Valid {
+		t := expires.Time.Time
+		b.ExpiresAt = &t
+	}
+	if paid.Valid {
+		t := paid.Time.Time
+		b.PaidAt = &t
+	}
+	return &b, nil
+}
+
+// loadBooking reads one booking through q (a transaction's or the reader's).
+func loadBooking(ctx context.Context, q func(context.Context, string, ...any) *sql.Row, id string) (*Booking, error) {
+	b, err := scanBooking(q(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errs.New(errs.NotFound, "There is no such booking.")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read booking %s: %w", id, err)
+	}
+	return b, nil
+}
+
+// Get returns one booking (admins).
+func (s *Service) Get(ctx context.Context, id string) (*Booking, error) {
+	return loadBooking(ctx, s.db.Read.QueryRowContext, id)
+}
+
+// errSlotTaken is the answer when the database refuses a booking's time.
+var errSlotTaken = errs.New(errs.SlotTaken, "Sorry, that time was just taken. Please choose another time.")
+
+// isOverlap reports whether err is the database refusing overlapping
+// bookings: PostgreSQL's exclusion violation, SQLite's trigger.
+func isOverlap(err error) bool {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Code == "23P01" && pg.ConstraintName == "bookings_no_overlap"
+	}
+	return err != nil && strings.Contains(err.Error(), "bookings_no_overlap")
+}
+
+// write runs fn in one write transaction that first marks lapsed holds
+// expired, so that the overlap rule only ever weighs live holds. On
+// PostgreSQL the transaction also takes the booking lock, which makes the
+// counted rules (the daily maximum, the per-address limits) exact as they
+// are on SQLite, whose writers already run one at a time. The overlap rule
+// does not depend on the lock: the constraint holds without it.
+func (s *Service) write(ctx context.Context, now time.Time, fn func(tx *sql.Tx) error) error {
+	return s.db.Tx(ctx, func(tx *sql.Tx) error {
+		if s.db.Dialect == store.Postgres {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('tribe.booking:' || current_schema()))`); err != nil {
+				return fmt.Errorf("take booking lock: %w", err)
+			}
+		}
+		if _, err := expireLapsed(ctx, tx, now); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
+}
+
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// expireLapsed marks every hold past its expiry expired. One statement,
+// naturally idempotent: run at once by two instances, each hold changes
+// once and the second run finds nothing.
+func expireLapsed(ctx context.Context, q execer, now time.Time) (int64, error) {
+	res, err := q.ExecContext(ctx, `UPDATE bookings SET status = 'expired', updated_at = $1
+		WHERE status = 'held' AND expires_at <= $1`, store.At(now))
+	if err != nil {
+		return 0, fmt.Errorf("expire lapsed holds: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("expire lapsed holds: %w", err)
+	}
+	return n, nil
+}
+
+// SweepExpired marks lapsed holds expired and returns how many it marked;
+// the worker loop calls it on every instance.
+func (s *Service) SweepExpired(ctx context.Context) (int64, error) {
+	return expireLapsed(ctx, s.db.Write, s.now())
+}
+
+// Request is what a visitor sends to book.
+type Request struct {
+	Type       string `json:"type"`
+	Start      string `json:"start"` // RFC 3339
+	Name       string `json:"name"`
+	Email      string `json:"email"`
+	Notes      string `json:"notes"`
+	TimeZone   string `json:"time_zone"` // the booker's, for their mails
+	ClientAddr string `json:"-"`         // the client's address, for the per-address limit
+	UserID     string `json:"-"`         // the signed-in member, if any
+}
+
+// Created is a new booking with its manage token, which is shown once: only
+// its hash is stored.
+type Created struct {
+	Booking *Booking
+	Token   string
+	// Reused is true when the same person's open hold on the same time was
+	// returned instead (a double click): its token is replaced by Token and
+	// its Checkout Session is the one to send them to.
+	Reused bool
+}
+
+// checked is a Request read and checked.
+type checked struct {
+	typ              Type
+	start            time.Time
+	name, email, key string
+	notes, zone      string
+}
+
+func (s *Service) check(in Request) (*checked, error) {
+	t, err := s.nativeType(in.Type)
+	if err != nil {
+		return nil, err
+	}
+	c := &checked{typ: t, name: strings.TrimSpace(in.Name), notes: strings.TrimSpace(in.Notes), zone: strings.TrimSpace(in.TimeZone)}
+	if c.start, err = parseStart(in.Start); err != nil {
+		return nil, err
+	}
+	switch {
+	case c.name == "" || !printable(c.name):
+		return nil, errs.Field("name", "Please enter your full name.")
+	case utf8.RuneCountInString(c.name) > 120:
+		return nil, errs.Field("name", "Full name must be at most 120 characters.")
+	}
+	var ok bool
+	if c.email, c.key, ok = normaliseEmail(in.Email); !ok {
+		return nil, errs.Field("email", "Please enter a valid e-mail address.")
+	}
+	if !utf8.ValidString(c.notes) || strings.ContainsRune(c.notes, 0) {
+		return nil, errs.Field("notes", "The notes contain characters that cannot be stored.")
+	}
+	if utf8.RuneCountInString(c.notes) > MaxNotes {
+		return nil, errs.Field("notes", fmt.Sprintf("Notes must be at most %d characters.", MaxNotes))
+	}
+	if _, err := content.LoadZone(c.zone); err != nil {
+		return nil, errs.Field("time_zone", "Time zone must be an IANA name such as Europe/Paris.")
+	}
+	return c, nil
+}
+
+func parseStart(s string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339, strings.TrimSpace(s))
+	if err != nil {
+		return time.Time{}, errs.Field("start", "Start must be a time such as 2026-03-02T15:00:00+01:00.")
+	}
+	return t.UTC(), nil
+}
+
+// checkStart refuses a start that the owner's rules do not offer.
+func (r *rules) checkStart(start, now time.Time, d time.Duration) error {
+	switch {
+	case !start.After(now):
+		return errs.Field("start", "That time has passed. Please choose a later time.")
+	case start.Before(now.Add(r.notice)):
+		return errs.Field("start", "Bookings need at least "+minutesText(int(r.notice/time.Minute))+" notice. Please choose a later time.")
+	case !start.Before(now.Add(r.window)):
+		return errs.Field("start", fmt.Sprintf("Bookings open at most %d days ahead. Please choose an earlier time.", int(r.window/(24*time.Hour))))
+	}
+	offered := false
+	r.eachStart(start, start.Add(time.Nanosecond), d, func(time.Time, string) { offered = true })
+	if !offered {
+		return errs.Field("start", "That time is not one of the offered times. Please choose a time from the calendar.")
+	}
+	return nil
+}
+
+// minutesText writes a duration of whole minutes for a sentence.
+func minutesText(m int) string {
+	switch {
+	case m%(24*60) == 0 && m >= 24*60:
+		return plural(m/(24*60), "day")
+	case m%60 == 0 && m >= 60:
+		return plural(m/60, "hour")
+	}
+	return plural(m, "minute")
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit + "'s"
+	}
+	return fmt.Sprintf("%d %ss'", n, unit)
+}
+
+// Book books a native type: a free type is confirmed at once, a paid one
+// is held for payment (payments on) or becomes a request the owner
+// confirms (payments off). The database refuses a time that another held,
+// requested or confirmed booking takes (slot_taken).
+func (s *Service) Book(ctx context.Context, in Request) (*Created, error) {
+	c, err := s.check(in)
+	if err != nil {
+		return nil, err
+	}
+	st, r, err := s.settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	d := time.Duration(c.typ.Minutes) * time.Minute
+	if err := r.checkStart(c.start, now, d); err != nil {
+		return nil, err
+	}
+	blocked := r.blocked(c.start, d)
+	// Live sessions are read before the transaction: they change a few
+	// times a week, and reading them inside would hold a connection while
+	// waiting for another.
+	live, err := s.liveSessions(ctx, blocked.from, blocked.until, now)
+	if err != nil {
+		return nil, err
+	}
+	if !(&calendar{busy: merge(live)}).free(blocked) {
+		return nil, errSlotTaken
+	}
+	status := StatusRequested
+	switch {
+	case c.typ.Free():
+		status = StatusConfirmed
+	case s.payments:
+		status = StatusHeld
+	}
+	token, hash := newToken()
+	out := &Created{Token: token}
+	id := store.NewID()
+	err = s.write(ctx, now, func(tx *sql.Tx) error {
+		// A second press of the same button: the same person, type and
+		// time as an open hold gets that hold back.
+		var prev, prevStatus string
+		err := tx.QueryRowContext(ctx, `SELECT id, status FROM bookings
+			WHERE email_normalized = $1 AND type_id = $2 AND start_at = $3 AND status IN `+blockingSQL,
+			c.key, c.typ.ID, store.At(c.start)).Scan(&prev, &prevStatus)
+		switch {
+		case err == nil && prevStatus == StatusHeld:
+			if _, err := tx.ExecContext(ctx, `UPDATE bookings SET token_hash = $1, updated_at = $2 WHERE id = $3`,
+				hash, store.At(now), prev); err != nil {
+				return fmt.Errorf("renew hold token: %w", err)
+			}
+			out.Reused, id = true, prev
+			return nil
+		case err == nil:
+			return errs.New(errs.Conflict, "You have already booked this time. Your confirmation e-mail has the details.")
+		case !errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("find a repeated booking: %w", err)
+		}
+		if err := s.checkLimits(ctx, tx, c.key, in.ClientAddr, now); err != nil {
+			return err
+		}
+		if r.maxPerDay > 0 {
+			cal, err := readCalendar(ctx, tx.QueryContext, r, nil, c.start, c.start.Add(d), now, "")
+			if err != nil {
+				return err
+			}
+			if r.dayFull(cal, c.start.In(r.loc).Format(time.DateOnly)) {
+				return errs.New(errs.SlotTaken, "Sorry, that day is now fully booked. Please choose another day.")
+			}
+		}
+		var expires, paidAt store.NullTime
+		meeting := ""
+		if status == StatusHeld {
+			expires = store.NullTime{Time: store.At(now.Add(HoldTTL)), Valid: true}
+		}
+		if status == StatusConfirmed {
+			meeting = st.MeetingLink
+		}
+		var user any
+		if in.UserID != "" {
+			user = in.UserID
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO bookings (id, type_id, status, start_at, end_at, blocked_from, blocked_until,
+			    expires_at, name, email, email_normalized, notes, time_zone, client_addr, user_id, amount, currency,
+			    paid_at, meeting_link, token_hash, created_at, updated_at)
+			 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21)`,
+			id, c.typ.ID, status, store.At(c.start), store.At(c.start.Add(d)), store.At(blocked.from), store.At(blocked.until),
+			expires, c.name, c.email, c.key, c.notes, c.zone, clientKey(in.ClientAddr), user, c.typ.Price, c.typ.Currency,
+			paidAt, meeting, hash, store.At(now))
+		if isOverlap(err) {
+			return errSlotTaken
+		}
+		if err != nil {
+			return fmt.Errorf("insert booking: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, wrap("book", err)
+	}
+	if out.Booking, err = s.Get(ctx, id); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// clientKey bounds a client address for storage; it only needs to compare.
+func clientKey(addr string) string {
+	addr = strings.TrimSpace(addr)
+	if len(addr) > 64 {
+		addr = addr[:64]
+	}
+	return addr
+}
+
+// checkLimits refuses a new booking to an address with too many open ones:
+// live holds and requests still ahead.
+func (s *Service) checkLimits(ctx context.Context, tx *sql.Tx, emailKey, client string, now time.Time) error {
+	count := func(column, value string) (int, time.Duration, error) {
+		var (
+			n     int
+			first store.NullTime
+		)
+		err := tx.QueryRowContext(ctx, `SELECT COUNT(*), MIN(expires_at) FROM bookings
+			WHERE `+column+` = $1 AND (status = 'held' OR (status = 'requested' AND start_at > $2))`,
+			value, store.At(now)).Scan(&n, &first)
+		if err != nil {
+			return 0, 0, fmt.Errorf("count open bookings: %w", err)
+		}
+		retry := time.Hour // requests do not lapse; try again later
+		if first.Valid {
+			retry = first.Time.Sub(now)
+		}
+		return n, retry, nil
+	}
+	n, retry, err := count("email_normalized", emailKey)
+	if err != nil {
+		return err
+	}
+	if n >= MaxOpenPerEmail {
+		return &LimitError{Err: errs.New(errs.RateLimited, fmt.Sprintf(
+			"This e-mail address already has %d bookings waiting for payment or confirmation. Please finish or cancel one first.", n)),
+			RetryAfter: retry}
+	}
+	if client = clientKey(client); client == "" {
+		return nil
+	}
+	n, retry, err = count("client_addr", client)
+	if err != nil {
+		return err
+	}
+	if n >= MaxOpenPerClient {
+		return &LimitError{Err: errs.New(errs.RateLimited,
+			"Too many bookings are waiting for payment or confirmation from your network. Please try again later."),
+			RetryAfter: retry}
+	}
+	return nil
+}

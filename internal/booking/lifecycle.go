@@ -1,0 +1,417 @@
+package booking
+
+import (
+	"context"
+	"crypto/subtle"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"tribe/internal/errs"
+	"tribe/internal/store"
+)
+
+// TokenLife is how long after a call ends its manage link keeps opening it.
+const TokenLife = 30 * 24 * time.Hour
+
+// FindByToken returns the booking a manage link opens. A wrong token, an
+// unknown id and a link past its life get the same not_found, and the hash
+// comparison takes the same time whatever the token.
+func (s *Service) FindByToken(ctx context.Context, id, token string) (*Booking, error) {
+	b, err := loadBooking(ctx, s.db.Read.QueryRowContext, id)
+	if errs.Is(err, errs.NotFound) {
+		return nil, notFoundBooking
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !tokenOpens(b, token, s.now()) {
+		return nil, notFoundBooking
+	}
+	return b, nil
+}
+
+func tokenOpens(b *Booking, token string, now time.Time) bool {
+	match := subtle.ConstantTimeCompare([]byte(hashToken(token)), []byte(b.tokenHash)) == 1
+	return match && now.Before(b.End.Add(TokenLife))
+}
+
+// change runs fn on one booking inside a write transaction (lapsed holds
+// already marked expired) and returns the booking as it is afterwards.
+func (s *Service) change(ctx context.Context, id string, fn func(tx *sql.Tx, b *Booking, now time.Time) error) (*Booking, error) {
+	now := s.now()
+	err := s.write(ctx, now, func(tx *sql.Tx) error {
+		b, err := loadBooking(ctx, tx.QueryRowContext, id)
+		if err != nil {
+			return err
+		}
+		return fn(tx, b, now)
+	})
+	if err != nil {
+		return nil, wrap("change booking "+id, err)
+	}
+	return s.Get(ctx, id)
+}
+
+// setStatus moves a booking from one of the statuses in from to to.
+func setStatus(ctx context.Context, tx *sql.Tx, b *Booking, now time.Time, to string, extra string, args ...any) error {
+	q := `UPDATE bookings SET status = $1, updated_at = $2` + extra + ` WHERE id = $3 AND status = $4`
+	res, err := tx.ExecContext(ctx, q, append([]any{to, store.At(now), b.ID, b.Status}, args...)...)
+	if isOverlap(err) {
+		return errSlotTaken
+	}
+	if err != nil {
+		return fmt.Errorf("set booking %s %s: %w", b.ID, to, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("set booking %s %s: changed by someone else", b.ID, to)
+	}
+	return nil
+}
+
+func wrongStatus(b *Booking, action string) error {
+	return errs.Errorf(errs.Conflict, "This booking is %s, so it cannot be %s.", statusWords[b.Status], action)
+}
+
+var statusWords = map[string]string{
+	StatusHeld: "waiting for payment", StatusRequested: "waiting for confirmation", StatusConfirmed: "confirmed",
+	StatusCancelled: "cancelled", StatusExpired: "expired", StatusDeclined: "declined",
+	StatusCompleted: "completed", StatusNoShow: "marked as a no-show",
+}
+
+// AttachCheckout records the Checkout Session that pays a hold, so that a
+// double click is sent to the same page and the payment finds its booking.
+func (s *Service) AttachCheckout(ctx context.Context, id, sessionID, url string) (*Booking, error) {
+	return s.change(ctx, id, func(tx *sql.Tx, b *Booking, now time.Time) error {
+		switch {
+		case b.Status != StatusHeld:
+			return wrongStatus(b, "paid")
+		case b.CheckoutSessionID == sessionID:
+			return nil
+		case b.CheckoutSessionID != "":
+			return errs.New(errs.Conflict, "This booking already has a payment page.")
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE bookings SET checkout_session_id = $1, checkout_url = $2, updated_at = $3 WHERE id = $4`,
+			sessionID, url, store.At(now), b.ID)
+		if err != nil {
+			return fmt.Errorf("attach checkout session: %w", err)
+		}
+		return nil
+	})
+}
+
+// Payment is a completed Checkout payment for a booking.
+type Payment struct {
+	BookingID         string
+	CheckoutSessionID string
+	PaymentIntentID   string
+	Amount            int64
+	Currency          string
+}
+
+// Refund is money to return through Stripe. IdempotencyKey makes a second
+// attempt for the same booking the same refund.
+type Refund struct {
+	BookingID       string
+	PaymentIntentID string
+	Amount          int64
+	Currency        string
+	IdempotencyKey  string
+}
+
+// refundDue is what remains to return of what the booking paid.
+func refundDue(b *Booking) *Refund {
+	if b.PaidAt == nil || b.Amount-b.Refunded <= 0 {
+		return nil
+	}
+	return &Refund{BookingID: b.ID, PaymentIntentID: b.PaymentIntentID, Amount: b.Amount - b.Refunded,
+		Currency: b.Currency, IdempotencyKey: "booking-refund-" + b.ID}
+}
+
+// ConfirmPaid applies a payment. A live hold is confirmed. A hold that
+// lapsed before the payment arrived takes its time again through the same
+// database rule, if the time is still ahead and free; otherwise, and for a
+// booking cancelled meanwhile, the payment is recorded and the whole amount
+// is returned as a refund to make. A payment applied twice changes nothing
+// the second time.
+func (s *Service) ConfirmPaid(ctx context.Context, p Payment) (*Booking, *Refund, error) {
+	st, _, err := s.settings(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	pre, err := s.Get(ctx, p.BookingID)
+	if err != nil {
+		return nil, nil, err
+	}
+	live, err := s.liveSessions(ctx, pre.Start, pre.End, s.now())
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := s.change(ctx, p.BookingID, func(tx *sql.Tx, b *Booking, now time.Time) error {
+		switch {
+		case b.CheckoutSessionID != "" && b.CheckoutSessionID != p.CheckoutSessionID:
+			return fmt.Errorf("payment for booking %s came from checkout session %s, not %s", b.ID, p.CheckoutSessionID, b.CheckoutSessionID)
+		case p.Amount != b.Amount || p.Currency != b.Currency:
+			return fmt.Errorf("payment for booking %s is %d %s, not %d %s", b.ID, p.Amount, p.Currency, b.Amount, b.Currency)
+		case b.PaidAt != nil:
+			return nil // applied before
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE bookings SET paid_at = $1, payment_intent_id = $2,
+			checkout_session_id = $3, updated_at = $1 WHERE id = $4`,
+			store.At(now), p.PaymentIntentID, p.CheckoutSessionID, b.ID); err != nil {
+			return fmt.Errorf("record payment: %w", err)
+		}
+		switch b.Status {
+		case StatusHeld:
+			return setStatus(ctx, tx, b, now, StatusConfirmed, `, meeting_link = $5, ics_sequence = 0`, st.MeetingLink)
+		case StatusExpired:
+			if b.Start.After(now) && (&calendar{busy: merge(live)}).free(span{b.Start, b.End}) {
+				_, err := retake(ctx, tx, b, now, st.MeetingLink)
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	// Money for a booking that did not end up confirmed goes back, and a
+	// replay returns what is still owed (the idempotency key keeps it one
+	// refund), so a payment never stays without a booking or a refund.
+	switch b.Status {
+	case StatusConfirmed, StatusCompleted, StatusNoShow:
+		return b, nil, nil
+	}
+	return b, refundDue(b), nil
+}
+
+// retake confirms a lapsed hold if the database lets it have its time again;
+// a savepoint keeps the transaction usable when it does not.
+func retake(ctx context.Context, tx *sql.Tx, b *Booking, now time.Time, meeting string) (bool, error) {
+	if _, err := tx.ExecContext(ctx, `SAVEPOINT retake`); err != nil {
+		return false, fmt.Errorf("retake slot: %w", err)
+	}
+	err := setStatus(ctx, tx, b, now, StatusConfirmed, `, meeting_link = $5, ics_sequence = 0, expires_at = NULL`, meeting)
+	if errs.Is(err, errs.SlotTaken) {
+		if _, err := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT retake`); err != nil {
+			return false, fmt.Errorf("retake slot: %w", err)
+		}
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if _, err := tx.ExecContext(ctx, `RELEASE SAVEPOINT retake`); err != nil {
+		return false, fmt.Errorf("retake slot: %w", err)
+	}
+	return true, nil
+}
+
+// RecordRefund records money returned for a booking. The same Stripe
+// refund recorded twice is kept once.
+func (s *Service) RecordRefund(ctx context.Context, bookingID, stripeRefundID string, amount int64) (*Booking, error) {
+	return s.change(ctx, bookingID, func(tx *sql.Tx, b *Booking, now time.Time) error {
+		var seen int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM booking_refunds WHERE stripe_refund_id = $1`, stripeRefundID).Scan(&seen); err != nil {
+			return fmt.Errorf("find refund: %w", err)
+		}
+		if seen > 0 {
+			return nil
+		}
+		if due := refundDue(b); amount <= 0 || due == nil || amount > due.Amount {
+			return fmt.Errorf("refund %s of %d for booking %s exceeds what it paid", stripeRefundID, amount, b.ID)
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO booking_refunds (id, booking_id, stripe_refund_id, amount, currency, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6)`, store.NewID(), b.ID, stripeRefundID, amount, b.Currency, store.At(now))
+		if err != nil {
+			return fmt.Errorf("record refund: %w", err)
+		}
+		return nil
+	})
+}
+
+// Expire ends a hold at once (the booker left Checkout, or Stripe expired
+// the session) and frees its time. Anything but a hold is left as it is.
+func (s *Service) Expire(ctx context.Context, id string) (*Booking, error) {
+	return s.change(ctx, id, func(tx *sql.Tx, b *Booking, now time.Time) error {
+		if b.Status != StatusHeld {
+			return nil
+		}
+		return setStatus(ctx, tx, b, now, StatusExpired, "")
+	})
+}
+
+// ConfirmRequest confirms a request (owner, payments off).
+func (s *Service) ConfirmRequest(ctx context.Context, id string) (*Booking, error) {
+	st, _, err := s.settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.change(ctx, id, func(tx *sql.Tx, b *Booking, now time.Time) error {
+		switch {
+		case b.Status != StatusRequested:
+			return wrongStatus(b, "confirmed")
+		case !b.Start.After(now):
+			return errs.New(errs.Conflict, "This request's time has passed; decline it instead.")
+		}
+		return setStatus(ctx, tx, b, now, StatusConfirmed, `, meeting_link = $5, ics_sequence = 0`, st.MeetingLink)
+	})
+}
+
+// Decline refuses a request (owner) and frees its time.
+func (s *Service) Decline(ctx context.Context, id string) (*Booking, error) {
+	return s.change(ctx, id, func(tx *sql.Tx, b *Booking, now time.Time) error {
+		if b.Status != StatusRequested {
+			return wrongStatus(b, "declined")
+		}
+		return setStatus(ctx, tx, b, now, StatusDeclined, "")
+	})
+}
+
+// CancelByOwner cancels a held, requested or confirmed booking at any time
+// and returns the refund to make: always everything paid.
+func (s *Service) CancelByOwner(ctx context.Context, id string) (*Booking, *Refund, error) {
+	return s.cancel(ctx, id, "", "owner")
+}
+
+// CancelByBooker cancels through a manage link, before the cut-off, and
+// returns the refund to make: everything paid.
+func (s *Service) CancelByBooker(ctx context.Context, id, token string) (*Booking, *Refund, error) {
+	return s.cancel(ctx, id, token, "booker")
+}
+
+func (s *Service) cancel(ctx context.Context, id, token, by string) (*Booking, *Refund, error) {
+	st, r, err := s.settings(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := s.change(ctx, id, func(tx *sql.Tx, b *Booking, now time.Time) error {
+		if by == "booker" {
+			if !tokenOpens(b, token, now) {
+				return notFoundBooking
+			}
+			if err := beforeCutoff(b, r, now, st); err != nil {
+				return err
+			}
+		}
+		switch b.Status {
+		case StatusHeld, StatusRequested, StatusConfirmed:
+		default:
+			return wrongStatus(b, "cancelled")
+		}
+		seq := b.ICSSequence
+		if b.Status == StatusConfirmed {
+			seq++ // the invitation sent is withdrawn by a newer one
+		}
+		return setStatus(ctx, tx, b, now, StatusCancelled, `, cancelled_by = $5, ics_sequence = $6`, by, seq)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, refundDue(b), nil
+}
+
+// beforeCutoff refuses a change online once the call is closer than the
+// cut-off.
+func beforeCutoff(b *Booking, r *rules, now time.Time, st Settings) error {
+	if now.Before(b.Start.Add(-r.cutoff)) {
+		return nil
+	}
+	return errs.New(errs.Conflict, fmt.Sprintf(
+		"This session starts in less than %s and can no longer be changed online. Please write to %s.",
+		minutesText(int(r.cutoff/time.Minute)), st.OwnerEmail))
+}
+
+// Reschedule moves a booking to another free time through its manage link:
+// before the cut-off, at most twice, under the same database rule as a new
+// booking. A confirmed booking's invitation gets the next sequence number.
+func (s *Service) Reschedule(ctx context.Context, id, token, newStart string) (*Booking, error) {
+	start, err := parseStart(newStart)
+	if err != nil {
+		return nil, err
+	}
+	st, r, err := s.settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pre, err := s.FindByToken(ctx, id, token)
+	if err != nil {
+		return nil, err
+	}
+	d := pre.End.Sub(pre.Start)
+	blocked := r.blocked(start, d)
+	live, err := s.liveSessions(ctx, blocked.from, blocked.until, s.now())
+	if err != nil {
+		return nil, err
+	}
+	return s.change(ctx, id, func(tx *sql.Tx, b *Booking, now time.Time) error {
+		switch {
+		case !tokenOpens(b, token, now):
+			return notFoundBooking
+		case b.Status != StatusConfirmed && b.Status != StatusRequested:
+			return wrongStatus(b, "moved")
+		case b.RescheduleCount >= MaxReschedules:
+			return errs.New(errs.Conflict, fmt.Sprintf(
+				"This booking has been moved %d times, the most allowed online. Please write to %s.", MaxReschedules, st.OwnerEmail))
+		case start.Equal(b.Start):
+			return errs.Field("start", "That is already this booking's time.")
+		}
+		if err := beforeCutoff(b, r, now, st); err != nil {
+			return err
+		}
+		if err := r.checkStart(start, now, d); err != nil {
+			return err
+		}
+		if !(&calendar{busy: merge(live)}).free(blocked) {
+			return errSlotTaken
+		}
+		if r.maxPerDay > 0 {
+			cal, err := readCalendar(ctx, tx.QueryContext, r, nil, start, start.Add(d), now, b.ID)
+			if err != nil {
+				return err
+			}
+			if r.dayFull(cal, start.In(r.loc).Format(time.DateOnly)) {
+				return errs.New(errs.SlotTaken, "Sorry, that day is now fully booked. Please choose another day.")
+			}
+		}
+		seq := b.ICSSequence
+		if b.Status == StatusConfirmed {
+			seq++
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE bookings SET start_at = $1, end_at = $2, blocked_from = $3, blocked_until = $4,
+			reschedule_count = reschedule_count + 1, ics_sequence = $5, updated_at = $6 WHERE id = $7 AND status = $8`,
+			store.At(start), store.At(start.Add(d)), store.At(blocked.from), store.At(blocked.until), seq, store.At(now), b.ID, b.Status)
+		if isOverlap(err) {
+			return errSlotTaken
+		}
+		if err != nil {
+			return fmt.Errorf("move booking: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return fmt.Errorf("move booking %s: changed by someone else", b.ID)
+		}
+		return nil
+	})
+}
+
+// Complete marks a confirmed call that has started as having taken place.
+func (s *Service) Complete(ctx context.Context, id string) (*Booking, error) {
+	return s.afterStart(ctx, id, StatusCompleted, "marked completed")
+}
+
+// NoShow marks a confirmed call that has started as missed by the booker.
+func (s *Service) NoShow(ctx context.Context, id string) (*Booking, error) {
+	return s.afterStart(ctx, id, StatusNoShow, "marked as a no-show")
+}
+
+func (s *Service) afterStart(ctx context.Context, id, to, action string) (*Booking, error) {
+	return s.change(ctx, id, func(tx *sql.Tx, b *Booking, now time.Time) error {
+		switch {
+		case b.Status != StatusConfirmed:
+			return wrongStatus(b, action)
+		case now.Before(b.Start):
+			return errs.New(errs.Conflict, "This call has not started yet.")
+		}
+		return setStatus(ctx, tx, b, now, to, "")
+	})
+}

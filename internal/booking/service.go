@@ -1,0 +1,162 @@
+package booking
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	"tribe/internal/clock"
+	"tribe/internal/content"
+	"tribe/internal/errs"
+	"tribe/internal/store"
+)
+
+// HoldTTL is how long a hold keeps its slot while the booker pays. Stripe
+// wants a Checkout Session's expires_at at least 30 minutes after the
+// session is created; the session is created just after the hold, with the
+// hold's expiry, so the hold gets one minute more than that minimum.
+const HoldTTL = 31 * time.Minute
+
+// The abuse limits: open holds and requests per e-mail address and per
+// client address, so nobody can squat a week of slots.
+const (
+	MaxOpenPerEmail  = 3
+	MaxOpenPerClient = 5
+	MaxReschedules   = 2
+	MaxNotes         = 2000
+	maxRangeDays     = 62
+)
+
+// Config is what a Service is made from.
+type Config struct {
+	Site       *content.Site
+	OwnerEmail string // the default owner address: the first of TRIBE_ADMIN_EMAILS
+	BaseURL    string // TRIBE_BASE_URL: invitation UIDs are unique under its host
+	// Payments is true when online payment is on: a paid type is then held
+	// for Checkout; otherwise it becomes a request the owner confirms.
+	Payments bool
+}
+
+// Service is the booking domain over one database.
+type Service struct {
+	db       *store.DB
+	now      clock.Clock
+	types    []Type
+	byID     map[string]Type
+	defaults Settings
+	baseURL  string
+	payments bool
+}
+
+// Option changes a Service.
+type Option func(*Service)
+
+// WithClock replaces time.Now (tests).
+func WithClock(c clock.Clock) Option { return func(s *Service) { s.now = c } }
+
+// New makes the booking service.
+func New(db *store.DB, cfg Config, opts ...Option) *Service {
+	s := &Service{
+		db: db, now: time.Now, types: TypesFrom(cfg.Site), byID: map[string]Type{},
+		defaults: DefaultSettings(cfg.Site, cfg.OwnerEmail), baseURL: cfg.BaseURL, payments: cfg.Payments,
+	}
+	for _, t := range s.types {
+		s.byID[t.ID] = t
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Types lists the bookable types, native and external, in content order.
+func (s *Service) Types() []Type { return append([]Type(nil), s.types...) }
+
+// nativeType returns the natively booked type id names, or a field error.
+func (s *Service) nativeType(id string) (Type, error) {
+	t, ok := s.byID[strings.TrimSpace(id)]
+	switch {
+	case !ok:
+		return Type{}, errs.Field("type", "There is no booking type with that name.")
+	case t.Mode != ModeNative:
+		return Type{}, errs.Field("type", "This session is booked on an external scheduling page.")
+	}
+	return t, nil
+}
+
+// newToken returns a manage token for a booking's links and its SHA-256
+// hash, the only form stored.
+func newToken() (token, hash string) {
+	var b [32]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	token = base64.RawURLEncoding.EncodeToString(b[:])
+	return token, hashToken(token)
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// normaliseEmail trims an address and checks its form; the lower-case copy
+// is what the per-address limits count.
+//
+// The accounts code is gaining the site's one address normaliser; booking
+// switches to it when both are in.
+func normaliseEmail(raw string) (email, key string, ok bool) {
+	email = strings.TrimSpace(raw)
+	if !validEmail(email) {
+		return "", "", false
+	}
+	return email, strings.ToLower(email), true
+}
+
+// validEmail accepts a bare address of at most 254 characters with a dotted
+// domain: what a confirmation mail can be sent to.
+func validEmail(s string) bool {
+	if len(s) < 3 || len(s) > 254 || !printable(s) {
+		return false
+	}
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Address != s || a.Name != "" {
+		return false
+	}
+	at := strings.LastIndexByte(s, '@')
+	domain := s[at+1:]
+	return at > 0 && strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
+}
+
+// notFoundBooking is the one answer for an unknown booking and a wrong
+// token alike, so a link reveals nothing about bookings it does not open.
+var notFoundBooking = errs.New(errs.NotFound, "This booking link is not valid. Please use the link in your latest booking e-mail.")
+
+// LimitError refuses a booking beyond the open-hold limits. It carries the
+// errs error (rate_limited, 429) and how long until one of the holds lapses,
+// for a Retry-After header.
+type LimitError struct {
+	Err        *errs.Error
+	RetryAfter time.Duration
+}
+
+func (e *LimitError) Error() string { return e.Err.Error() }
+
+// Unwrap lets errs.CodeOf and errors.As see the errs error.
+func (e *LimitError) Unwrap() error { return e.Err }
+
+func wrap(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := err.(*errs.Error); ok {
+		return err
+	}
+	if _, ok := err.(*LimitError); ok {
+		return err
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}

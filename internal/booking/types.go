@@ -1,0 +1,59 @@
+package booking
+
+import (
+	"tribe/internal/content"
+)
+
+// The ways a type is booked.
+const (
+	ModeNative   = "native"   // on this site
+	ModeExternal = "external" // on the scheduler at BookingLink
+)
+
+// Type is one bookable offer, as the content describes it.
+type Type struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Minutes     int    `json:"duration"` // length of the call
+	Price       int64  `json:"price"`    // in the currency's smallest unit (cents); 0 is free
+	Currency    string `json:"currency"`
+	Mode        string `json:"mode"`
+	BookingLink string `json:"booking_link,omitempty"` // external types only
+}
+
+// Free reports whether the type is confirmed without payment.
+func (t Type) Free() bool { return t.Price == 0 }
+
+// TypesFrom lists the content's offers that have a booking: the one-to-one
+// sessions, then the training options, natively booked ones and those with
+// an external link. An offer with neither is not bookable and not listed.
+func TypesFrom(site *content.Site) []Type {
+	sv := site.Services
+	currency := func(c string) string {
+		if c == "" {
+			return sv.Currency
+		}
+		return c
+	}
+	var out []Type
+	add := func(id, name string, minutes int, price float64, cur, booking, link string) {
+		t := Type{ID: id, Name: name, Minutes: minutes, Currency: currency(cur)}
+		t.Price = content.MinorUnits(price, t.Currency)
+		switch {
+		case booking == content.NativeBooking:
+			t.Mode = ModeNative
+		case link != "":
+			t.Mode, t.BookingLink = ModeExternal, link
+		default:
+			return
+		}
+		out = append(out, t)
+	}
+	for _, s := range sv.Sessions {
+		add(s.ID, s.Name, s.Duration, s.Price, s.Currency, s.Booking, s.BookingLink)
+	}
+	for _, t := range sv.Training {
+		add(t.ID, t.Title, t.DurationMinutes, t.Price, t.Currency, t.Booking, t.BookingLink)
+	}
+	return out
+}
