@@ -54,14 +54,14 @@ func wallInstant(midnight time.Time, minute int, loc *time.Location) (t time.Tim
 }
 
 // wallEnd is the instant a range of hours ends. An end inside a skipped
-// hour is the end of the gap (the first instant after it).
+// hour is the end of the gap: the first reading after it that the clock
+// shows.
 func wallEnd(midnight time.Time, minute int, loc *time.Location) time.Time {
-	if t, ok := wallInstant(midnight, minute, loc); ok {
-		return t
+	for m := minute; ; m++ {
+		if t, ok := wallInstant(midnight, m, loc); ok {
+			return t
+		}
 	}
-	naive := midnight.Add(time.Duration(minute) * time.Minute)
-	_, before := naive.Add(-36 * time.Hour).In(loc).Zone()
-	return naive.Add(-time.Duration(before) * time.Second)
 }
 
 // eachStart calls fn, in time order, with every start in [lo, hi) that the
