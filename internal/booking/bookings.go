@@ -241,7 +241,7 @@ func (r *rules) checkStart(start, now time.Time, d time.Duration) error {
 	case !start.After(now):
 		return errs.Field("start", "That time has passed. Please choose a later time.")
 	case start.Before(now.Add(r.notice)):
-		return errs.Field("start", "Bookings need at least "+minutesText(int(r.notice/time.Minute))+" notice. Please choose a later time.")
+		return errs.Field("start", "Bookings need at least "+minutesText(int(r.notice/time.Minute))+" of notice. Please choose a later time.")
 	case !start.Before(now.Add(r.window)):
 		return errs.Field("start", fmt.Sprintf("Bookings open at most %d days ahead. Please choose an earlier time.", int(r.window/(24*time.Hour))))
 	}
@@ -266,9 +266,9 @@ func minutesText(m int) string {
 
 func plural(n int, unit string) string {
 	if n == 1 {
-		return "1 " + unit + "'s"
+		return "1 " + unit
 	}
-	return fmt.Sprintf("%d %ss'", n, unit)
+	return fmt.Sprintf("%d %ss", n, unit)
 }
 
 // Book books a native type: a free type is confirmed at once, a paid one

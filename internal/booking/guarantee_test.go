@@ -275,7 +275,9 @@ func TestDatabaseRefusesOverlapWrittenBehindTheServiceBack(t *testing.T) {
 func TestOpenHoldLimitsPerEmailAndClient(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s, clock := newService(t, db, true)
-		slot := func(i int) time.Time { return at(2026, time.January, 12, 9, 0).Add(time.Duration(i) * 45 * time.Minute) }
+		slot := func(i int) time.Time {
+			return at(2026, time.January, 12, 9, 0).Add(time.Duration(i) * 45 * time.Minute)
+		}
 		for i := range MaxOpenPerEmail {
 			book(t, s, req("session-15", slot(i), "Squatter@Example.com"))
 			clock.Advance(time.Minute)

@@ -47,7 +47,9 @@ func mustZone(name string) *time.Location {
 }
 
 // at is a time on the owner's default clock.
-func at(y int, m time.Month, d, h, min int) time.Time { return time.Date(y, m, d, h, min, 0, 0, toronto) }
+func at(y int, m time.Month, d, h, min int) time.Time {
+	return time.Date(y, m, d, h, min, 0, 0, toronto)
+}
 
 func req(typ string, start time.Time, email string) Request {
 	return Request{Type: typ, Start: start.Format(time.RFC3339), Name: "Ada Lovelace", Email: email,

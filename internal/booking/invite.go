@@ -75,4 +75,3 @@ func (s *Service) typeName(id string) string {
 	}
 	return id
 }
-

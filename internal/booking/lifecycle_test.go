@@ -297,3 +297,11 @@ func TestAdminListAndMonthRevenue(t *testing.T) {
 		wantField(t, err, "month")
 	})
 }
+
+func TestMinutesText(t *testing.T) {
+	for m, want := range map[int]string{1: "1 minute", 45: "45 minutes", 60: "1 hour", 720: "12 hours", 1440: "1 day", 2880: "2 days", 90: "90 minutes"} {
+		if got := minutesText(m); got != want {
+			t.Errorf("minutesText(%d) = %q, want %q", m, got, want)
+		}
+	}
+}

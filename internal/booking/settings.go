@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -119,7 +118,7 @@ func (s *Settings) rules() (*rules, error) {
 	for i, d := range content.Weekdays {
 		day[d] = time.Weekday(i)
 	}
-	for _, name := range sortedDays(s.WeeklyHours) {
+	for _, name := range sortedKeys(s.WeeklyHours) {
 		if _, ok := day[name]; !ok {
 			return nil, errs.Field("weekly_hours."+name, fmt.Sprintf("%q is not a day of the week; use monday to sunday.", name))
 		}
@@ -201,15 +200,6 @@ func (r *rules) hours(date string, wd time.Weekday) [][2]int {
 		return o
 	}
 	return r.weekly[wd]
-}
-
-func sortedDays(m map[string][]content.HourRange) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func httpURL(s string) bool {

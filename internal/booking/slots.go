@@ -75,10 +75,24 @@ func (r *rules) eachStart(lo, hi time.Time, d time.Duration, fn func(start time.
 	end := time.Date(last.Year(), last.Month(), last.Day()+1, 0, 0, 0, 0, time.UTC)
 	for ; !day.After(end); day = day.AddDate(0, 0, 1) {
 		date := day.Format(time.DateOnly)
-		for _, h := range r.hours(date, day.Weekday()) {
+		hours := r.hours(date, day.Weekday())
+		if len(hours) == 0 {
+			continue
+		}
+		// Most days have one offset from end to end: their readings map to
+		// instants by subtraction. Days near a change take the full path.
+		_, before := day.Add(-36 * time.Hour).In(r.loc).Zone()
+		_, after := day.Add(60 * time.Hour).In(r.loc).Zone()
+		instant := func(m int) (time.Time, bool) {
+			if before == after {
+				return day.Add(time.Duration(m)*time.Minute - time.Duration(before)*time.Second), true
+			}
+			return wallInstant(day, m, r.loc)
+		}
+		for _, h := range hours {
 			rangeEnd := wallEnd(day, h[1], r.loc)
 			for m := h[0]; m < h[1]; m += r.step {
-				start, ok := wallInstant(day, m, r.loc)
+				start, ok := instant(m)
 				if !ok {
 					continue // a time the clock skips
 				}
