@@ -346,8 +346,9 @@ func TestOwnerContentDirIsServed(t *testing.T) {
 }
 
 func TestBadContentStopsTheHandler(t *testing.T) {
+	// (0 would be valid: a natively booked session may be free.)
 	dir := contentCopy(t, "services.json", func(s string) string {
-		return strings.Replace(s, `"price": 299`, `"price": 0`, 1)
+		return strings.Replace(s, `"price": 299`, `"price": -299`, 1)
 	})
 	_, err := newPublicHandler(t, map[string]string{"TRIBE_CONTENT_DIR": dir})
 	want := filepath.Join(dir, "services.json") + ": sessions[1].price: must be a positive number"
