@@ -30,5 +30,5 @@ import os
 p = "bench/RESULTS.md"
 s = open(p).read()
 i = s.index("\n## ")
-open(p, "w").write(s[:i] + "\n\n" + os.environ["BLOCK"] + "\n" + s[i:])
+open(p, "w").write(s[:i] + "\n" + os.environ["BLOCK"] + "\n" + s[i:])
 PY
