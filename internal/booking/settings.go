@@ -52,8 +52,12 @@ const (
 
 // DefaultSettings is what the owner starts with: the content's zone and
 // weekly hours, the defaults above, the content's name for the owner and
-// ownerEmail (the first of TRIBE_ADMIN_EMAILS).
+// ownerEmail (the first of TRIBE_ADMIN_EMAILS), or the content's contact
+// address when no admin is configured.
 func DefaultSettings(site *content.Site, ownerEmail string) Settings {
+	if strings.TrimSpace(ownerEmail) == "" {
+		ownerEmail = site.Contact.Email
+	}
 	av := site.Services.Availability
 	weekly := map[string][]content.HourRange{}
 	for day, hours := range av.WeeklyHours {

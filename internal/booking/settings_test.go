@@ -32,6 +32,21 @@ func TestDefaultSettingsComeFromTheContent(t *testing.T) {
 	})
 }
 
+// Without TRIBE_ADMIN_EMAILS (make run) the calendar still opens: the owner
+// address defaults to the content's contact address.
+func TestDefaultOwnerWithoutAdminsIsTheContactAddress(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := New(db, Config{Site: site})
+		st, err := s.LoadSettings(context.Background())
+		if err != nil || st.OwnerEmail != site.Contact.Email || st.OwnerEmail == "" {
+			t.Fatalf("owner %q, %v", st.OwnerEmail, err)
+		}
+		if _, err := s.Slots(context.Background(), "session-30", "2026-01-06", "2026-01-06", "UTC"); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
 func TestSettingsAreSavedAndBadOnesNameTheField(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
