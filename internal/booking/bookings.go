@@ -13,6 +13,7 @@ import (
 
 	"tribe/internal/content"
 	"tribe/internal/errs"
+	"tribe/internal/mailaddr"
 	"tribe/internal/store"
 )
 
@@ -211,10 +212,11 @@ func (s *Service) check(in Request) (*checked, error) {
 	case utf8.RuneCountInString(c.name) > 120:
 		return nil, errs.Field("name", "Full name must be at most 120 characters.")
 	}
-	var ok bool
-	if c.email, c.key, ok = normaliseEmail(in.Email); !ok {
-		return nil, errs.Field("email", "Please enter a valid e-mail address.")
+	addr, err := mailaddr.Parse(in.Email)
+	if err != nil {
+		return nil, errs.Field("email", err.Error())
 	}
+	c.email, c.key = addr.Mailbox, addr.Key
 	if !utf8.ValidString(c.notes) || strings.ContainsRune(c.notes, 0) {
 		return nil, errs.Field("notes", "The notes contain characters that cannot be stored.")
 	}

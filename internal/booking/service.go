@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"net/mail"
 	"strings"
 	"time"
 
@@ -101,34 +100,6 @@ func newToken() (token, hash string) {
 func hashToken(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return hex.EncodeToString(sum[:])
-}
-
-// normaliseEmail trims an address and checks its form; the lower-case copy
-// is what the per-address limits count.
-//
-// The accounts code is gaining the site's one address normaliser; booking
-// switches to it when both are in.
-func normaliseEmail(raw string) (email, key string, ok bool) {
-	email = strings.TrimSpace(raw)
-	if !validEmail(email) {
-		return "", "", false
-	}
-	return email, strings.ToLower(email), true
-}
-
-// validEmail accepts a bare address of at most 254 characters with a dotted
-// domain: what a confirmation mail can be sent to.
-func validEmail(s string) bool {
-	if len(s) < 3 || len(s) > 254 || !printable(s) {
-		return false
-	}
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Address != s || a.Name != "" {
-		return false
-	}
-	at := strings.LastIndexByte(s, '@')
-	domain := s[at+1:]
-	return at > 0 && strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
 }
 
 // notFoundBooking is the one answer for an unknown booking and a wrong

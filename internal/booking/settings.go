@@ -13,6 +13,7 @@ import (
 
 	"tribe/internal/content"
 	"tribe/internal/errs"
+	"tribe/internal/mailaddr"
 	"tribe/internal/store"
 )
 
@@ -183,7 +184,7 @@ func (s *Settings) rules() (*rules, error) {
 	switch {
 	case s.OwnerName == "" || utf8.RuneCountInString(s.OwnerName) > 120 || !printable(s.OwnerName):
 		return nil, errs.Field("owner_name", "Owner name must be 1 to 120 characters.")
-	case !validEmail(s.OwnerEmail):
+	case !validOwnerEmail(s.OwnerEmail):
 		return nil, errs.Field("owner_email", "Owner e-mail must be an address such as owner@example.com.")
 	case s.MeetingLink != "" && !httpURL(s.MeetingLink):
 		return nil, errs.Field("meeting_link", "Meeting link must be an https:// or http:// address of at most 1000 characters.")
@@ -279,4 +280,11 @@ func (s *Service) SaveSettings(ctx context.Context, in Settings) (Settings, erro
 		return Settings{}, fmt.Errorf("save booking settings: %w", err)
 	}
 	return in, nil
+}
+
+// validOwnerEmail is true for an address the site's one normaliser keeps as
+// it is written, so invitations name the owner exactly as configured.
+func validOwnerEmail(s string) bool {
+	a, err := mailaddr.Parse(s)
+	return err == nil && a.Mailbox == s
 }
