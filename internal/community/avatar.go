@@ -43,12 +43,23 @@ const (
 	AvatarSize       = 256
 	// AvatarURLPrefix is the public path under which avatars are served.
 	AvatarURLPrefix = "/avatars/"
+	// MaxJPEGScans caps the scans of a JPEG. Each scan makes the decoder
+	// visit every block of its components again, however little it holds,
+	// so a 91 KB file of 2,000 empty scans costs 20 s of CPU. Encoders write
+	// far fewer: baseline one (or one per component), libjpeg's progressive
+	// script 10 for colour, 6 for grey and 18 for CMYK.
+	MaxJPEGScans = 32
+	// decodeChunk is the most a decoder reads at once, so that it sees a
+	// cancelled request within that many bytes (ctxReader).
+	decodeChunk = 4 << 10
 )
 
 // Avatar refusals shown to the uploader.
 var (
 	ErrNotImage       = errs.New(errs.InvalidImage, "The avatar must be a PNG, JPEG, GIF or WebP image.")
 	ErrAvatarTooLarge = errs.New(errs.TooLarge, "The avatar must be at most 5 MB.")
+	ErrJPEGScans      = errs.Errorf(errs.InvalidImage,
+		"The JPEG is made of more than %d scans, which no camera or editor writes. Please save it again and upload that copy.", MaxJPEGScans)
 )
 
 // DefaultAvatarDecodes is how many avatars NewAvatars lets decode at once:
@@ -101,7 +112,7 @@ func RenderAvatar(r io.Reader) ([]byte, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return renderAvatar(raw)
+	return renderAvatar(context.Background(), raw)
 }
 
 // readAvatar reads an upload of at most MaxAvatarBytes and checks from its
@@ -121,7 +132,59 @@ func readAvatar(r io.Reader) ([]byte, error) {
 	if err := checkDecodedSize(cfg, decodedBytesPerPixel(format, cfg.ColorModel, raw)); err != nil {
 		return nil, err
 	}
+	if format == "jpeg" && jpegScans(raw, MaxJPEGScans+1) > MaxJPEGScans {
+		return nil, ErrJPEGScans
+	}
 	return raw, nil
+}
+
+// jpegScans counts the scans (SOS segments) of a JPEG up to its end (EOI),
+// stopping at limit, without decoding: it walks the segments by their
+// lengths and skips each scan's entropy-coded data up to the next marker
+// (0xFF followed by anything but a stuffed zero or a restart marker). A
+// malformed file is counted as far as it can be read; the decoder refuses it.
+func jpegScans(raw []byte, limit int) int {
+	n := 0
+	for i := 2; i+1 < len(raw) && n < limit; {
+		if raw[i] != 0xff {
+			return n
+		}
+		marker := raw[i+1]
+		switch {
+		case marker == 0xff: // fill byte
+			i++
+			continue
+		case marker == 0xd9: // EOI: the decoder reads no further
+			return n
+		case marker == 0x01 || marker >= 0xd0 && marker <= 0xd8: // no length
+			i += 2
+			continue
+		}
+		if i+4 > len(raw) {
+			return n
+		}
+		length := int(raw[i+2])<<8 | int(raw[i+3])
+		if length < 2 {
+			return n
+		}
+		i += 2 + length
+		if marker != 0xda {
+			continue
+		}
+		n++
+		for i < len(raw) {
+			j := bytes.IndexByte(raw[i:], 0xff)
+			if j < 0 || i+j+1 >= len(raw) {
+				return n
+			}
+			i += j
+			if next := raw[i+1]; next != 0 && (next < 0xd0 || next > 0xd7) {
+				break
+			}
+			i += 2
+		}
+	}
+	return n
 }
 
 // checkDecodedSize refuses an image whose pixels, or the bytes its decoder
@@ -255,11 +318,15 @@ func jpegBytesPerPixel(raw []byte) float64 {
 	return worst
 }
 
-// renderAvatar decodes raw, already checked by readAvatar, and makes the avatar.
-func renderAvatar(raw []byte) ([]byte, string, error) {
-	src, _, err := image.Decode(bytes.NewReader(raw))
+// renderAvatar decodes raw, already checked by readAvatar, and makes the
+// avatar, giving up when ctx ends (see decodeAvatar).
+func renderAvatar(ctx context.Context, raw []byte) ([]byte, string, error) {
+	src, err := decodeAvatar(ctx, bytes.NewReader(raw))
 	if err != nil {
-		return nil, "", ErrNotImage
+		return nil, "", err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, "", fmt.Errorf("scale avatar: %w", err)
 	}
 	b := src.Bounds()
 	side := min(b.Dx(), b.Dy())
@@ -273,6 +340,41 @@ func renderAvatar(raw []byte) ([]byte, string, error) {
 	}
 	err = (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&out, dst)
 	return out.Bytes(), "png", wrapEncode(err)
+}
+
+// decodeAvatar decodes an image, stopping when ctx ends. The standard
+// decoders take no context and cannot be interrupted in the middle of their
+// work, but they read their input as they go; reading it through ctxReader
+// ends a decode at the next read after the request is cancelled, with
+// ctx's error. What runs without reading (the inverse DCT of a progressive
+// JPEG after its last scan, and the scaling) is bounded by the pixel caps and
+// MaxJPEGScans, not by the request.
+func decodeAvatar(ctx context.Context, r io.Reader) (image.Image, error) {
+	src, _, err := image.Decode(ctxReader{ctx: ctx, r: r})
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, fmt.Errorf("decode avatar: %w", cerr)
+	}
+	if err != nil {
+		return nil, ErrNotImage
+	}
+	return src, nil
+}
+
+// ctxReader reads at most decodeChunk bytes at a time and fails once ctx
+// has ended.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if len(p) > decodeChunk {
+		p = p[:decodeChunk]
+	}
+	return c.r.Read(p)
 }
 
 func wrapEncode(err error) error {

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -267,4 +268,181 @@ func TestAvatarsSetOnBothEngines(t *testing.T) {
 			t.Fatal("the removed avatar's file is still there")
 		}
 	})
+}
+
+// scanBombJPEG is a grey progressive JPEG of w×h pixels with a DC scan and
+// then acScans AC scans that hold nothing: each is a few end-of-band runs
+// covering every block, a dozen bytes that make the decoder visit every
+// block again. The reported bomb was 3600×3600 with 2,000 such scans.
+func scanBombJPEG(w, h, acScans int) []byte {
+	var out bytes.Buffer
+	segment := func(marker byte, data []byte) {
+		out.Write([]byte{0xff, marker, byte((len(data) + 2) >> 8), byte(len(data) + 2)})
+		out.Write(data)
+	}
+	out.Write([]byte{0xff, 0xd8})
+	segment(0xdb, append([]byte{0}, bytes.Repeat([]byte{1}, 64)...))
+	segment(0xc2, []byte{8, byte(h >> 8), byte(h), byte(w >> 8), byte(w), 1, 1, 0x11, 0})
+	oneCode := make([]byte, 16) // one code, of length 1 ("0")
+	oneCode[0] = 1
+	segment(0xc4, append(append([]byte{0x00}, oneCode...), 0x00)) // DC: difference 0
+	segment(0xc4, append(append([]byte{0x10}, oneCode...), 0xe0)) // AC: EOB run of 2¹⁴ + 14 bits
+	blocks := ((w + 7) / 8) * ((h + 7) / 8)
+	var bits jpegBits
+	segment(0xda, []byte{1, 1, 0x00, 0, 0, 0})
+	for range blocks {
+		bits.put(0, 1)
+	}
+	out.Write(bits.flush())
+	runs := (blocks + 32766) / 32767
+	for range acScans {
+		segment(0xda, []byte{1, 1, 0x00, 1, 63, 0})
+		left := blocks
+		for i := range runs {
+			n := left / (runs - i)
+			bits.put(0, 1)
+			bits.put(uint32(n-16384), 14)
+			left -= n
+		}
+		out.Write(bits.flush())
+	}
+	out.Write([]byte{0xff, 0xd9})
+	return out.Bytes()
+}
+
+// jpegBits writes entropy-coded bits, stuffing a zero after each 0xFF.
+type jpegBits struct {
+	out   bytes.Buffer
+	acc   byte
+	nbits int
+}
+
+func (b *jpegBits) put(v uint32, n int) {
+	for i := n - 1; i >= 0; i-- {
+		b.acc = b.acc<<1 | byte(v>>i&1)
+		if b.nbits++; b.nbits == 8 {
+			b.out.WriteByte(b.acc)
+			if b.acc == 0xff {
+				b.out.WriteByte(0)
+			}
+			b.acc, b.nbits = 0, 0
+		}
+	}
+}
+
+// flush pads the last byte with ones, as the standard asks, and hands over
+// the bytes written.
+func (b *jpegBits) flush() []byte {
+	for b.nbits != 0 {
+		b.put(1, 1)
+	}
+	out := bytes.Clone(b.out.Bytes())
+	b.out.Reset()
+	return out
+}
+
+// TestAvatarJPEGScanBomb: a 3600×3600 progressive JPEG of about 50 KB with
+// 2,000 empty scans passed every size check and cost about 10 ms of CPU a
+// scan (20 s in all; a 5 MB file holds ~160,000 scans). It is refused from
+// its markers, before any pixel is decoded, with a 400 that says why, while
+// what encoders write (libjpeg's 10-scan progressive file, a baseline file,
+// up to MaxJPEGScans scans) is decoded.
+func TestAvatarJPEGScanBomb(t *testing.T) {
+	bomb := scanBombJPEG(3600, 3600, 2000)
+	t.Logf("bomb: %d bytes, %d scans", len(bomb), jpegScans(bomb, 1<<30))
+	if got := jpegScans(bomb, 1<<30); got != 2001 {
+		t.Fatalf("the counter finds %d scans in the bomb, want 2001", got)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, _, err := RenderAvatar(bytes.NewReader(bomb))
+	runtime.ReadMemStats(&after)
+	var e *errs.Error
+	if !errors.As(err, &e) || e != ErrJPEGScans || e.Code != errs.InvalidImage {
+		t.Fatalf("scan bomb: %#v, want ErrJPEGScans (invalid_image, 400)", err)
+	}
+	// Decoding would allocate 52 MB of coefficients (202,500 blocks).
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 8<<20 {
+		t.Fatalf("refusing the scan bomb allocated %d MB; it must not be decoded", allocated>>20)
+	}
+	a := NewAvatars(t.TempDir(), 1)
+	a.slots <- struct{}{} // refused without waiting for a decoder
+	if _, _, err := a.Render(context.Background(), bytes.NewReader(bomb)); err != ErrJPEGScans {
+		t.Fatalf("scan bomb while the decoder is busy: %v", err)
+	}
+
+	if _, ext, err := RenderAvatar(bytes.NewReader(scanBombJPEG(64, 64, MaxJPEGScans-1))); err != nil || ext != "jpg" {
+		t.Fatalf("%d scans (the cap) must decode: %q %v", MaxJPEGScans, ext, err)
+	}
+	if _, _, err := RenderAvatar(bytes.NewReader(scanBombJPEG(64, 64, MaxJPEGScans))); err != ErrJPEGScans {
+		t.Fatalf("%d scans (one over): %v", MaxJPEGScans+1, err)
+	}
+	progressive, err := os.ReadFile("testdata/avatars/progressive.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := jpegScans(progressive, 1<<30); n != 10 {
+		t.Fatalf("libjpeg's progressive file: %d scans, want 10", n)
+	}
+	baseline := jpegBytes(t, 300, 200)
+	if n := jpegScans(baseline, 1<<30); n != 1 {
+		t.Fatalf("a baseline file: %d scans, want 1", n)
+	}
+	for name, b := range map[string][]byte{"progressive": progressive, "baseline": baseline} {
+		if _, _, err := RenderAvatar(bytes.NewReader(b)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	// Stuffed 0xFF bytes and restart markers inside a scan are not markers.
+	stuffed := []byte{0xff, 0xd8, 0xff, 0xda, 0, 2, 0x12, 0xff, 0x00, 0x34, 0xff, 0xd0, 0x56, 0xff, 0xff, 0xda, 0, 2, 0xff, 0xd9, 0xff, 0xda}
+	if n := jpegScans(stuffed, 1<<30); n != 2 {
+		t.Fatalf("stuffed bytes and restart markers: %d scans, want 2", n)
+	}
+}
+
+// cancelAfter reads r and cancels the request once n bytes have been read,
+// as a client that hangs up in the middle of a decode.
+type cancelAfter struct {
+	r      io.Reader
+	n      int
+	read   int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if c.read += n; c.read >= c.n {
+		c.cancel()
+	}
+	return n, err
+}
+
+// TestAvatarDecodeStopsWhenClientHangsUp: decoding went on after the client
+// had gone, holding a decoder. The decode now ends at its next read with the
+// request's error, and the decoder is free again.
+func TestAvatarDecodeStopsWhenClientHangsUp(t *testing.T) {
+	big := jpegBytes(t, 2000, 2000)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := &cancelAfter{r: bytes.NewReader(big), n: 16 << 10, cancel: cancel}
+	if _, err := decodeAvatar(ctx, r); !errors.Is(err, context.Canceled) {
+		t.Fatalf("decode after the client went: %v, want context.Canceled", err)
+	}
+	if r.read > r.n+decodeChunk {
+		t.Fatalf("the decoder read %d of %d bytes; it must stop within %d bytes of the cancel", r.read, len(big), decodeChunk)
+	}
+	if r.read >= len(big) {
+		t.Fatal("the whole image was decoded")
+	}
+
+	a := NewAvatars(t.TempDir(), 1)
+	gone, end := context.WithCancel(context.Background())
+	end()
+	if _, _, err := a.Render(gone, bytes.NewReader(big)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("render for a client that has gone: %v", err)
+	}
+	if len(a.slots) != 0 {
+		t.Fatal("the decoder is still held after the client went")
+	}
 }

@@ -68,7 +68,8 @@ func (a *Avatars) AllowUpload(userID string) (bool, time.Duration) {
 // Render reads and checks an upload like RenderAvatar, then decodes it when
 // a decoder is free: it waits for one while ctx lasts, at most
 // avatarSlotWait (then ErrAvatarBusy). The upload is read before waiting,
-// so a slow client never holds a decoder.
+// so a slow client never holds a decoder, and a client that hangs up frees
+// its decoder at the decoder's next read (decodeAvatar).
 func (a *Avatars) Render(ctx context.Context, upload io.Reader) ([]byte, string, error) {
 	raw, err := readAvatar(upload)
 	if err != nil {
@@ -84,7 +85,7 @@ func (a *Avatars) Render(ctx context.Context, upload io.Reader) ([]byte, string,
 		return nil, "", fmt.Errorf("wait to decode avatar: %w", ctx.Err())
 	}
 	defer func() { <-a.slots }()
-	return renderAvatar(raw)
+	return renderAvatar(ctx, raw)
 }
 
 // Set renders the upload (Render), stores it under a random name, points
