@@ -46,7 +46,7 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		log.Fatal(httpx.NewServer(handler, nil).Serve(httpx.LimitListener(ln, httpx.MaxConns)))
+		log.Fatal(httpx.NewServer(handler, nil).Serve(httpx.LimitListener(ln, httpx.SiteConnLimits(nil))))
 	}
 	log.Fatal(http.ListenAndServe(os.Args[1], handler))
 }

@@ -198,7 +198,7 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 		return fmt.Errorf("listen on %s: %w; set TRIBE_ADDR to a free address such as :8081", cfg.Addr, err)
 	}
 	srv := httpx.NewServer(handler, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
-	ln = httpx.LimitListener(ln, httpx.MaxConns)
+	ln = httpx.LimitListener(ln, httpx.SiteConnLimits(cfg.TrustedProxies))
 	sender, err := mail.NewSender(cfg.SMTPURL, cfg.SMTPFrom, logger)
 	if err != nil {
 		return fmt.Errorf("mail: %w", err)
