@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+
+	"tribe/internal/ratelimit"
 )
 
 // clientIP is the address of the person behind a request, used for rate limits
@@ -35,6 +37,12 @@ func clientIP(r *http.Request, trusted []netip.Prefix) string {
 		}
 	}
 	return peer.String()
+}
+
+// clientKey is the request's client as every per-address limit keys it:
+// its address, an IPv6 client by its /64 (ratelimit.AddrKey).
+func clientKey(r *http.Request, trusted []netip.Prefix) string {
+	return ratelimit.AddrKey(clientIP(r, trusted))
 }
 
 func isTrusted(addr netip.Addr, trusted []netip.Prefix) bool {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
 
@@ -80,4 +81,35 @@ func TestRateLimitsFollowTrustedProxies(t *testing.T) {
 	if s := join(direct, 200, "198.51.100.99"); s != 429 {
 		t.Fatalf("a forged X-Forwarded-For escaped the limit: %d, want 429", s)
 	}
+}
+
+// TestIPv6SubnetGetsOneAllowance: per-address limits keyed on the full IPv6
+// address, so a client with a /64 (2⁶⁴ addresses) had no limit at all. One
+// /64 now shares one allowance; the next /64 is another client.
+func TestIPv6SubnetGetsOneAllowance(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		b := newBrowser(t, newTestSite(t, db, map[string]string{"TRIBE_TRUSTED_PROXIES": "127.0.0.1"}).srv)
+		join := func(i int, client string) int {
+			req, _ := http.NewRequest("POST", b.srv.URL+"/api/waitlist", strings.NewReader(fmt.Sprintf(`{"full_name":"P","email":"v6-%d@example.com"}`, i)))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("X-Forwarded-For", client)
+			resp, err := b.c.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = resp.Body.Close()
+			return resp.StatusCode
+		}
+		for i := range 20 {
+			if s := join(i, fmt.Sprintf("2001:db8:7:1:%x::%x", i*4099&0xffff, i+1)); s != 201 {
+				t.Fatalf("request %d from the /64: %d", i+1, s)
+			}
+		}
+		if s := join(20, "2001:db8:7:1:ffff:ffff:ffff:fffe"); s != 429 {
+			t.Fatalf("a new address in the same /64: %d, want 429", s)
+		}
+		if s := join(21, "2001:db8:7:2::1"); s != 201 {
+			t.Fatalf("the next /64: %d, want 201", s)
+		}
+	})
 }

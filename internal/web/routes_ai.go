@@ -101,7 +101,7 @@ func (a *aiAPI) chat(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	key, limiter := "ip:"+clientIP(r, a.cfg.TrustedProxies), a.anonymousIP
+	key, limiter := "ip:"+clientKey(r, a.cfg.TrustedProxies), a.anonymousIP
 	if !v.Anonymous() {
 		key, limiter = "user:"+v.UserID, a.account
 	}

@@ -44,12 +44,12 @@ func (a *authAPI) secure() bool { return strings.HasPrefix(a.cfg.BaseURL, "https
 
 // clientOf describes the caller for the session it starts (user agent and address).
 func (a *authAPI) clientOf(r *http.Request) auth.Client {
-	return auth.Client{UserAgent: r.UserAgent(), IP: a.clientIP(r)}
+	return auth.Client{UserAgent: r.UserAgent(), IP: clientIP(r, a.cfg.TrustedProxies)}
 }
 
-// clientIP is the caller's address as the rate limits see it (see clientIP).
-func (a *authAPI) clientIP(r *http.Request) string {
-	return clientIP(r, a.cfg.TrustedProxies)
+// clientKey is the caller as the rate limits see it (see clientKey).
+func (a *authAPI) clientKey(r *http.Request) string {
+	return clientKey(r, a.cfg.TrustedProxies)
 }
 
 // userJSON is the user object of docs/api.md.
@@ -125,7 +125,7 @@ func (a *authAPI) signup(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
 	}
-	if err := limited(w, limitCheck{a.limits.signupIP, a.clientIP(r)}, limitCheck{a.limits.signupEmail, auth.NormalizeEmail(in.Email)}); err != nil {
+	if err := limited(w, limitCheck{a.limits.signupIP, a.clientKey(r)}, limitCheck{a.limits.signupEmail, auth.NormalizeEmail(in.Email)}); err != nil {
 		return err
 	}
 	u, token, err := a.auth.SignUp(r.Context(), auth.SignUpInput{FullName: in.FullName, Email: in.Email, Password: in.Password}, a.clientOf(r))
@@ -145,13 +145,13 @@ func (a *authAPI) signin(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
 	}
-	if err := limited(w, limitCheck{a.limits.signinIP, a.clientIP(r)}); err != nil {
+	if err := limited(w, limitCheck{a.limits.signinIP, a.clientKey(r)}); err != nil {
 		return err
 	}
 	// The back-off is keyed by the address as typed (normalised), account or
 	// not, so it says nothing about whether the account exists, and by the
 	// client, so failing from elsewhere cannot lock the owner out.
-	account, client := auth.NormalizeEmail(in.Email), a.clientIP(r)
+	account, client := auth.NormalizeEmail(in.Email), a.clientKey(r)
 	if wait := a.limits.signinAccount.Wait(account, client); wait > 0 {
 		return tooMany(w, wait, fmt.Sprintf("Too many failed sign-ins for this address. Please wait %d seconds and try again.", ratelimit.RetryAfter(wait)))
 	}
@@ -206,7 +206,7 @@ func (a *authAPI) forgot(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := limited(w, limitCheck{a.limits.forgotIP, a.clientIP(r)}, limitCheck{a.limits.forgotEmail, email.Key}); err != nil {
+	if err := limited(w, limitCheck{a.limits.forgotIP, a.clientKey(r)}, limitCheck{a.limits.forgotEmail, email.Key}); err != nil {
 		return err
 	}
 	if err := a.auth.RequestPasswordReset(r.Context(), email.Mailbox); err != nil {
@@ -224,7 +224,7 @@ func (a *authAPI) reset(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
 	}
-	if err := limited(w, limitCheck{a.limits.resetIP, a.clientIP(r)}); err != nil {
+	if err := limited(w, limitCheck{a.limits.resetIP, a.clientKey(r)}); err != nil {
 		return err
 	}
 	u, token, err := a.auth.ResetPassword(r.Context(), in.Token, in.Password, a.clientOf(r))

@@ -54,7 +54,7 @@ type documentBody struct {
 }
 
 func (a *kbAPI) search(w http.ResponseWriter, r *http.Request) error {
-	if err := limited(w, limitCheck{a.searchIP, clientIP(r, a.cfg.TrustedProxies)}); err != nil {
+	if err := limited(w, limitCheck{a.searchIP, clientKey(r, a.cfg.TrustedProxies)}); err != nil {
 		return err
 	}
 	var in SearchRequest

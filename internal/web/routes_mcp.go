@@ -87,7 +87,7 @@ func (m *mcpAPI) serve(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	allowCORS(w.Header())
-	if ok, wait := m.perIP.Allow(clientIP(r, m.cfg.TrustedProxies)); !ok {
+	if ok, wait := m.perIP.Allow(clientKey(r, m.cfg.TrustedProxies)); !ok {
 		return tooMany(w, wait, "Too many requests to the MCP endpoint. Please wait a moment and try again.")
 	}
 	body, err := httpx.ReadRaw(w, r, m.mcp.MaxBody())
