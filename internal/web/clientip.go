@@ -45,6 +45,32 @@ func clientKey(r *http.Request, trusted []netip.Prefix) string {
 	return ratelimit.AddrKey(clientIP(r, trusted))
 }
 
+// proxyHeaders are the headers by which proxies and CDNs name a client or
+// the original request. Which one a proxy adds is its own configuration
+// (nginx's X-Real-IP, Cloudflare's CF-Connecting-IP, …), so a request
+// carrying any of them is treated as proxied.
+var proxyHeaders = []string{
+	"Forwarded", "X-Real-IP", "Via", "X-Client-IP", "True-Client-IP", "CF-Connecting-IP",
+	"Fastly-Client-IP", "X-Cluster-Client-IP", "X-Original-Forwarded-For", "X-ProxyUser-IP",
+}
+
+// proxied reports whether r carries a header a proxy adds: any of
+// proxyHeaders or any X-Forwarded-* (For, Host, Proto, Port, Server, …).
+// Such a request is never "from this machine", whatever its peer address.
+func proxied(r *http.Request) bool {
+	for _, h := range proxyHeaders {
+		if len(r.Header.Values(h)) > 0 { // Values canonicalises the name
+			return true
+		}
+	}
+	for name := range r.Header {
+		if strings.HasPrefix(name, "X-Forwarded-") {
+			return true
+		}
+	}
+	return false
+}
+
 func isTrusted(addr netip.Addr, trusted []netip.Prefix) bool {
 	addr = addr.Unmap()
 	for _, p := range trusted {

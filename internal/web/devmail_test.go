@@ -199,3 +199,40 @@ func TestDevMailboxNeedsALoopbackListenAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopbackWithAnyProxyHeaderIsNotLocal: the development mailbox and
+// /metrics trusted a loopback request carrying X-Real-IP (only
+// X-Forwarded-For and Forwarded counted as proxied), so a proxy on this
+// machine that sets X-Real-IP handed them to anyone. Any proxy header now
+// makes a request "not local".
+func TestLoopbackWithAnyProxyHeaderIsNotLocal(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		if _, err := mail.Enqueue(context.Background(), db.Write, mail.Message{To: "a@example.com", Subject: "Reset", Text: "token=abc123"}); err != nil {
+			t.Fatal(err)
+		}
+		h := devMailHandler(t, db, map[string]string{"TRIBE_ADDR": "127.0.0.1:8080"})
+		paths := []string{"/api/dev/mail", "/dev/mail", "/metrics"}
+		for _, path := range paths {
+			if rec := devMailGet(h, path, "127.0.0.1:40000", nil); rec.Code != http.StatusOK {
+				t.Fatalf("%s straight from this machine: %d", path, rec.Code)
+			}
+		}
+		for _, hdr := range []string{
+			"X-Real-IP", "x-real-ip", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", "X-Forwarded-Port",
+			"Forwarded", "Via", "True-Client-IP", "CF-Connecting-IP", "X-Client-IP", "Fastly-Client-IP",
+		} {
+			for _, path := range paths {
+				for _, value := range []string{"203.0.113.7", ""} {
+					req := httptest.NewRequest(http.MethodGet, path, nil)
+					req.RemoteAddr = "127.0.0.1:40000"
+					req.Header.Set(hdr, value) // the server canonicalises names as it reads them
+					rec := httptest.NewRecorder()
+					h.ServeHTTP(rec, req)
+					if rec.Code != http.StatusNotFound || strings.Contains(rec.Body.String(), "abc123") || strings.Contains(rec.Body.String(), "tribe_http") {
+						t.Errorf("%s from loopback with %s: %q = %d, want 404 without content", path, hdr, value, rec.Code)
+					}
+				}
+			}
+		}
+	})
+}

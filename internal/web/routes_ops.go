@@ -71,9 +71,10 @@ func (a *opsAPI) hasMetricsToken(r *http.Request) bool {
 }
 
 // directFromLoopback reports whether r came from this machine without a
-// reverse proxy in between (a proxy on this machine adds forwarding headers).
+// reverse proxy in between (a proxy on this machine adds a forwarding
+// header; see proxied).
 func directFromLoopback(r *http.Request) bool {
-	return isLoopback(r.RemoteAddr) && r.Header.Get("X-Forwarded-For") == "" && r.Header.Get("Forwarded") == ""
+	return isLoopback(r.RemoteAddr) && !proxied(r)
 }
 
 // notePattern records, after the mux has served r, the pattern it matched.
