@@ -24,6 +24,9 @@ var (
 	ErrBodyTooBig  = errs.New(errs.TooLarge, "The request body is too large.")
 	ErrBodyCut     = errs.New(errs.BadJSON, "The request body ended early. Please try again.")
 	errBodyTimeout = errs.New(errs.BadJSON, "The request body took too long to arrive. Please try again.")
+	// ErrNUL: no text the site keeps may hold a NUL character (PostgreSQL
+	// text cannot), so a body with one is refused before anything reads it.
+	ErrNUL = errs.New(errs.Invalid, "Text must not contain the NUL character (\\u0000).")
 )
 
 // FieldMessenger is implemented by request types that explain a value of the
@@ -59,6 +62,9 @@ func ReadJSONLimit(w http.ResponseWriter, r *http.Request, dst any, limit int64)
 		}
 		return ErrNotJSON
 	}
+	if hasNUL(trimmed) {
+		return ErrNUL
+	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	if err := dec.Decode(dst); err != nil {
 		var typeErr *json.UnmarshalTypeError
@@ -71,6 +77,29 @@ func ReadJSONLimit(w http.ResponseWriter, r *http.Request, dst any, limit int64)
 		return ErrTrailing
 	}
 	return nil
+}
+
+// hasNUL reports whether a JSON text has a string holding a NUL character:
+// the escape \u0000 (JSON allows no raw control character in a string). A
+// backslash before it that is itself escaped ("\\u0000", the text
+// "\u0000") is no NUL: the escape counts when an odd number of backslashes
+// precede the u.
+func hasNUL(body []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(body[i:], []byte("u0000"))
+		if j < 0 {
+			return false
+		}
+		u := i + j
+		n := 0
+		for b := u - 1; b >= 0 && body[b] == '\\'; b-- {
+			n++
+		}
+		if n%2 == 1 {
+			return true
+		}
+		i = u + 1
+	}
 }
 
 // ReadRaw reads a whole request body of at most limit bytes, exactly as

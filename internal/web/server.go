@@ -152,6 +152,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 	h = authenticate(svc.Auth, strings.HasPrefix(o.Config.BaseURL, "https://"), o.Logger, h)
 	h = csrf.Handler(h)
 	h = pagesFirst(mux, site, h)
+	h = refuseNUL(h)
 	csp := contentSecurityPolicy(scriptOrigin(o.Config.GoalWidgetURL))
 	h = securityHeaders(strings.HasPrefix(o.Config.BaseURL, "https://"), csp, h)
 	h = recoverPanics(o.Logger, h)
