@@ -62,7 +62,7 @@ func ReadJSONLimit(w http.ResponseWriter, r *http.Request, dst any, limit int64)
 		}
 		return ErrNotJSON
 	}
-	if hasNUL(trimmed) {
+	if HasNUL(trimmed) {
 		return ErrNUL
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
@@ -79,12 +79,12 @@ func ReadJSONLimit(w http.ResponseWriter, r *http.Request, dst any, limit int64)
 	return nil
 }
 
-// hasNUL reports whether a JSON text has a string holding a NUL character:
+// HasNUL reports whether a JSON text has a string holding a NUL character:
 // the escape \u0000 (JSON allows no raw control character in a string). A
 // backslash before it that is itself escaped ("\\u0000", the text
 // "\u0000") is no NUL: the escape counts when an odd number of backslashes
 // precede the u.
-func hasNUL(body []byte) bool {
+func HasNUL(body []byte) bool {
 	for i := 0; ; {
 		j := bytes.Index(body[i:], []byte("u0000"))
 		if j < 0 {

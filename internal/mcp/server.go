@@ -156,9 +156,25 @@ func instructions(handle string) string {
 		"exact values from the published JSON files."
 }
 
-// ServeHTTP answers one Streamable HTTP request. The caller has already
-// decided the request may be served (origin, rate limit, size).
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.http.ServeHTTP(w, r) }
+// ServeMessages answers one Streamable HTTP request whose body, already
+// read by ReadMessages, holds m. The caller has decided the request may be
+// served (origin, rate limit, size). The protocol's refusals are JSON-RPC
+// error objects, and a batch's answer is held to MaxBatchAnswer.
+func (s *Server) ServeMessages(w http.ResponseWriter, r *http.Request, m Messages) {
+	var id json.RawMessage
+	if !m.Batch && len(m.ids) == 1 {
+		id = validID(m.ids[0])
+	}
+	pe := &plainErrors{ResponseWriter: w, id: id}
+	defer pe.finish()
+	if !m.Batch {
+		s.http.ServeHTTP(pe, r)
+		return
+	}
+	ba := &batchAnswer{ResponseWriter: pe}
+	s.http.ServeHTTP(ba, r)
+	ba.finish(m.ids)
+}
 
 // Endpoint is the endpoint's absolute URL.
 func (s *Server) Endpoint() string { return s.baseURL + Path }

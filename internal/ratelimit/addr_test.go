@@ -37,3 +37,25 @@ func TestIPv6ClientsAreKeyedByTheir64(t *testing.T) {
 		t.Fatalf("100 addresses of one /64 were allowed %d requests, want the burst of 3", allowed)
 	}
 }
+
+// TestAllowNSpendsABatchAtOnce: the calls of a batch are spent together, or
+// none of them.
+func TestAllowNSpendsABatchAtOnce(t *testing.T) {
+	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	l := New(10, time.Second, WithClock(func() time.Time { return now }))
+	if ok, _ := l.AllowN("a", 7); !ok {
+		t.Fatal("7 of a burst of 10 refused")
+	}
+	if ok, wait := l.AllowN("a", 4); ok || wait != time.Second {
+		t.Fatalf("4 with 3 left: %v %v, want refused for 1 s", ok, wait)
+	}
+	if ok, _ := l.AllowN("a", 3); !ok {
+		t.Fatal("the 3 left were spent by the refused batch")
+	}
+	if ok, _ := l.Allow("a"); ok {
+		t.Fatal("a request past the burst was allowed")
+	}
+	if ok, _ := l.AllowN("b", 11); ok {
+		t.Fatal("more than the burst at once was allowed")
+	}
+}

@@ -74,6 +74,16 @@ func New(burst int, interval time.Duration, opts ...Option) *Limiter {
 // Allow spends one request for key. When the key has none left it reports
 // false and how long until the next one is available.
 func (l *Limiter) Allow(key string) (bool, time.Duration) {
+	return l.AllowN(key, 1)
+}
+
+// AllowN spends n requests for key at once (the calls of one batch), or
+// none: when fewer than n are left it reports false and how long until n
+// are. n above the burst is never allowed.
+func (l *Limiter) AllowN(key string, n int) (bool, time.Duration) {
+	if n < 1 {
+		return true, 0
+	}
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -84,11 +94,11 @@ func (l *Limiter) Allow(key string) (bool, time.Duration) {
 		l.buckets[key] = b
 	}
 	l.refill(b, now)
-	if b.tokens >= 1 {
-		b.tokens--
+	if b.tokens >= float64(n) {
+		b.tokens -= float64(n)
 		return true, 0
 	}
-	wait := time.Duration((1 - b.tokens) * float64(l.interval))
+	wait := time.Duration((float64(n) - b.tokens) * float64(l.interval))
 	return false, wait
 }
 

@@ -94,13 +94,26 @@ func (m *mcpAPI) serve(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if httpx.HasNUL(body) {
+		mcp.ErrNUL.WriteTo(w)
+		return nil
+	}
+	msgs, rpcErr := mcp.ReadMessages(body)
+	if rpcErr != nil {
+		rpcErr.WriteTo(w)
+		return nil
+	}
+	// Each call of a batch counts, not only the request that carries it.
+	if ok, wait := m.perIP.AllowN(clientKey(r, m.cfg.TrustedProxies), msgs.Count-1); !ok {
+		return tooMany(w, wait, "Too many requests to the MCP endpoint. Please wait a moment and try again.")
+	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	// A request without Accept (or with */*) accepts any type (RFC 9110); the
 	// SDK insists on the two the transport names, so curl works as it is.
 	if accept := r.Header.Get("Accept"); accept == "" || strings.Contains(accept, "*/*") {
 		r.Header.Set("Accept", "application/json, text/event-stream")
 	}
-	m.mcp.ServeHTTP(w, r)
+	m.mcp.ServeMessages(w, r, msgs)
 	return nil
 }
 
