@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp"
@@ -82,6 +84,38 @@ func AvatarFile(dir, name string) (path, contentType string, ok bool) {
 		contentType = "image/png"
 	}
 	return filepath.Join(dir, name), contentType, true
+}
+
+// Querier is what StoredFiles reads through: a database, a snapshot of
+// one, or a transaction.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// StoredFiles lists the files of the data directory that the database's
+// rows point at (every profile's avatar), as slash-separated paths relative
+// to the data directory ("avatars/….jpg"): what a backup of the database
+// must carry beside it.
+func StoredFiles(ctx context.Context, q Querier) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT avatar_url FROM profiles WHERE avatar_url IS NOT NULL`)
+	if err != nil {
+		return nil, fmt.Errorf("list avatars: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	var out []string
+	for rows.Next() {
+		var url string
+		if err := rows.Scan(&url); err != nil {
+			return nil, fmt.Errorf("list avatars: %w", err)
+		}
+		if name := strings.TrimPrefix(url, AvatarURLPrefix); avatarName.MatchString(name) {
+			out = append(out, "avatars/"+name)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list avatars: %w", err)
+	}
+	return out, nil
 }
 
 // OpenAvatar opens a stored avatar by its public name for serving, with its
@@ -428,14 +462,51 @@ func RemoveAvatar(ctx context.Context, db *store.DB, dir, userID string) (*Profi
 	return GetProfile(ctx, db, userID)
 }
 
-// removeAvatarFile deletes a stored avatar; a failure only leaves an
-// unreferenced file behind, so it is not reported to the member.
+// ReplacedAvatarKeep is how long a replaced or removed avatar's file is
+// kept, out of service, before it is deleted (see removeAvatarFile).
+const ReplacedAvatarKeep = time.Hour
+
+// ReplacedAvatarDir is where replaced avatars wait to be deleted, inside the
+// avatar directory dir. Nothing there is served.
+func ReplacedAvatarDir(dir string) string { return filepath.Join(dir, ".replaced") }
+
+// removeAvatarFile takes a replaced or removed avatar out of service at
+// once: its file moves out of the served directory and is deleted after
+// ReplacedAvatarKeep. A backup whose database snapshot was taken just before
+// the change still names the file, and finds it there (backup.Create): the
+// files a snapshot names are all in its archive however quickly members
+// change their pictures. A failure only leaves an unreferenced file behind,
+// so it is not reported to the member.
 func removeAvatarFile(dir string, url *string) {
 	if url == nil {
 		return
 	}
-	if path, _, ok := AvatarFile(dir, strings.TrimPrefix(*url, AvatarURLPrefix)); ok {
+	name := strings.TrimPrefix(*url, AvatarURLPrefix)
+	path, _, ok := AvatarFile(dir, name)
+	if !ok {
+		return
+	}
+	kept := ReplacedAvatarDir(dir)
+	now := time.Now()
+	if err := os.MkdirAll(kept, 0o750); err != nil || os.Rename(path, filepath.Join(kept, name)) != nil {
 		_ = os.Remove(path)
+	} else {
+		_ = os.Chtimes(filepath.Join(kept, name), now, now) // the clock starts at the replacement
+	}
+	sweepReplacedAvatars(kept, now)
+}
+
+// sweepReplacedAvatars deletes the replaced avatars kept longer than
+// ReplacedAvatarKeep.
+func sweepReplacedAvatars(kept string, now time.Time) {
+	entries, err := os.ReadDir(kept)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > ReplacedAvatarKeep {
+			_ = os.Remove(filepath.Join(kept, e.Name()))
+		}
 	}
 }
 
