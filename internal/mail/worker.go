@@ -13,14 +13,19 @@ import (
 	"tribe/internal/store"
 )
 
+// DefaultLease is the lease of a claimed message (WorkerOptions.Lease).
+const DefaultLease = 30 * time.Second
+
 // WorkerOptions tunes a Worker; zero fields take the defaults shown.
 type WorkerOptions struct {
 	// Poll is how often the outbox is checked without a Kick (1 s), so mail
 	// queued by any server instance leaves within about a second.
 	Poll time.Duration
-	// Lease is how long a claimed message belongs to one worker (5 min, and
-	// always more than SendTimeout plus a minute). A message still "sending"
-	// after its lease was abandoned by a crash and is claimed again.
+	// Lease is how long a claimed message belongs to one worker without
+	// word from it (30 s). The worker renews it every third of that while
+	// it sends, however long the send takes, so a message still "sending"
+	// after its lease was abandoned by a crash (kill -9, a lost machine)
+	// and is claimed again, and sent again, within a lease.
 	Lease time.Duration
 	// SendTimeout bounds one delivery (2 min).
 	SendTimeout time.Duration
@@ -43,11 +48,8 @@ func (o *WorkerOptions) defaults() {
 		o.SendTimeout = 2 * time.Minute
 	}
 	if o.Lease <= 0 {
-		o.Lease = 5 * time.Minute
+		o.Lease = DefaultLease
 	}
-	// The lease has to outlast the send and the writing of its outcome, or a
-	// second worker could take the message while the first still sends it.
-	o.Lease = max(o.Lease, o.SendTimeout+recordTimeout+30*time.Second)
 	if o.Backoff <= 0 {
 		o.Backoff = 30 * time.Second
 	}
@@ -142,7 +144,9 @@ func (w *Worker) DeliverOne(ctx context.Context) (bool, error) {
 	// The send and its record finish even when shutdown begins, so a message
 	// is neither cut off mid-transfer nor left "sending" until its lease ends.
 	sendCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.opt.SendTimeout)
+	stopRenewing := w.keepLease(m)
 	sendErr := w.sender.Send(sendCtx, m.Outgoing)
+	stopRenewing()
 	cancel()
 	recordCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
@@ -150,6 +154,46 @@ func (w *Worker) DeliverOne(ctx context.Context) (bool, error) {
 		return true, err
 	}
 	return true, nil
+}
+
+// keepLease renews m's lease every third of a lease until the returned
+// function is called (which waits for it to stop), so that no other worker
+// takes the message while this one is still sending it, and one that
+// crashes loses it within a lease. m.lease follows the renewals; record
+// identifies the claim by it. A renewal that finds the row taken stops.
+func (w *Worker) keepLease(m *claimed) (stop func()) {
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(max(w.opt.Lease/3, time.Millisecond))
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), max(w.opt.Lease/3, time.Second))
+			next := store.At(w.opt.Now().Add(w.opt.Lease))
+			res, err := w.db.Write.ExecContext(ctx,
+				`UPDATE mail_outbox SET locked_until = $3 WHERE id = $1 AND status = 'sending' AND locked_until = $2`,
+				m.ID, m.lease, next)
+			cancel()
+			if err != nil {
+				w.logger.Warn("mail lease not renewed; will try again", "id", m.ID, "err", err)
+				continue
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				w.logger.Warn("mail lease lost while sending; another worker may send it too", "id", m.ID)
+				return
+			}
+			m.lease = next
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
+	}
 }
 
 // recordTimeout bounds writing the outcome of one delivery.
@@ -250,7 +294,7 @@ func (w *Worker) record(ctx context.Context, m *claimed, sendErr error) error {
 		return fmt.Errorf("record mail %s: %w", m.ID, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		w.logger.Warn("mail lease expired before its outcome was recorded; raise the lease", "id", m.ID)
+		w.logger.Warn("mail lease expired before its outcome was recorded", "id", m.ID)
 	}
 	return nil
 }
