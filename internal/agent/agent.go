@@ -26,6 +26,12 @@ const (
 	MaxAnswerTokens = 1500
 	// MaxAnswerTime bounds one answer from the first search to the last token.
 	MaxAnswerTime = 3 * time.Minute
+	// MaxAnswerBytes caps the text and tool calls one answer relays to the
+	// page, whatever the model sends: max_tokens asks the model for
+	// MaxAnswerTokens (about 6 KB of English, 12 KB at worst), but a model
+	// that ignores it pushed 38.6 MB through. Past it the answer ends with
+	// msgAnswerTooLong.
+	MaxAnswerBytes = 32 << 10
 
 	retrievalResults = 5           // passages placed in the system prompt
 	maxToolResult    = 12 << 10    // bytes of one tool result given to the model
@@ -52,6 +58,12 @@ const (
 	PurposeAnswer Purpose = ""
 	PurposeGoal   Purpose = "goal"
 )
+
+// msgAnswerTooLong ends an answer cut at MaxAnswerBytes.
+const msgAnswerTooLong = "The answer was longer than this site allows and was stopped here."
+
+// errAnswerTooLong stops an answer at MaxAnswerBytes.
+var errAnswerTooLong = errs.New(errs.TooLarge, msgAnswerTooLong)
 
 // msgPurpose refuses a purpose the server does not know.
 const msgPurpose = `The purpose must be "goal" or left out.`
@@ -194,9 +206,27 @@ func (a *Agent) Answer(ctx context.Context, v access.Viewer, msgs []ChatMessage,
 	ctx, cancel := context.WithTimeout(ctx, MaxAnswerTime)
 	defer cancel()
 	sum := Summary{Provider: a.Provider()}
+	relayed := 0 // bytes of text and tool calls sent so far
 	send := func(e Event) error {
-		if err := emit(e); err != nil {
-			return emitError{err}
+		size := len(e.Content)
+		for _, c := range e.ToolCalls {
+			size += len(c.ID) + len(c.Function.Name) + len(c.Function.Arguments)
+		}
+		over := relayed+size > MaxAnswerBytes
+		if over {
+			if e.Content == "" {
+				return fmt.Errorf("%w (more than %d bytes)", errAnswerTooLong, MaxAnswerBytes)
+			}
+			e = Event{Content: cutUTF8(e.Content, MaxAnswerBytes-relayed)}
+		}
+		relayed += len(e.Content)
+		if e.Content != "" || !over {
+			if err := emit(e); err != nil {
+				return emitError{err}
+			}
+		}
+		if over {
+			return fmt.Errorf("%w (more than %d bytes)", errAnswerTooLong, MaxAnswerBytes)
 		}
 		return nil
 	}
@@ -216,6 +246,18 @@ func (a *Agent) Answer(ctx context.Context, v access.Viewer, msgs []ChatMessage,
 		_ = emit(Event{Error: errs.MessageOf(err)})
 	}
 	return sum
+}
+
+// cutUTF8 is the longest prefix of s of at most n bytes that ends on a
+// character boundary.
+func cutUTF8(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:max(n, 0)]
 }
 
 func (a *Agent) answer(ctx context.Context, v access.Viewer, msgs []ChatMessage, p Purpose, send Emit, sum *Summary) error {

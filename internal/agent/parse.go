@@ -16,6 +16,18 @@ const maxLine = 1 << 20
 // errLineTooLong is a broken provider stream.
 var errLineTooLong = errors.New("a line of the provider's stream is longer than 1 MB")
 
+// maxCompletionBytes bounds the text and tool-call arguments of one
+// completion the decoder holds. Text is also cut by the answer's own cap
+// (MaxAnswerBytes) as it is relayed, but tool-call arguments are held until
+// the call is whole, and a model streaming them without end would fill
+// memory.
+const maxCompletionBytes = 1 << 20
+
+// errCompletionTooLong is a model sending more than maxCompletionBytes.
+func errCompletionTooLong() error {
+	return &ProviderError{Detail: "the completion is longer than 1 MB (max_tokens ignored)"}
+}
+
 // decoder reads the provider's server-sent events as they arrive, in reads
 // of any size: it keeps a partial line until its newline comes, treats each
 // "data:" line as one JSON chunk (providers never split a chunk across data
@@ -28,6 +40,7 @@ type decoder struct {
 	calls     callAssembler
 	usage     *Usage
 	finish    string
+	size      int                // bytes of content and tool calls so far
 	onContent func(string) error // each content delta as it arrives; may be nil
 }
 
@@ -99,7 +112,11 @@ func (d *decoder) line(line []byte) error {
 			d.finish = *ch.FinishReason
 		}
 		for _, tc := range ch.Delta.ToolCalls {
+			d.size += len(tc.Function.Arguments) + len(tc.Function.Name) + len(tc.ID)
 			d.calls.add(tc)
+		}
+		if d.size += len(ch.Delta.Content); d.size > maxCompletionBytes {
+			return errCompletionTooLong()
 		}
 		if ch.Delta.Content != "" {
 			d.content.WriteString(ch.Delta.Content)
