@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 
 /**
@@ -258,5 +259,30 @@ test.describe('hydration', () => {
     await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeVisible();
     await page.waitForLoadState('networkidle');
     expect(errors).toEqual([]);
+  });
+});
+
+test.describe('accessibility', () => {
+  /** axe findings of the page that are serious or worse, link-in-text-block among them. */
+  async function seriousViolations(page: Page): Promise<string[]> {
+    const results = await new AxeBuilder({ page }).analyze();
+    return results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
+
+  test('/auth at 1440 px: links in running text are told apart without colour', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    for (const path of ['/auth', '/auth?reset=true']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      expect(await seriousViolations(page), path).toEqual([]);
+    }
+    const homeLink = page.getByRole('link', { name: 'home page' });
+    await expect(homeLink).toHaveCSS('text-decoration-line', 'underline');
   });
 });

@@ -225,7 +225,7 @@ export function AuthPage() {
           </p>
           <p className="mt-1.5 text-muted">
             Questions first? The console on the{' '}
-            <Link to="/" className="text-term-cyan underline-offset-4 hover:underline">
+            <Link to="/" className="text-term-cyan underline underline-offset-4 hover:text-fg">
               home page
             </Link>{' '}
             answers them, no account needed.

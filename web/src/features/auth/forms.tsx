@@ -155,8 +155,9 @@ export function SignInForm({
   );
 }
 
+/** A link or link-like button in running text: underlined, so it is told apart without colour. */
 export const linkButton =
-  'rounded-sm font-mono text-sm text-term-cyan underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-term-cyan';
+  'rounded-sm font-mono text-sm text-term-cyan underline underline-offset-4 hover:text-fg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-term-cyan';
 
 export interface SignUpFormProps {
   onSignedUp: (user: User) => After;
