@@ -282,7 +282,7 @@ test.describe('accessibility', () => {
       await page.waitForLoadState('networkidle');
       expect(await seriousViolations(page), path).toEqual([]);
     }
-    const homeLink = page.getByRole('link', { name: 'home page' });
+    const homeLink = page.getByRole('link', { name: 'home page', exact: true });
     await expect(homeLink).toHaveCSS('text-decoration-line', 'underline');
   });
 });
