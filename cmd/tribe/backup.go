@@ -13,7 +13,6 @@ import (
 
 	"tribe/internal/backup"
 	"tribe/internal/config"
-	"tribe/internal/store"
 )
 
 // runBackup is `tribe backup FILE`: one archive of the database (SQLite) and

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"tribe/internal/clock/clocktest"
 	"tribe/internal/mail"
 	"tribe/internal/mail/mailtest"
 	"tribe/internal/store"
@@ -35,12 +36,12 @@ func TestKilledSendIsSentAgainWithinALease(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		clk := &clock{t: claimedAt.Add(mail.DefaultLease - 5*time.Second)}
+		clk := clocktest.At(claimedAt.Add(mail.DefaultLease - 5*time.Second))
 		live := mail.NewWorker(b, smtpSender(t, srv), quiet(), mail.WorkerOptions{Now: clk.Now})
 		if n := drain(t, live); n != 0 {
 			t.Fatalf("the message was taken %v into its lease", mail.DefaultLease-5*time.Second)
 		}
-		clk.Add(10 * time.Second)
+		clk.Advance(10 * time.Second)
 		if n := drain(t, live); n != 1 {
 			t.Fatalf("%v after the crash, drain attempted %d, want the interrupted message", mail.DefaultLease+5*time.Second, n)
 		}
