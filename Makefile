@@ -5,7 +5,10 @@ GO_LDFLAGS := -s -w -X main.version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public web/index.html web/vite.config.ts web/scripts web/tsconfig*.json -type f 2>/dev/null)
 GO_SRC := $(shell find cmd internal content -type f \( -name '*.go' -o -name '*.sql' -o -name '*.json' \) -not -path 'internal/webapp/dist/*' 2>/dev/null)
 
-.PHONY: run build test lint dev web clean check-tools
+# The web app's API types are generated from the Go packages tygo.yaml lists (see `make types`).
+API_TYPES_SRC := tygo.yaml $(shell sed -n 's|^  - path: tribe/||p' tygo.yaml | xargs -I{} find {} -maxdepth 1 -name '*.go' ! -name '*_test.go' 2>/dev/null)
+
+.PHONY: run build test lint dev web types clean check-tools
 
 # `make run` and `make dev` listen on 127.0.0.1:8080 unless TRIBE_ADDR is set (in the environment or
 # .env): the development mailbox is only served by a server bound to a loopback address.
@@ -14,7 +17,7 @@ LOCAL_ADDR = $(if $(TRIBE_ADDR),,$(if $(shell grep -sqE '^[[:space:]]*(export[[:
 run: build ## build everything and serve http://localhost:8080 on SQLite in ./data
 	$(LOCAL_ADDR) ./bin/tribe serve
 
-build: bin/tribe ## bin/tribe with the web app embedded
+build: web/node_modules/.api-types bin/tribe ## bin/tribe with the web app embedded
 
 bin/tribe: internal/webapp/dist/index.html $(GO_SRC) go.mod go.sum
 	@scripts/check-tools.sh go
@@ -24,7 +27,17 @@ bin/tribe: internal/webapp/dist/index.html $(GO_SRC) go.mod go.sum
 bin/fakeai: $(shell find internal/agent/aitest -name '*.go' 2>/dev/null) go.mod go.sum
 	CGO_ENABLED=0 go build -trimpath -o $@ ./internal/agent/aitest/cmd/fakeai
 
-web: internal/webapp/dist/index.html
+web: web/node_modules/.api-types internal/webapp/dist/index.html
+
+types: web/node_modules/.installed ## regenerate the web app's API types from the Go types (tygo.yaml)
+	scripts/api-types.sh
+
+# `make build` and `make web` regenerate them first when a Go file they come from changed (listed
+# first, so the web build then sees what changed); the script rewrites only files whose content
+# changes, so the web app is not rebuilt for nothing. CI only checks them: stale files fail there.
+web/node_modules/.api-types: $(API_TYPES_SRC) web/node_modules/.installed
+	scripts/api-types.sh $(if $(CI),check)
+	touch $@
 
 # The Go binary embeds internal/webapp/dist; the web build writes web/dist and
 # is copied there (keeping .gitkeep, which lets Go build before the web app).

@@ -31,12 +31,12 @@ run_lint() {
   {
     unformatted=$(gofmt -l cmd internal content)
     if [ -n "$unformatted" ]; then echo "gofmt: these files need formatting:"; echo "$unformatted"; exit 1; fi
-    go vet ./... && go tool staticcheck ./... && (cd web && npm run --silent lint)
+    go vet ./... && go tool staticcheck ./... && scripts/api-types.sh check && (cd web && npm run --silent lint)
   } > "$logs/lint.log" 2>&1
   local rc=$?
   cat "$logs/lint.log"
-  [ $rc -eq 0 ] || fail lint "gofmt, go vet, staticcheck, biome or tsc reported problems"
-  summary+=("lint:      clean (gofmt, go vet, staticcheck, Biome, tsc)")
+  [ $rc -eq 0 ] || fail lint "gofmt, go vet, staticcheck, stale generated API types, biome or tsc reported problems"
+  summary+=("lint:      clean (gofmt, go vet, staticcheck, generated API types, Biome, tsc)")
 }
 
 run_go() {

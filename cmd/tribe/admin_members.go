@@ -115,7 +115,7 @@ func adminMembers(ctx context.Context, bill *billing.Service, stdout io.Writer) 
 		if m.Complimentary {
 			comp = "yes, no end"
 			if m.Until != nil {
-				comp = "until " + m.Until.AddDate(0, 0, -1).Format("2006-01-02")
+				comp = "until " + *m.Until
 			}
 		}
 		access := "no"

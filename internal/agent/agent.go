@@ -79,12 +79,6 @@ func CheckPurpose(s string) (Purpose, error) {
 	}
 }
 
-// ChatMessage is one message of the conversation a person sends.
-type ChatMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
-
 // Messages of CheckMessages; the page shows them as they are.
 const (
 	msgPrompt   = "Please enter a prompt"

@@ -3,8 +3,17 @@ package agent
 import "encoding/json"
 
 // This file holds the OpenAI chat-completions wire types: what the client
-// sends upstream, the chunks it reads back, and the chunks the site's own
-// /api/ai/chat stream writes (the same shape, plus tool_status).
+// sends upstream, the chunks it reads back, and the messages and chunks of
+// the site's own /api/ai/chat (the same shape, plus tool_status). The
+// exported ones are generated into web/src/lib/api-types/agent.ts
+// (tygo.yaml, `make types`).
+
+// ChatMessage is one message of the conversation a person sends.
+// CheckMessages drops system messages and refuses any other role.
+type ChatMessage struct {
+	Role    string `json:"role" tstype:"'user' | 'assistant' | 'system'"`
+	Content string `json:"content"`
+}
 
 // Message is one message of a conversation sent to the model.
 type Message struct {
@@ -103,7 +112,7 @@ type Chunk struct {
 type ChunkChoice struct {
 	Index        int     `json:"index"`
 	Delta        Delta   `json:"delta"`
-	FinishReason *string `json:"finish_reason"`
+	FinishReason *string `json:"finish_reason" tstype:"string | null,required"`
 }
 
 // Delta is what a Chunk adds to the answer.
@@ -120,7 +129,7 @@ type ToolStatus struct {
 	ID     string `json:"id"`
 	Name   string `json:"name"`
 	Query  string `json:"query"`
-	Status string `json:"status"` // running or completed
+	Status string `json:"status" tstype:"'running' | 'completed'"` // running or completed
 }
 
 // Tool statuses.

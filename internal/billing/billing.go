@@ -56,8 +56,8 @@ func accessSQL(a string, param int) string {
 type Subscription struct {
 	// Status is Stripe's status; a complimentary membership that has ended
 	// reads "canceled".
-	Status           string     `json:"status"`
-	CurrentPeriodEnd *time.Time `json:"current_period_end"`
+	Status           string     `json:"status" tstype:"Status"`
+	CurrentPeriodEnd *time.Time `json:"current_period_end" tstype:"string | null,required"`
 	// CancelAtPeriodEnd is true when the membership ends at CurrentPeriodEnd
 	// instead of renewing ("Cancels Soon"), however the cancellation was
 	// scheduled.

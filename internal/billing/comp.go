@@ -110,19 +110,33 @@ func (s *Service) Uncomp(ctx context.Context, userID string) error {
 	})
 }
 
-// Member is one row of the admin's members list.
+// Member is one row of the admins' members list, as GET /api/admin/members
+// sends it and `tribe admin members` prints it.
 type Member struct {
-	UserID            string     `json:"user_id"`
-	FullName          string     `json:"full_name"`
-	Email             string     `json:"email"`
-	Status            string     `json:"status"`
-	HasAccess         bool       `json:"has_access"`
-	JoinedAt          time.Time  `json:"joined_at"`
-	Complimentary     bool       `json:"complimentary"`
-	Until             *time.Time `json:"until"` // end of a complimentary membership; null: no end
-	CurrentPeriodEnd  *time.Time `json:"current_period_end"`
+	UserID   string `json:"user_id"`
+	FullName string `json:"full_name"`
+	Email    string `json:"email"`
+	// Status is Stripe's status, "canceled" for an ended complimentary
+	// membership, or StatusFree for an account that never had a membership.
+	Status    string `json:"status" tstype:"Status | typeof StatusFree"`
+	HasAccess bool   `json:"has_access"`
+	// JoinedAt is when the membership began (ListMembers) or the account
+	// was created (ListAccounts).
+	JoinedAt      time.Time `json:"joined_at"`
+	Complimentary bool      `json:"complimentary"`
+	// Until is the last day (UTC, YYYY-MM-DD) of a complimentary
+	// membership; nil for no end and for paying members.
+	Until             *string    `json:"until" tstype:"string | null,required"`
+	CurrentPeriodEnd  *time.Time `json:"current_period_end" tstype:"string | null,required"`
 	CancelAtPeriodEnd bool       `json:"cancel_at_period_end"`
 }
+
+// StatusFree is the members list's status of an account that never had a
+// membership; no subscription row has it.
+const StatusFree = "free"
+
+// dayLayout writes Member.Until.
+const dayLayout = "2006-01-02"
 
 // ListMembers lists everyone who has or had a membership, paying or
 // complimentary, oldest membership first; JoinedAt is when it began.
@@ -134,8 +148,8 @@ func (s *Service) ListMembers(ctx context.Context) ([]Member, error) {
 
 // ListAccounts lists every account with its membership, oldest account
 // first: the admins' members list, from which any member can be made
-// complimentary. JoinedAt is when the account was created; Status is ""
-// for an account that never had a membership.
+// complimentary. JoinedAt is when the account was created; Status is
+// StatusFree for an account that never had a membership.
 func (s *Service) ListAccounts(ctx context.Context) ([]Member, error) {
 	return s.listMembers(ctx, "list accounts", `SELECT u.id, COALESCE(p.full_name, ''), u.email, u.created_at, `+memberColumns+`
 		 FROM users u LEFT JOIN profiles p ON p.id = u.id LEFT JOIN subscriptions s ON s.user_id = u.id
@@ -170,8 +184,15 @@ func (s *Service) listMembers(ctx context.Context, op, query string) ([]Member, 
 			return nil, fmt.Errorf("%s: %w", op, err)
 		}
 		m.JoinedAt, m.Status, m.HasAccess = joined.Time, sub.Status, sub.Active()
+		if m.Status == "" {
+			m.Status = StatusFree
+		}
 		m.Complimentary, m.CurrentPeriodEnd, m.CancelAtPeriodEnd = sub.Complimentary, sub.CurrentPeriodEnd, sub.CancelAtPeriodEnd
-		m.Until = sub.compUntil
+		if sub.Complimentary && sub.compUntil != nil {
+			// compUntil is the first instant after the last day.
+			day := sub.compUntil.UTC().Add(-time.Nanosecond).Format(dayLayout)
+			m.Until = &day
+		}
 		out = append(out, m)
 	}
 	if err := rows.Err(); err != nil {

@@ -91,7 +91,7 @@ func TestComplimentaryMembership(t *testing.T) {
 		for _, m := range list {
 			byEmail[m.Email] = m
 		}
-		if m := byEmail["ada@example.com"]; !m.Complimentary || m.Until == nil || !m.Until.Equal(end) || !m.HasAccess || m.FullName != "Ada" || m.UserID != ada {
+		if m := byEmail["ada@example.com"]; !m.Complimentary || m.Until == nil || *m.Until != end.Add(-time.Nanosecond).UTC().Format("2006-01-02") || !m.HasAccess || m.FullName != "Ada" || m.UserID != ada {
 			t.Fatalf("ada in the list: %+v", m)
 		}
 		if m := byEmail["bob@example.com"]; m.Complimentary || m.Status != StatusActive || !m.HasAccess || m.JoinedAt.IsZero() {
@@ -166,7 +166,7 @@ func TestListAccountsAgreesWithHasAccess(t *testing.T) {
 		for _, m := range list {
 			byID[m.UserID] = m
 		}
-		if m := byID[free]; m.Status != "" || m.HasAccess || m.Email != "free@example.com" || m.FullName != "Free" || m.JoinedAt.IsZero() {
+		if m := byID[free]; m.Status != StatusFree || m.HasAccess || m.Email != "free@example.com" || m.FullName != "Free" || m.JoinedAt.IsZero() {
 			t.Errorf("free account: %+v", m)
 		}
 		if m := byID[payer]; m.Status != StatusPastDue || !m.HasAccess {

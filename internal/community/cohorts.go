@@ -29,9 +29,9 @@ type Cohort struct {
 	Name        string         `json:"name"`
 	Description string         `json:"description"`
 	Icon        string         `json:"icon"`
-	GitHubURL   *string        `json:"github_url"`
-	HomepageURL *string        `json:"homepage_url"`
-	CreatedBy   *string        `json:"created_by"`
+	GitHubURL   *string        `json:"github_url" tstype:"string | null,required"`
+	HomepageURL *string        `json:"homepage_url" tstype:"string | null,required"`
+	CreatedBy   *string        `json:"created_by" tstype:"string | null,required"`
 	MaxMembers  int            `json:"max_members"`
 	MemberCount int            `json:"member_count"`
 	IsMember    bool           `json:"is_member"`
@@ -46,7 +46,7 @@ type Cohort struct {
 type CohortMember struct {
 	UserID    string    `json:"user_id"`
 	FullName  string    `json:"full_name"`
-	AvatarURL *string   `json:"avatar_url"`
+	AvatarURL *string   `json:"avatar_url" tstype:"string | null,required"`
 	JoinedAt  time.Time `json:"joined_at"`
 }
 

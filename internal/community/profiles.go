@@ -19,7 +19,7 @@ type Profile struct {
 	ID        string  `json:"id"`
 	Email     string  `json:"email"`
 	FullName  string  `json:"full_name"`
-	AvatarURL *string `json:"avatar_url"`
+	AvatarURL *string `json:"avatar_url" tstype:"string | null,required"`
 	Bio       string  `json:"bio"`
 	Phone     string  `json:"phone"`
 	Location  string  `json:"location"`

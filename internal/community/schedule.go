@@ -7,6 +7,32 @@ import (
 	"time"
 )
 
+// Session is a live group session as stored, with its computed times.
+type Session struct {
+	ID            string
+	Title         string
+	Description   string
+	Tags          []string
+	Date          string // YYYY-MM-DD in Timezone
+	Time          string // HH:MM in Timezone
+	Duration      string
+	Timezone      string
+	Status        string
+	MaxAttendees  *int
+	MeetingID     string
+	Password      string
+	JoinURL       string
+	MeetingLink   string
+	StartsAt      time.Time
+	EndsAt        time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	scheduleError error
+}
+
+// Upcoming reports whether the session has not ended at now.
+func (s *Session) Upcoming(now time.Time) bool { return s.EndsAt.After(now) }
+
 // LoadZone resolves an IANA time-zone name. "Local" and the empty name are
 // refused: a session's time must not depend on the server's own zone.
 func LoadZone(name string) (*time.Location, error) {

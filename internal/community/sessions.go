@@ -18,32 +18,6 @@ import (
 // SessionStatuses are the states a live session may be in.
 var SessionStatuses = []string{"scheduled", "live", "completed", "cancelled"}
 
-// Session is a live group session as stored, with its computed times.
-type Session struct {
-	ID            string
-	Title         string
-	Description   string
-	Tags          []string
-	Date          string // YYYY-MM-DD in Timezone
-	Time          string // HH:MM in Timezone
-	Duration      string
-	Timezone      string
-	Status        string
-	MaxAttendees  *int
-	MeetingID     string
-	Password      string
-	JoinURL       string
-	MeetingLink   string
-	StartsAt      time.Time
-	EndsAt        time.Time
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
-	scheduleError error
-}
-
-// Upcoming reports whether the session has not ended at now.
-func (s *Session) Upcoming(now time.Time) bool { return s.EndsAt.After(now) }
-
 // SessionView is the JSON a member receives. The meeting fields are nil,
 // and so absent, unless the viewer may join (a subscriber or an admin).
 type SessionView struct {
@@ -56,7 +30,7 @@ type SessionView struct {
 	Duration     string    `json:"duration"`
 	Timezone     string    `json:"timezone"`
 	Status       string    `json:"status"`
-	MaxAttendees *int      `json:"max_attendees"`
+	MaxAttendees *int      `json:"max_attendees" tstype:"number | null,required"`
 	StartsAt     time.Time `json:"starts_at"`
 	EndsAt       time.Time `json:"ends_at"`
 	Upcoming     bool      `json:"upcoming"`
@@ -112,7 +86,7 @@ type SessionInput struct {
 	Duration     string   `json:"duration"`
 	Timezone     string   `json:"timezone"`
 	Status       string   `json:"status"`
-	MaxAttendees *int     `json:"max_attendees"`
+	MaxAttendees *int     `json:"max_attendees" tstype:"number | null"`
 	MeetingID    string   `json:"zoom_meeting_id"`
 	Password     string   `json:"zoom_password"`
 	JoinURL      string   `json:"zoom_join_url"`

@@ -64,6 +64,24 @@ type DocumentList struct {
 	Total     int        `json:"total"`
 }
 
+// SeedResult answers a seeding: how many seeded documents the knowledge base
+// now holds, a message for a person, and the count per category.
+type SeedResult struct {
+	Count     int           `json:"count"`
+	Message   string        `json:"message"`
+	Breakdown SeedBreakdown `json:"breakdown"`
+}
+
+// SeedBreakdown counts seeded documents per category.
+type SeedBreakdown struct {
+	About     int `json:"about"`
+	Services  int `json:"services"`
+	Projects  int `json:"projects"`
+	Stack     int `json:"stack"`
+	Contact   int `json:"contact"`
+	Community int `json:"community"`
+}
+
 // Input is what an admin sends to add or edit a document. Title and content
 // are required; on an edit, a metadata field left out keeps its value.
 type Input struct {

@@ -40,24 +40,6 @@ type SeedDoc struct {
 	Metadata Metadata
 }
 
-// SeedResult answers a seeding: how many seeded documents the knowledge base
-// now holds, a message for a person, and the count per category.
-type SeedResult struct {
-	Count     int           `json:"count"`
-	Message   string        `json:"message"`
-	Breakdown SeedBreakdown `json:"breakdown"`
-}
-
-// SeedBreakdown counts seeded documents per category.
-type SeedBreakdown struct {
-	About     int `json:"about"`
-	Services  int `json:"services"`
-	Projects  int `json:"projects"`
-	Stack     int `json:"stack"`
-	Contact   int `json:"contact"`
-	Community int `json:"community"`
-}
-
 // FromContent builds the seeded documents from the loaded content: every
 // entry of the site's search index (about, services, projects, stack,
 // contact) and the tribe's facts as community documents, with capacity the

@@ -13,14 +13,6 @@ import (
 // does not stop hydration: no prerendered text depends on it.
 const configScriptID = "tribe-config"
 
-// PageConfig is what the pages need to know about this server's settings,
-// embedded in every page as #tribe-config when any is set.
-type PageConfig struct {
-	// GoalWidgetURL is TRIBE_GOAL_WIDGET_URL: the goal page and dialog load
-	// this script instead of the built-in planner.
-	GoalWidgetURL string `json:"goal_widget_url,omitempty"`
-}
-
 // pageConfigScript returns the <script type="application/json"> element
 // that carries PageConfig into every page, or nil when nothing is set.
 func pageConfigScript(c *config.Config) ([]byte, error) {

@@ -84,14 +84,6 @@ func (a *aiAPI) register(g *registrar) error {
 	return nil
 }
 
-// AIChatRequest is the body of POST /api/ai/chat.
-type AIChatRequest struct {
-	Messages []agent.ChatMessage `json:"messages"`
-	// Purpose "goal" asks for a step-by-step plan (the goal planner);
-	// left out, the last message is answered.
-	Purpose string `json:"purpose,omitempty"`
-}
-
 // chat answers a conversation as a stream of chat.completion.chunk lines.
 // Everything that can be refused is refused before the stream starts, as
 // a JSON error; a failure after that ends the stream with an "AI Error"

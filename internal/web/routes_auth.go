@@ -52,39 +52,19 @@ func (a *authAPI) clientKey(r *http.Request) string {
 	return clientKey(r, a.cfg.TrustedProxies)
 }
 
-// userJSON is the user object of docs/api.md.
-type userJSON struct {
-	ID             string            `json:"id"`
-	Email          string            `json:"email"`
-	EmailConfirmed bool              `json:"email_confirmed"`
-	FullName       string            `json:"full_name"`
-	AvatarURL      *string           `json:"avatar_url"`
-	IsAdmin        bool              `json:"is_admin"`
-	NameUnverified bool              `json:"name_unverified"`
-	CreatedAt      string            `json:"created_at"`
-	Subscription   *subscriptionJSON `json:"subscription"`
-}
-
-type subscriptionJSON struct {
-	Status            string  `json:"status"`
-	CurrentPeriodEnd  *string `json:"current_period_end"`
-	CancelAtPeriodEnd bool    `json:"cancel_at_period_end"`
-	Complimentary     bool    `json:"complimentary"`
-	HasSubscriptionID bool    `json:"has_subscription_id"`
-}
-
 func jsonTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
-func toUserJSON(u *auth.User) *userJSON {
+// toUser writes u as the user object of docs/api.md; nil stays nil.
+func toUser(u *auth.User) *User {
 	if u == nil {
 		return nil
 	}
-	out := &userJSON{
+	out := &User{
 		ID: u.ID, Email: u.Email, EmailConfirmed: u.EmailConfirmed, FullName: u.FullName,
 		AvatarURL: u.AvatarURL, IsAdmin: u.IsAdmin, NameUnverified: u.NameUnverified, CreatedAt: jsonTime(u.CreatedAt),
 	}
 	if sub := u.Subscription; sub != nil {
-		out.Subscription = &subscriptionJSON{Status: sub.Status, CancelAtPeriodEnd: sub.CancelAtPeriodEnd,
+		out.Subscription = &UserSubscription{Status: sub.Status, CancelAtPeriodEnd: sub.CancelAtPeriodEnd,
 			Complimentary: sub.Complimentary, HasSubscriptionID: sub.HasSubscriptionID}
 		if sub.CurrentPeriodEnd != nil {
 			s := jsonTime(*sub.CurrentPeriodEnd)
@@ -94,25 +74,17 @@ func toUserJSON(u *auth.User) *userJSON {
 	return out
 }
 
-type userBody struct {
-	User *userJSON `json:"user"`
-}
-
-type messageBody struct {
-	Message string `json:"message"`
-}
-
 func (a *authAPI) session(w http.ResponseWriter, r *http.Request) error {
 	p, ok := auth.PrincipalFrom(r.Context())
 	if !ok {
-		httpx.WriteJSON(w, http.StatusOK, userBody{})
+		httpx.WriteJSON(w, http.StatusOK, SessionBody{})
 		return nil
 	}
 	u, err := a.auth.User(r.Context(), p.UserID)
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, userBody{User: toUserJSON(u)})
+	httpx.WriteJSON(w, http.StatusOK, SessionBody{User: toUser(u)})
 	return nil
 }
 
@@ -133,7 +105,7 @@ func (a *authAPI) signup(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	setSessionCookie(w, token, a.secure())
-	httpx.WriteJSON(w, http.StatusCreated, userBody{User: toUserJSON(u)})
+	httpx.WriteJSON(w, http.StatusCreated, UserBody{User: toUser(u)})
 	return nil
 }
 
@@ -164,7 +136,7 @@ func (a *authAPI) signin(w http.ResponseWriter, r *http.Request) error {
 	}
 	a.limits.signinAccount.Succeed(account, client)
 	setSessionCookie(w, token, a.secure())
-	httpx.WriteJSON(w, http.StatusOK, userBody{User: toUserJSON(u)})
+	httpx.WriteJSON(w, http.StatusOK, UserBody{User: toUser(u)})
 	return nil
 }
 
@@ -212,7 +184,7 @@ func (a *authAPI) forgot(w http.ResponseWriter, r *http.Request) error {
 	if err := a.auth.RequestPasswordReset(r.Context(), email.Mailbox); err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusAccepted, messageBody{Message: forgotMessage})
+	httpx.WriteJSON(w, http.StatusAccepted, MessageBody{Message: forgotMessage})
 	return nil
 }
 
@@ -233,7 +205,7 @@ func (a *authAPI) reset(w http.ResponseWriter, r *http.Request) error {
 	}
 	a.limits.signinAccount.Reset(auth.NormalizeEmail(u.Email))
 	setSessionCookie(w, token, a.secure())
-	httpx.WriteJSON(w, http.StatusOK, userBody{User: toUserJSON(u)})
+	httpx.WriteJSON(w, http.StatusOK, UserBody{User: toUser(u)})
 	return nil
 }
 
@@ -250,7 +222,7 @@ func (a *authAPI) resend(w http.ResponseWriter, r *http.Request) error {
 	if sent {
 		msg = "We've sent a new confirmation link to " + p.Email + ". It works for 24 hours."
 	}
-	httpx.WriteJSON(w, http.StatusAccepted, messageBody{Message: msg})
+	httpx.WriteJSON(w, http.StatusAccepted, MessageBody{Message: msg})
 	return nil
 }
 

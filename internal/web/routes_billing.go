@@ -44,22 +44,6 @@ func (a *billingAPI) register(g *registrar) error {
 	return nil
 }
 
-// CheckoutRequest is the body of POST /api/billing/checkout.
-type CheckoutRequest struct {
-	// RedirectTo names the page Stripe returns to: "members" (the default).
-	RedirectTo string `json:"redirect_to"`
-}
-
-// URLReply answers checkout and portal: where to send the browser.
-type URLReply struct {
-	URL string `json:"url"`
-}
-
-// SubscriptionReply answers POST /api/billing/refresh.
-type SubscriptionReply struct {
-	Subscription *billing.Subscription `json:"subscription"`
-}
-
 func (a *billingAPI) checkout(w http.ResponseWriter, r *http.Request) error {
 	var in CheckoutRequest
 	if err := httpx.ReadJSON(w, r, &in); err != nil && !errors.Is(err, httpx.ErrEmptyBody) {
@@ -157,43 +141,6 @@ func webhookType(body []byte) string {
 
 // --- admins: the members list and complimentary membership
 
-// AdminMember is one row of GET /api/admin/members: every account, with its
-// membership.
-type AdminMember struct {
-	UserID   string `json:"user_id"`
-	FullName string `json:"full_name"`
-	Email    string `json:"email"`
-	// Status is Stripe's status, "canceled" for an ended complimentary
-	// membership, or "free" for an account that never had a membership.
-	Status    string `json:"status"`
-	HasAccess bool   `json:"has_access"`
-	// JoinedAt is when the account was created.
-	JoinedAt      time.Time `json:"joined_at"`
-	Complimentary bool      `json:"complimentary"`
-	// Until is the last day (UTC, YYYY-MM-DD) of a complimentary
-	// membership; null for no end and for paying members.
-	Until             *string    `json:"until"`
-	CurrentPeriodEnd  *time.Time `json:"current_period_end"`
-	CancelAtPeriodEnd bool       `json:"cancel_at_period_end"`
-}
-
-// AdminMemberList answers GET /api/admin/members.
-type AdminMemberList struct {
-	Members []AdminMember `json:"members"`
-}
-
-// AdminMemberReply answers PUT /api/admin/members/{id}/complimentary.
-type AdminMemberReply struct {
-	Member AdminMember `json:"member"`
-}
-
-// CompRequest is the body of PUT /api/admin/members/{id}/complimentary.
-type CompRequest struct {
-	// Until is the last day of the membership (UTC), YYYY-MM-DD; null or
-	// absent for no end.
-	Until *string `json:"until"`
-}
-
 // FieldTypeMessage explains an until of the wrong type.
 func (CompRequest) FieldTypeMessage(field string) string {
 	if field == "until" {
@@ -206,38 +153,12 @@ var errUntil = errs.Field("until", `Until must be a date written YYYY-MM-DD, or 
 
 const dateLayout = "2006-01-02"
 
-// statusFree is the members list's status of an account that never had a
-// membership.
-const statusFree = "free"
-
-func adminMember(m billing.Member) AdminMember {
-	status := m.Status
-	if status == "" {
-		status = statusFree
-	}
-	out := AdminMember{
-		UserID: m.UserID, FullName: m.FullName, Email: m.Email, Status: status, HasAccess: m.HasAccess,
-		JoinedAt: m.JoinedAt, Complimentary: m.Complimentary,
-		CurrentPeriodEnd: m.CurrentPeriodEnd, CancelAtPeriodEnd: m.CancelAtPeriodEnd,
-	}
-	if m.Complimentary && m.Until != nil {
-		// billing keeps the first instant after the last day.
-		day := m.Until.UTC().Add(-time.Nanosecond).Format(dateLayout)
-		out.Until = &day
-	}
-	return out
-}
-
 func (a *billingAPI) listMembers(w http.ResponseWriter, r *http.Request) error {
 	list, err := a.billing.ListAccounts(r.Context())
 	if err != nil {
 		return err
 	}
-	out := AdminMemberList{Members: make([]AdminMember, 0, len(list))}
-	for _, m := range list {
-		out.Members = append(out.Members, adminMember(m))
-	}
-	httpx.WriteJSON(w, http.StatusOK, out)
+	httpx.WriteJSON(w, http.StatusOK, AdminMemberList{Members: list})
 	return nil
 }
 
@@ -268,7 +189,7 @@ func (a *billingAPI) compMember(w http.ResponseWriter, r *http.Request) error {
 	}
 	for _, m := range list {
 		if m.UserID == id {
-			httpx.WriteJSON(w, http.StatusOK, AdminMemberReply{Member: adminMember(m)})
+			httpx.WriteJSON(w, http.StatusOK, AdminMemberReply{Member: m})
 			return nil
 		}
 	}

@@ -42,17 +42,6 @@ func (a *kbAPI) register(g *registrar) error {
 	return nil
 }
 
-// SearchRequest is the body of POST /api/search.
-type SearchRequest struct {
-	Query string `json:"query"`
-	Limit int    `json:"limit"`
-}
-
-// documentBody answers a document's creation or edit.
-type documentBody struct {
-	Document kb.Document `json:"document"`
-}
-
 func (a *kbAPI) search(w http.ResponseWriter, r *http.Request) error {
 	if err := limited(w, limitCheck{a.searchIP, clientKey(r, a.cfg.TrustedProxies)}); err != nil {
 		return err
@@ -108,7 +97,7 @@ func (a *kbAPI) create(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusCreated, documentBody{d})
+	httpx.WriteJSON(w, http.StatusCreated, DocumentBody{d})
 	return nil
 }
 
@@ -121,7 +110,7 @@ func (a *kbAPI) update(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, documentBody{d})
+	httpx.WriteJSON(w, http.StatusOK, DocumentBody{d})
 	return nil
 }
 

@@ -72,16 +72,6 @@ func (a *membersAPI) tribeStatus(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// MembersOverview is the dashboard's summary of GET /api/members/overview.
-type MembersOverview struct {
-	Subscription *billing.Subscription `json:"subscription"`
-	IsSubscriber bool                  `json:"is_subscriber"`
-	IsAdmin      bool                  `json:"is_admin"`
-	Tribe        billing.TribeStatus   `json:"tribe"`
-	// GroupChatURL is the invitation, only for those who may see paid content.
-	GroupChatURL *string `json:"group_chat_url"`
-}
-
 func (a *membersAPI) membersOverview(w http.ResponseWriter, r *http.Request) error {
 	v, err := viewer(r, a.db)
 	if err != nil {
@@ -105,16 +95,12 @@ func (a *membersAPI) membersOverview(w http.ResponseWriter, r *http.Request) err
 
 // --- profile
 
-type profileBody struct {
-	Profile *community.Profile `json:"profile"`
-}
-
 func (a *membersAPI) getProfile(w http.ResponseWriter, r *http.Request) error {
 	prof, err := community.GetProfile(r.Context(), a.db, caller(r).UserID)
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, profileBody{prof})
+	httpx.WriteJSON(w, http.StatusOK, ProfileBody{prof})
 	return nil
 }
 
@@ -129,7 +115,7 @@ func (a *membersAPI) putProfile(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	a.profileChanged(r, p.UserID)
-	httpx.WriteJSON(w, http.StatusOK, profileBody{prof})
+	httpx.WriteJSON(w, http.StatusOK, ProfileBody{prof})
 	return nil
 }
 
@@ -179,7 +165,7 @@ func (a *membersAPI) postAvatar(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		a.profileChanged(r, p.UserID)
-		httpx.WriteJSON(w, http.StatusOK, profileBody{prof})
+		httpx.WriteJSON(w, http.StatusOK, ProfileBody{prof})
 		return nil
 	}
 }
@@ -214,7 +200,7 @@ func (a *membersAPI) deleteAvatar(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	a.profileChanged(r, p.UserID)
-	httpx.WriteJSON(w, http.StatusOK, profileBody{prof})
+	httpx.WriteJSON(w, http.StatusOK, ProfileBody{prof})
 	return nil
 }
 
@@ -236,16 +222,6 @@ func (a *membersAPI) serveAvatar(w http.ResponseWriter, r *http.Request) error {
 }
 
 // --- cohorts
-
-type cohortBody struct {
-	Cohort *community.Cohort `json:"cohort"`
-}
-
-// CohortList is the answer of GET /api/cohorts.
-type CohortList struct {
-	Cohorts    []community.Cohort `json:"cohorts"`
-	MyCohortID *string            `json:"my_cohort_id"`
-}
 
 func (a *membersAPI) listCohorts(w http.ResponseWriter, r *http.Request) error {
 	cohorts, mine, err := community.ListCohorts(r.Context(), a.db, caller(r).UserID)
@@ -304,21 +280,11 @@ func (a *membersAPI) cohortChanged(w http.ResponseWriter, r *http.Request, statu
 		w.WriteHeader(status)
 		return nil
 	}
-	httpx.WriteJSON(w, status, cohortBody{c})
+	httpx.WriteJSON(w, status, CohortBody{c})
 	return nil
 }
 
 // --- live sessions
-
-// SessionList is the answer of GET /api/sessions.
-type SessionList struct {
-	Sessions []community.SessionView `json:"sessions"`
-	CanJoin  bool                    `json:"can_join"`
-}
-
-type sessionReply struct {
-	Session community.SessionView `json:"session"`
-}
 
 func (a *membersAPI) listSessions(w http.ResponseWriter, r *http.Request) error {
 	v, err := viewer(r, a.db)
@@ -342,7 +308,7 @@ func (a *membersAPI) getSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, sessionReply{sess})
+	httpx.WriteJSON(w, http.StatusOK, SessionReply{sess})
 	return nil
 }
 
@@ -416,23 +382,11 @@ func (a *membersAPI) sessionChanged(w http.ResponseWriter, r *http.Request, stat
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, status, sessionReply{sess.View(v, time.Now())})
+	httpx.WriteJSON(w, status, SessionReply{sess.View(v, time.Now())})
 	return nil
 }
 
 // --- calendar feed
-
-// FeedStatus is the answer of GET /api/calendar/feed.
-type FeedStatus struct {
-	Exists    bool       `json:"exists"`
-	CreatedAt *time.Time `json:"created_at"`
-}
-
-// FeedCreated is the answer of POST /api/calendar/feed: the secret URL, shown once.
-type FeedCreated struct {
-	URL       string    `json:"url"`
-	CreatedAt time.Time `json:"created_at"`
-}
 
 func (a *membersAPI) getFeed(w http.ResponseWriter, r *http.Request) error {
 	feed, err := community.GetFeed(r.Context(), a.db, caller(r).UserID)

@@ -29,25 +29,6 @@ func newWaitlistAPI(cfg *config.Config, db *store.DB, logger *slog.Logger) *wait
 		perIP: ratelimit.New(20, 30*time.Second), perEmail: ratelimit.New(5, 10*time.Minute)}
 }
 
-// WaitlistJoined answers POST /api/waitlist.
-type WaitlistJoined struct {
-	Status  string `json:"status"` // "added" or "already"
-	Message string `json:"message"`
-}
-
-// WaitlistEntry is one person on the wait list, as admins see them.
-type WaitlistEntry struct {
-	ID        string `json:"id"`
-	FullName  string `json:"full_name"`
-	Email     string `json:"email"`
-	CreatedAt string `json:"created_at"`
-}
-
-// WaitlistEntries answers GET /api/admin/waitlist, newest first.
-type WaitlistEntries struct {
-	Entries []WaitlistEntry `json:"entries"`
-}
-
 func (a *waitlistAPI) register(g *registrar) error {
 	g.route("POST /api/waitlist", anyone, a.join)
 	g.route("GET /api/admin/waitlist", admin, a.list)

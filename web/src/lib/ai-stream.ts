@@ -5,20 +5,12 @@
  * JSON errors (thrown as ApiError); errors during it arrive as content reading "AI Error: …".
  */
 
+import type { ChatMessage, ToolStatus } from '@/lib/api-types/agent';
+import type { AIChatRequest } from '@/lib/api-types/web';
 import { ApiError, errorFromResponse, send } from './api';
 
-export interface ChatMessage {
-  role: 'user' | 'assistant';
-  content: string;
-}
-
-/** A tool the server started or finished while answering; `query` is what it looks for. */
-export interface ToolStatus {
-  id: string;
-  name: string;
-  query: string;
-  status: 'running' | 'completed';
-}
+/** A message of the conversation, and a tool the server started or finished while answering. */
+export type { ChatMessage, ToolStatus };
 
 /** A tool call the model made, with its arguments as the JSON text it sent. */
 export interface ToolCall {
@@ -115,7 +107,7 @@ export interface ChatOptions {
   /** Aborting stops the answer; the server cancels its model request at once. */
   signal?: AbortSignal;
   /** `goal` asks for a step-by-step plan instead of an answer. */
-  purpose?: 'goal';
+  purpose?: AIChatRequest['purpose'];
 }
 
 /** The message shown when a stream stops before `[DONE]`. */
@@ -128,11 +120,12 @@ export const CUT_OFF_MESSAGE = 'The answer stopped before it was complete. Pleas
  */
 export async function streamChat(messages: ChatMessage[], options: ChatOptions): Promise<void> {
   const { onEvent, signal, purpose } = options;
+  const request: AIChatRequest = purpose ? { messages, purpose } : { messages };
   const res = await send('/api/ai/chat', {
     method: 'POST',
     credentials: 'same-origin',
     headers: { Accept: 'text/event-stream', 'Content-Type': 'application/json' },
-    body: JSON.stringify(purpose ? { messages, purpose } : { messages }),
+    body: JSON.stringify(request),
     signal,
   });
   if (!res.ok) throw await errorFromResponse(res);

@@ -4,7 +4,7 @@
  * as {@link ApiError}.
  */
 
-import type { ApiErrorBody } from './api-types';
+import type { ErrorBody as ApiErrorBody } from '@/lib/api-types/httpx';
 
 export class ApiError extends Error {
   readonly status: number;

@@ -3,8 +3,8 @@
  * and signing out (the logout dialog, /auth and the members area). The other account endpoints
  * belong to features/auth/api.
  */
+import type { SessionBody, User } from '@/lib/api-types/web';
 import { api } from './api';
-import type { SessionBody, User } from './api-types';
 
 /** `GET /api/auth/session`: the signed-in user, or null. */
 export async function getSessionUser(): Promise<User | null> {

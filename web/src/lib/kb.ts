@@ -3,8 +3,8 @@
  * one seeding call, shared so each feature asks the server the same way.
  */
 
+import type { Results as SearchResponse, SeedResult } from '@/lib/api-types/kb';
 import { api } from './api';
-import type { SearchResponse, SeedResult } from './api-types';
 
 /** Searches the knowledge base (POST /api/search); `limit` is 1 to 20, the server's default 5. */
 export function searchKnowledge(query: string, limit?: number): Promise<SearchResponse> {

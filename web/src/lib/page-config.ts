@@ -3,7 +3,7 @@
  * #tribe-config when any is set. Absent (the usual case, and always while prerendering), every
  * setting is off.
  */
-import type { PageConfig } from './api-types';
+import type { PageConfig } from '@/lib/api-types/web';
 import { readJsonScript } from './json-script';
 
 /** The element the server fills with the page settings. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { User } from '@/lib/api-types/web';
 import { ApiError } from './api';
-import type { User } from './api-types';
 import { createSessionStore, type SessionMessage, type SessionStore } from './session';
 
 const user: User = {

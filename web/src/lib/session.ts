@@ -7,9 +7,10 @@
  * The state starts as `unknown` on the server and in the first client render, which show the
  * signed-out view; it switches once the session request answers, so hydration never mismatches.
  */
+
 import { useSyncExternalStore } from 'react';
+import type { User } from '@/lib/api-types/web';
 import { ApiError } from './api';
-import type { User } from './api-types';
 import { getSessionUser } from './auth-api';
 
 export type SessionState =

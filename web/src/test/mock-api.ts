@@ -1,7 +1,8 @@
 /** Test helpers: a fake server behind `fetch`, and a user object. */
+
 import { toast as sonnerToast } from 'sonner';
 import { vi } from 'vitest';
-import type { User } from '@/lib/api-types';
+import type { User } from '@/lib/api-types/web';
 import { session } from '@/lib/session';
 
 export interface Call {

@@ -1,11 +1,10 @@
 import { type ReactNode, useRef, useState } from 'react';
-import type { User } from '@/lib/api-types';
+import type { User, WaitlistJoined } from '@/lib/api-types/web';
 import { joinWaitlist } from './api/join-waitlist';
 import { requestPasswordReset } from './api/request-password-reset';
 import { resetPassword } from './api/reset-password';
 import { signIn } from './api/sign-in';
 import { signUp } from './api/sign-up';
-import type { WaitlistJoined } from './api/types';
 import {
   type Action,
   Form,

@@ -1,7 +1,7 @@
 import resourcesFile from '@content/mcp/resources.json';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundledContent } from '@/content/site';
-import type { SearchResponse } from '@/lib/api-types';
+import type { Results as SearchResponse } from '@/lib/api-types/kb';
 import { apiError, json, mockApi, resetAuthState } from '@/test/mock-api';
 import {
   COMMAND_NAMES,

@@ -10,7 +10,7 @@ import { siteContent } from '@/content/site';
 import type { SiteContent } from '@/content/types';
 import { streamChat } from '@/lib/ai-stream';
 import { errorMessage } from '@/lib/api';
-import type { SearchResult } from '@/lib/api-types';
+import type { Result as SearchResult } from '@/lib/api-types/kb';
 import { searchKnowledge, seedKnowledgeBase } from '@/lib/kb';
 
 /** How a block of output is coloured. */

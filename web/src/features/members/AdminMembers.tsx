@@ -1,15 +1,16 @@
 /** The Admin tab's members list: who has (or had) a membership, and complimentary membership. */
+
 import { Gift, UserCheck } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { errorMessage } from '@/lib/api';
+import type { Member as AdminMember } from '@/lib/api-types/billing';
 import { toast } from '@/lib/toast';
 import { useAdminMembers } from './api/get-admin-members';
 import { useRemoveComplimentary } from './api/remove-complimentary';
 import { useSetComplimentary } from './api/set-complimentary';
-import type { AdminMember } from './api/types';
 import { formatLongDate } from './logic';
 import { EmptyState, LoadError, LoadingBlock, MemberDialog, TextField } from './parts';
 import { useErrorToast } from './SessionsPanel';

@@ -2,11 +2,15 @@ import { Heart, Rocket, Sparkles, Star, Target, Users, Zap } from 'lucide-react'
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ApiError, errorMessage } from '@/lib/api';
+import type { Cohort, CohortInput } from '@/lib/api-types/community';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
-import { COHORT_ICONS, type Cohort, type CohortIcon, type CohortInput } from './api/types';
 import { type CohortFormField, cohortErrorField, trimCohort, validateCohort } from './logic';
 import { MemberDialog, TextAreaField, TextField } from './parts';
+
+/** The icons a cohort may have, in the order the form offers them (the server's `CohortIcons`). */
+const COHORT_ICONS = ['users', 'sparkles', 'target', 'rocket', 'zap', 'heart', 'star'] as const;
+type CohortIcon = (typeof COHORT_ICONS)[number];
 
 /** The icon components behind the seven icon names. */
 export const cohortIcons: Record<CohortIcon, typeof Users> = {

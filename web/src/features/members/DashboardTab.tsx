@@ -3,9 +3,9 @@ import { Award, CalendarCheck, ChevronRight, CreditCard, ShieldCheck, Users } fr
 import { type ReactNode, useState } from 'react';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import type { MembersOverview } from '@/lib/api-types/web';
 import { cn } from '@/lib/cn';
 import { Link } from '@/lib/router';
-import type { MembersOverview } from './api/types';
 import { CalendarFeedPanel } from './CalendarFeedPanel';
 import { LevelDialog } from './LevelDialog';
 import { type StatusBadge, spotsText, subscriptionBadge } from './logic';

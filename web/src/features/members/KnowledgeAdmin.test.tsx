@@ -2,11 +2,10 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SeedResult } from '@/lib/api-types';
+import type { Document as KnowledgeDocument, SeedResult } from '@/lib/api-types/kb';
 import { createQueryClient } from '@/lib/query';
 import { ToastRegion } from '@/lib/toast';
 import { apiError, json, mockApi, resetAuthState } from '@/test/mock-api';
-import type { KnowledgeDocument } from './api/types';
 import { DOCUMENTS_PAGE_SIZE, KnowledgeAdmin } from './KnowledgeAdmin';
 
 const LIST = `/api/admin/documents?limit=${DOCUMENTS_PAGE_SIZE}&offset=0`;

@@ -2,6 +2,7 @@
  * The Admin tab's knowledge base: seeding it from the site's content files, and the documents it
  * holds (list, add, edit, delete). The site's AI answers (console search, agent page) read them.
  */
+
 import {
   BookOpen,
   ChevronLeft,
@@ -16,13 +17,17 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ApiError, errorMessage } from '@/lib/api';
-import type { SeedBreakdown, SeedResult } from '@/lib/api-types';
+import type {
+  Input as DocumentInput,
+  Document as KnowledgeDocument,
+  SeedBreakdown,
+  SeedResult,
+} from '@/lib/api-types/kb';
 import { toast } from '@/lib/toast';
 import { useCreateDocument } from './api/create-document';
 import { useDeleteDocument } from './api/delete-document';
 import { useDocuments } from './api/get-documents';
 import { useSeedKnowledgeBase } from './api/seed-knowledge-base';
-import type { DocumentInput, KnowledgeDocument } from './api/types';
 import { useUpdateDocument } from './api/update-document';
 import { formatLongDate, parseTags } from './logic';
 import {

@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { User } from '@/lib/api-types';
+import type { Cohort, SessionView as LiveSession, Profile } from '@/lib/api-types/community';
+import type { MembersOverview, User } from '@/lib/api-types/web';
 import { session } from '@/lib/session';
 import { renderRoute } from '@/test/render';
-import type { Cohort, LiveSession, MembersOverview, Profile } from './api/types';
 import { authRedirect } from './MembersPage';
 
 const user: User = {

@@ -9,7 +9,7 @@ import { Page } from '@/components/ui/page';
 import { PageHeader } from '@/components/ui/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api';
-import type { User } from '@/lib/api-types';
+import type { MembersOverview, User } from '@/lib/api-types/web';
 import { signOut } from '@/lib/auth-api';
 import { createQueryClient } from '@/lib/query';
 import { useNavigate, useSearchParams } from '@/lib/router';
@@ -24,7 +24,6 @@ import {
   useRefreshSubscription,
 } from './api/refresh-subscription';
 import { useResendConfirmation } from './api/resend-confirmation';
-import type { MembersOverview } from './api/types';
 import { AUTO_REFRESH_MS, pollCheckout } from './billing';
 import { CohortTab } from './CohortTab';
 import { DashboardTab } from './DashboardTab';

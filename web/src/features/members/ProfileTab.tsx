@@ -3,16 +3,18 @@ import { type ChangeEvent, type FormEvent, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ApiError, errorMessage } from '@/lib/api';
+import type { Profile, ProfileUpdate } from '@/lib/api-types/community';
 import { toast } from '@/lib/toast';
 import { useProfile } from './api/get-profile';
 import { useRemoveAvatar } from './api/remove-avatar';
-import type { Profile, ProfileInput } from './api/types';
 import { useUpdateProfile } from './api/update-profile';
 import { useUploadAvatar } from './api/upload-avatar';
 import { Avatar, LoadError, LoadingBlock, TextAreaField, TextField } from './parts';
 import { useErrorToast } from './SessionsPanel';
 
-type Field = keyof ProfileInput;
+/** The form sends every field; the server would keep one left out. */
+type ProfileForm = Required<ProfileUpdate>;
+type Field = keyof ProfileForm;
 
 /** The server refuses larger files (docs/api.md); saying so early saves the upload. */
 const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
@@ -38,7 +40,7 @@ function profileErrorField(message: string): Field | null {
   return byPrefix.find(([prefix]) => message.startsWith(prefix))?.[1] ?? null;
 }
 
-function toInput(profile: Profile): ProfileInput {
+function toInput(profile: Profile): ProfileForm {
   return {
     full_name: profile.full_name,
     bio: profile.bio,
@@ -131,7 +133,7 @@ function ProfileView({ profile, onEdit }: { profile: Profile; onEdit: () => void
 }
 
 function ProfileForm({ profile, onDone }: { profile: Profile; onDone: () => void }) {
-  const [values, setValues] = useState<ProfileInput>(() => toInput(profile));
+  const [values, setValues] = useState<ProfileForm>(() => toInput(profile));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const formRef = useRef<HTMLFormElement>(null);
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Subscription } from '@/lib/api-types';
-import type { MembersOverview } from './api/types';
+import type { Subscription } from '@/lib/api-types/billing';
+import type { MembersOverview } from '@/lib/api-types/web';
 import { isActivated, PORTAL_REFRESH, pollCheckout, watchPortalReturn } from './billing';
 
 const tribe = {

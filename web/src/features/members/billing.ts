@@ -3,8 +3,8 @@
  * with fake timers: the wait for a subscription after Checkout returns, and the refreshes after
  * the customer portal opens in another tab.
  */
-import type { Subscription } from '@/lib/api-types';
-import type { MembersOverview } from './api/types';
+import type { Subscription } from '@/lib/api-types/billing';
+import type { MembersOverview } from '@/lib/api-types/web';
 
 /** After `success=true`: wait 2 s, then up to 15 attempts of sync, 1 s, read, 2 s (spec §9). */
 export const CHECKOUT_POLL = {

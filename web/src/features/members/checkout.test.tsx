@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Subscription, User } from '@/lib/api-types';
+import type { Member as AdminMember, Subscription } from '@/lib/api-types/billing';
+import type { MembersOverview, User } from '@/lib/api-types/web';
 import { ada, json, mockApi, resetAuthState } from '@/test/mock-api';
 import { renderRoute } from '@/test/render';
-import type { AdminMember, MembersOverview } from './api/types';
 import { goToCheckout } from './navigation';
 
 vi.mock('./navigation', async (importOriginal) => ({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CohortInput, LiveSession } from './api/types';
+import type { Subscription } from '@/lib/api-types/billing';
+import type { CohortInput, SessionView as LiveSession } from '@/lib/api-types/community';
 import {
   cohortErrorField,
   initials,
@@ -65,7 +66,7 @@ describe('subscriptionBadge', () => {
   });
 
   it('reads Complimentary for a membership an admin gave, with its end or none', () => {
-    const comp = {
+    const comp: Subscription = {
       status: 'active',
       current_period_end: '2027-02-01T00:00:00Z',
       cancel_at_period_end: false,

@@ -1,6 +1,6 @@
 /** The members area's rules that are worth testing on their own: texts, levels, dates, validation. */
-import type { Subscription } from '@/lib/api-types';
-import type { CohortInput, LiveSession } from './api/types';
+import type { Subscription } from '@/lib/api-types/billing';
+import type { CohortInput, SessionView as LiveSession } from '@/lib/api-types/community';
 
 const longDay = (timeZone?: string) =>
   new Intl.DateTimeFormat('en-US', {

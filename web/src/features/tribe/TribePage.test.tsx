@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TribeStatus, User } from '@/lib/api-types';
+import type { TribeStatus } from '@/lib/api-types/billing';
+import type { User } from '@/lib/api-types/web';
 import { session } from '@/lib/session';
 import { ada, json, mockApi } from '@/test/mock-api';
 import { renderRoute } from '@/test/render';

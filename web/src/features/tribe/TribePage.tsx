@@ -21,7 +21,7 @@ import { TypedText } from '@/components/ui/typed-text';
 import { formatPrice } from '@/content/format';
 import { siteContent } from '@/content/site';
 import { errorMessage } from '@/lib/api';
-import type { TribeStatus } from '@/lib/api-types';
+import type { TribeStatus } from '@/lib/api-types/billing';
 import { cn } from '@/lib/cn';
 import { usePageTitle } from '@/lib/page-title';
 import { Link } from '@/lib/router';

@@ -1,5 +1,5 @@
 import { api } from '@/lib/api';
-import type { WaitlistJoined } from './types';
+import type { WaitlistJoined } from '@/lib/api-types/web';
 
 /** `POST /api/waitlist`: puts a name and address on the tribe's wait list. */
 export function joinWaitlist(fullName: string, email: string): Promise<WaitlistJoined> {

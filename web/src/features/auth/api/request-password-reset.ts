@@ -1,5 +1,5 @@
 import { api } from '@/lib/api';
-import type { MessageBody } from '@/lib/api-types';
+import type { MessageBody } from '@/lib/api-types/web';
 
 /**
  * `POST /api/auth/password/forgot`: mails a reset link (`/auth?reset=true&token=…`); answers the

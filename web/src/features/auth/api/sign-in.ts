@@ -1,5 +1,5 @@
 import { api } from '@/lib/api';
-import type { User, UserBody } from '@/lib/api-types';
+import type { User, UserBody } from '@/lib/api-types/web';
 
 /** `POST /api/auth/signin`: signs this browser in. */
 export async function signIn(email: string, password: string): Promise<User> {

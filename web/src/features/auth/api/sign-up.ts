@@ -1,5 +1,5 @@
 import { api } from '@/lib/api';
-import type { User, UserBody } from '@/lib/api-types';
+import type { User, UserBody } from '@/lib/api-types/web';
 
 /** `POST /api/auth/signup`: creates the account and signs this browser in. */
 export async function signUp(fullName: string, email: string, password: string): Promise<User> {

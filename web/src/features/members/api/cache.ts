@@ -1,8 +1,9 @@
 /** Cache updates that more than one members-area mutation makes. */
+
 import type { QueryClient } from '@tanstack/react-query';
+import type { Profile } from '@/lib/api-types/community';
 import { session } from '@/lib/session';
 import { membersKeys } from './keys';
-import type { Profile } from './types';
 
 /** Puts a saved profile in the cache and refreshes the user (whose name or avatar may change). */
 export function profileSaved(client: QueryClient, saved: Profile): void {

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { FeedCreated, FeedStatus } from '@/lib/api-types/web';
 import type { MutationConfig } from '@/lib/query';
 import { membersKeys } from './keys';
-import type { FeedCreated, FeedStatus } from './types';
 
 /** `POST /api/calendar/feed`: a new private feed URL (replacing any old one), shown only now. */
 export function createCalendarFeed(): Promise<FeedCreated> {

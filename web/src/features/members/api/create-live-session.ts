@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { SessionView as LiveSession, SessionInput } from '@/lib/api-types/community';
+import type { SessionReply } from '@/lib/api-types/web';
 import type { MutationConfig } from '@/lib/query';
 import { refetchSessions } from './cache';
-import type { LiveSession, LiveSessionReply, SessionInput } from './types';
 
 /** `POST /api/admin/sessions` (admins). */
 export async function createLiveSession(data: SessionInput): Promise<LiveSession> {
-  return (await api.post<LiveSessionReply>('/api/admin/sessions', data)).session;
+  return (await api.post<SessionReply>('/api/admin/sessions', data)).session;
 }
 
 export function useCreateLiveSession({

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { FeedStatus } from '@/lib/api-types/web';
 import type { MutationConfig } from '@/lib/query';
 import { membersKeys } from './keys';
-import type { FeedStatus } from './types';
 
 /** `DELETE /api/calendar/feed`: the feed URL stops working. */
 export function deleteCalendarFeed(): Promise<undefined> {

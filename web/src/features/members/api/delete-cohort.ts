@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { CohortList } from '@/lib/api-types/web';
 import type { MutationConfig } from '@/lib/query';
 import { refetchCohorts } from './cache';
 import { membersKeys } from './keys';
-import type { CohortList } from './types';
 
 /** `DELETE /api/cohorts/{id}` (the creator): removes the cohort and its memberships. */
 export function deleteCohort(cohortId: string): Promise<undefined> {

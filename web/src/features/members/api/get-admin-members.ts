@@ -1,8 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { Member as AdminMember } from '@/lib/api-types/billing';
+import type { AdminMemberList } from '@/lib/api-types/web';
 import type { QueryConfig } from '@/lib/query';
 import { membersKeys } from './keys';
-import type { AdminMember, AdminMemberList } from './types';
 
 /** `GET /api/admin/members` (admins): everyone who has or had a membership, oldest first. */
 export async function getAdminMembers(signal?: AbortSignal): Promise<AdminMember[]> {

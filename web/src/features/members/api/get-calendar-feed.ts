@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { FeedStatus } from '@/lib/api-types/web';
 import type { QueryConfig } from '@/lib/query';
 import { membersKeys } from './keys';
-import type { FeedStatus } from './types';
 
 /** `GET /api/calendar/feed`: whether the member has a private calendar feed. */
 export function getCalendarFeed(signal?: AbortSignal): Promise<FeedStatus> {

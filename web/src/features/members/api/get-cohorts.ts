@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { CohortList } from '@/lib/api-types/web';
 import type { QueryConfig } from '@/lib/query';
 import { membersKeys } from './keys';
-import type { CohortList } from './types';
 
 /** `GET /api/cohorts`: every cohort and the member's own. */
 export function getCohorts(signal?: AbortSignal): Promise<CohortList> {

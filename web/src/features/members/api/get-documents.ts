@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { DocumentList as KnowledgeDocumentList } from '@/lib/api-types/kb';
 import type { QueryConfig } from '@/lib/query';
 import { membersKeys } from './keys';
-import type { KnowledgeDocumentList } from './types';
 
 /** `GET /api/admin/documents` (admins): one page of documents, newest first; `limit` 1 to 100. */
 export function getDocuments(

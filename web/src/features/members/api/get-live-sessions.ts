@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { SessionList } from '@/lib/api-types/web';
 import type { QueryConfig } from '@/lib/query';
 import { membersKeys } from './keys';
-import type { LiveSessionList } from './types';
 
 /** `GET /api/sessions`: every live session, soonest first; meeting details only for subscribers. */
-export function getLiveSessions(signal?: AbortSignal): Promise<LiveSessionList> {
-  return api.get<LiveSessionList>('/api/sessions', signal);
+export function getLiveSessions(signal?: AbortSignal): Promise<SessionList> {
+  return api.get<SessionList>('/api/sessions', signal);
 }
 
 export function getLiveSessionsQueryOptions() {

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { MembersOverview } from '@/lib/api-types/web';
 import type { QueryConfig } from '@/lib/query';
 import { membersKeys } from './keys';
-import type { MembersOverview } from './types';
 
 /** `GET /api/members/overview`: subscription, roles, tribe size and the group-chat invitation. */
 export function getMembersOverview(signal?: AbortSignal): Promise<MembersOverview> {

@@ -1,8 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { Profile } from '@/lib/api-types/community';
+import type { ProfileBody } from '@/lib/api-types/web';
 import type { QueryConfig } from '@/lib/query';
 import { membersKeys } from './keys';
-import type { Profile, ProfileBody } from './types';
 
 /** `GET /api/profile`: the signed-in member's profile. */
 export async function getProfile(signal?: AbortSignal): Promise<Profile> {

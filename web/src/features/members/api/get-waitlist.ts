@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { WaitlistEntries, WaitlistEntry } from '@/lib/api-types/web';
 import type { QueryConfig } from '@/lib/query';
 import { membersKeys } from './keys';
-import type { WaitlistEntries, WaitlistEntry } from './types';
 
 /** `GET /api/admin/waitlist` (admins): the wait list, newest first. */
 export async function getWaitlist(signal?: AbortSignal): Promise<WaitlistEntry[]> {

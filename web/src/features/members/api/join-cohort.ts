@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { Cohort } from '@/lib/api-types/community';
+import type { CohortBody } from '@/lib/api-types/web';
 import type { MutationConfig } from '@/lib/query';
 import { refetchCohorts } from './cache';
-import type { Cohort, CohortBody } from './types';
 
 /** `POST /api/cohorts/{id}/join`. */
 export async function joinCohort(cohortId: string): Promise<Cohort> {

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { CohortList } from '@/lib/api-types/web';
 import type { MutationConfig } from '@/lib/query';
 import { refetchCohorts } from './cache';
 import { membersKeys } from './keys';
-import type { CohortList } from './types';
 
 /** `POST /api/cohorts/{id}/leave`. */
 export function leaveCohort(cohortId: string): Promise<undefined> {

@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { api } from '@/lib/api';
-import type { Subscription } from '@/lib/api-types';
+import type { Subscription } from '@/lib/api-types/billing';
+import type { MembersOverview, SubscriptionReply } from '@/lib/api-types/web';
 import { session } from '@/lib/session';
 import { getMembersOverviewQueryOptions } from './get-members-overview';
 import { membersKeys } from './keys';
-import type { MembersOverview, SubscriptionReply } from './types';
 
 /**
  * `POST /api/billing/refresh`: the server reads the member's subscription from Stripe and stores

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { Profile } from '@/lib/api-types/community';
+import type { ProfileBody } from '@/lib/api-types/web';
 import type { MutationConfig } from '@/lib/query';
 import { avatarSaved } from './cache';
-import type { Profile, ProfileBody } from './types';
 
 /** `DELETE /api/profile/avatar`. */
 export async function removeAvatar(): Promise<Profile> {

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import type { MessageBody } from '@/lib/api-types';
+import type { MessageBody } from '@/lib/api-types/web';
 import type { MutationConfig } from '@/lib/query';
 
 /** `POST /api/auth/confirm/resend`: mails a new confirmation link. */

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { Member as AdminMember } from '@/lib/api-types/billing';
+import type { AdminMemberReply, CompRequest } from '@/lib/api-types/web';
 import type { MutationConfig } from '@/lib/query';
 import { refetchMembership } from './cache';
-import type { AdminMember, AdminMemberReply, CompRequest } from './types';
 
 export interface SetComplimentaryInput {
   userId: string;

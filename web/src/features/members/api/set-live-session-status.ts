@@ -1,8 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { SessionView as LiveSession } from '@/lib/api-types/community';
+import type { SessionReply } from '@/lib/api-types/web';
 import type { MutationConfig } from '@/lib/query';
 import { refetchSessions } from './cache';
-import type { LiveSession, LiveSessionReply, SessionStatus } from './types';
+
+/** The states a live session may be in (the server's `SessionStatuses`). */
+export type SessionStatus = 'scheduled' | 'live' | 'completed' | 'cancelled';
 
 /** `PUT /api/admin/sessions/{id}/status` (admins), e.g. to cancel a session. */
 export async function setLiveSessionStatus({
@@ -13,7 +17,7 @@ export async function setLiveSessionStatus({
   status: SessionStatus;
 }): Promise<LiveSession> {
   return (
-    await api.put<LiveSessionReply>(`/api/admin/sessions/${encodeURIComponent(sessionId)}/status`, {
+    await api.put<SessionReply>(`/api/admin/sessions/${encodeURIComponent(sessionId)}/status`, {
       status,
     })
   ).session;

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { CheckoutRequest, URLReply } from '@/lib/api-types/web';
 import type { MutationConfig } from '@/lib/query';
-import type { CheckoutRequest, UrlReply } from './types';
 
 /**
  * `POST /api/billing/checkout`: opens a Stripe Checkout for the monthly membership and returns
@@ -10,7 +10,7 @@ import type { CheckoutRequest, UrlReply } from './types';
  */
 export async function startCheckout(): Promise<string> {
   const body: CheckoutRequest = { redirect_to: 'members' };
-  return (await api.post<UrlReply>('/api/billing/checkout', body)).url;
+  return (await api.post<URLReply>('/api/billing/checkout', body)).url;
 }
 
 export function useStartCheckout({

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { Cohort, CohortInput } from '@/lib/api-types/community';
+import type { CohortBody } from '@/lib/api-types/web';
 import type { MutationConfig } from '@/lib/query';
 import { refetchCohorts } from './cache';
-import type { Cohort, CohortBody, CohortInput } from './types';
 
 /** `PUT /api/cohorts/{id}` (the creator): replaces name, description, icon and links. */
 export async function updateCohort({

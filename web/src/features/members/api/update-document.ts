@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { Input as DocumentInput, Document as KnowledgeDocument } from '@/lib/api-types/kb';
+import type { DocumentBody } from '@/lib/api-types/web';
 import type { MutationConfig } from '@/lib/query';
 import { refetchDocuments } from './cache';
-import type { DocumentInput, KnowledgeDocument, KnowledgeDocumentReply } from './types';
 
 /** `PUT /api/admin/documents/{id}` (admins): new title and content; metadata left out is kept. */
 export async function updateDocument({
@@ -13,10 +14,7 @@ export async function updateDocument({
   data: DocumentInput;
 }): Promise<KnowledgeDocument> {
   return (
-    await api.put<KnowledgeDocumentReply>(
-      `/api/admin/documents/${encodeURIComponent(documentId)}`,
-      data,
-    )
+    await api.put<DocumentBody>(`/api/admin/documents/${encodeURIComponent(documentId)}`, data)
   ).document;
 }
 

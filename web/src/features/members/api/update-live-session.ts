@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { SessionView as LiveSession, SessionInput } from '@/lib/api-types/community';
+import type { SessionReply } from '@/lib/api-types/web';
 import type { MutationConfig } from '@/lib/query';
 import { refetchSessions } from './cache';
-import type { LiveSession, LiveSessionReply, SessionInput } from './types';
 
 /** `PUT /api/admin/sessions/{id}` (admins): replaces the session. */
 export async function updateLiveSession({
@@ -12,9 +13,8 @@ export async function updateLiveSession({
   sessionId: string;
   data: SessionInput;
 }): Promise<LiveSession> {
-  return (
-    await api.put<LiveSessionReply>(`/api/admin/sessions/${encodeURIComponent(sessionId)}`, data)
-  ).session;
+  return (await api.put<SessionReply>(`/api/admin/sessions/${encodeURIComponent(sessionId)}`, data))
+    .session;
 }
 
 export function useUpdateLiveSession({

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { Profile, ProfileUpdate } from '@/lib/api-types/community';
+import type { ProfileBody } from '@/lib/api-types/web';
 import type { MutationConfig } from '@/lib/query';
 import { profileSaved } from './cache';
-import type { Profile, ProfileBody, ProfileInput } from './types';
 
 /** `PUT /api/profile`: saves the member-editable fields. */
-export async function updateProfile(data: ProfileInput): Promise<Profile> {
+export async function updateProfile(data: ProfileUpdate): Promise<Profile> {
   return (await api.put<ProfileBody>('/api/profile', data)).profile;
 }
 

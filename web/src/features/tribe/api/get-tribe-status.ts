@@ -3,9 +3,10 @@
  * The tribe page is public and TanStack Query loads only with the members area, so the hook is a
  * plain effect.
  */
+
 import { useEffect, useState } from 'react';
 import { api } from '@/lib/api';
-import type { TribeStatus } from '@/lib/api-types';
+import type { TribeStatus } from '@/lib/api-types/billing';
 
 export const TRIBE_STATUS_PATH = '/api/tribe/status';
 
