@@ -35,12 +35,12 @@ type Profile struct {
 
 // ProfileUpdate carries the editable fields; a nil field keeps its value.
 type ProfileUpdate struct {
-	FullName *string `json:"full_name"`
-	Bio      *string `json:"bio"`
-	Phone    *string `json:"phone"`
-	Location *string `json:"location"`
-	Company  *string `json:"company"`
-	JobTitle *string `json:"job_title"`
+	FullName *string `json:"full_name" tstype:"string | null"`
+	Bio      *string `json:"bio" tstype:"string | null"`
+	Phone    *string `json:"phone" tstype:"string | null"`
+	Location *string `json:"location" tstype:"string | null"`
+	Company  *string `json:"company" tstype:"string | null"`
+	JobTitle *string `json:"job_title" tstype:"string | null"`
 }
 
 // profileField is one editable column with its label and the limit the

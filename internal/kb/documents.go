@@ -87,10 +87,10 @@ type SeedBreakdown struct {
 type Input struct {
 	Title    string    `json:"title"`
 	Content  string    `json:"content"`
-	Category *string   `json:"category"`
-	Type     *string   `json:"type"`
-	Source   *string   `json:"source"`
-	Tags     *[]string `json:"tags"`
+	Category *string   `json:"category" tstype:"string | null"`
+	Type     *string   `json:"type" tstype:"string | null"`
+	Source   *string   `json:"source" tstype:"string | null"`
+	Tags     *[]string `json:"tags" tstype:"string[] | null"`
 }
 
 // FieldTypeMessage explains a tags value of the wrong type in the words of

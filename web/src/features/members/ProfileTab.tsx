@@ -13,7 +13,7 @@ import { Avatar, LoadError, LoadingBlock, TextAreaField, TextField } from './par
 import { useErrorToast } from './SessionsPanel';
 
 /** The form sends every field; the server would keep one left out. */
-type ProfileForm = Required<ProfileUpdate>;
+type ProfileForm = Record<keyof ProfileUpdate, string>;
 type Field = keyof ProfileForm;
 
 /** The server refuses larger files (docs/api.md); saying so early saves the upload. */

@@ -78,12 +78,12 @@ export interface Profile {
  * ProfileUpdate carries the editable fields; a nil field keeps its value.
  */
 export interface ProfileUpdate {
-  full_name?: string;
-  bio?: string;
-  phone?: string;
-  location?: string;
-  company?: string;
-  job_title?: string;
+  full_name?: string | null;
+  bio?: string | null;
+  phone?: string | null;
+  location?: string | null;
+  company?: string | null;
+  job_title?: string | null;
 }
 
 //////////

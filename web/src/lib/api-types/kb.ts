@@ -70,10 +70,10 @@ export interface SeedBreakdown {
 export interface Input {
   title: string;
   content: string;
-  category?: string;
-  type?: string;
-  source?: string;
-  tags?: string[];
+  category?: string | null;
+  type?: string | null;
+  source?: string | null;
+  tags?: string[] | null;
 }
 /**
  * Paging of List.
