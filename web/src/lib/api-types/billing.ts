@@ -63,8 +63,7 @@ export interface TribeStatus {
   at_capacity: boolean;
   /**
    * PaymentsEnabled says online payment (Stripe) is set up, so Subscribe
-   * can take a member to checkout. Service.Status sets it; the package's
-   * Status, which has no Stripe settings, leaves it false.
+   * can take a member to checkout.
    */
   payments_enabled: boolean;
 }
