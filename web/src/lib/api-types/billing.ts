@@ -59,6 +59,15 @@ export interface Subscription {
 export interface TribeStatus {
   capacity: number /* int */;
   active_members: number /* int */;
+  /**
+   * Held is the seats held by open checkouts of people without access:
+   * taken until the checkout is paid or runs out.
+   */
+  held: number /* int */;
+  /**
+   * SpotsLeft is what a new checkout can still take: the capacity less
+   * the members and the held seats.
+   */
   spots_left: number /* int */;
   at_capacity: boolean;
   /**
