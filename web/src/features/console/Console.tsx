@@ -15,15 +15,8 @@ import {
   type Tone,
 } from './commands';
 import { splitColumns } from './layout';
+import type { Line } from './transcript';
 import { useTypewriter } from './use-typewriter';
-
-/** One line of the transcript: what was typed, or a block of output. */
-export interface Line extends Block {
-  id: number;
-  kind: 'input' | 'output';
-  /** An AI answer still arriving. */
-  streaming: boolean;
-}
 
 /** One announcement for screen readers: a command and its whole output. */
 interface Announcement {

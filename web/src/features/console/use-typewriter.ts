@@ -1,5 +1,5 @@
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
-import type { Line } from './Console';
+import type { Line } from './transcript';
 
 /** The slowest and fastest typing speed, in milliseconds per character. */
 export const TYPE_MS = { min: 15, max: 30 } as const;

@@ -1,0 +1,9 @@
+import type { Block } from './commands';
+
+/** One line of the transcript: what was typed, or a block of output. */
+export interface Line extends Block {
+  id: number;
+  kind: 'input' | 'output';
+  /** An AI answer still arriving. */
+  streaming: boolean;
+}
