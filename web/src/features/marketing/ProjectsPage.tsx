@@ -1,6 +1,5 @@
 import { ArrowRight, ArrowUpRight, Package, Wrench } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
 import { Card, coverLinkClass, linkCardClass } from '@/components/ui/card';
 import { ExternalLink } from '@/components/ui/external-link';
@@ -10,54 +9,9 @@ import { ProjectIcon } from '@/components/ui/project-icon';
 import { Section } from '@/components/ui/section';
 import { SocialIcon } from '@/components/ui/social-icon';
 import { siteContent } from '@/content/site';
-import type { Project } from '@/content/types';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
-
-/** Card classes for a card whose one link covers it entirely. */
-
-function Tags({ tags }: { tags: string[] }) {
-  if (tags.length === 0) return null;
-  return (
-    <ul className="mt-4 flex flex-wrap gap-1.5" aria-label="Topics">
-      {tags.map((t) => (
-        <li key={t}>
-          <Badge>{t}</Badge>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function ExternalProjectCard({ project }: { project: Project }) {
-  return (
-    <Card className={`${linkCardClass} flex flex-col`}>
-      <div className="flex items-center gap-3">
-        <ProjectIcon name={project.icon} size={20} className="shrink-0 text-term-cyan" />
-        <h3 className="min-w-0 font-semibold text-fg">
-          <ExternalLink href={project.url} className={coverLinkClass}>
-            {project.name}
-          </ExternalLink>
-        </h3>
-        {project.badge ? (
-          <Badge tone="green" className="ml-auto">
-            {project.badge}
-          </Badge>
-        ) : (
-          <ArrowUpRight
-            size={16}
-            aria-hidden="true"
-            className="ml-auto shrink-0 text-dim group-hover:text-term-green"
-          />
-        )}
-      </div>
-      <p className="mt-3 text-sm text-muted">{project.description}</p>
-      <div className="mt-auto">
-        <Tags tags={project.tags} />
-      </div>
-    </Card>
-  );
-}
+import { ProjectCard } from './ProjectCard';
 
 /** How many of the featured projects get the large cards at the top of the page. */
 const PROJECTS_FEATURED = 2;
@@ -152,27 +106,7 @@ export function ProjectsPage() {
         <ul className="mt-6 grid gap-5 md:grid-cols-2">
           {featured.map((p) => (
             <li key={p.id}>
-              <Card className={`${linkCardClass} flex flex-col border-ink-600 p-6`}>
-                <div className="flex items-center gap-3">
-                  <span className="inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-md border border-ink-700 bg-ink-900 text-term-green">
-                    <ProjectIcon name={p.icon} size={22} />
-                  </span>
-                  <h3 className="min-w-0 text-xl font-bold text-fg">
-                    <ExternalLink href={p.url} className={coverLinkClass}>
-                      {p.name}
-                    </ExternalLink>
-                  </h3>
-                  {p.badge ? (
-                    <Badge tone="green" className="ml-auto">
-                      {p.badge}
-                    </Badge>
-                  ) : null}
-                </div>
-                <p className="mt-4 text-sm text-muted">{p.description}</p>
-                <div className="mt-auto">
-                  <Tags tags={p.tags} />
-                </div>
-              </Card>
+              <ProjectCard project={p} variant="lead" />
             </li>
           ))}
         </ul>
@@ -216,7 +150,7 @@ export function ProjectsPage() {
         <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {external.map((p) => (
             <li key={p.id}>
-              <ExternalProjectCard project={p} />
+              <ProjectCard project={p} variant="listed" />
             </li>
           ))}
         </ul>
