@@ -1,6 +1,7 @@
 import { Download, Pencil, Plus, Trash2, XCircle } from 'lucide-react';
-import { type FormEvent, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Button, buttonClasses } from '@/components/ui/button';
+import { EditConfirmDialog, EditForm, useEditConfirm } from '@/components/ui/edit-confirm-dialog';
 import { FormField } from '@/components/ui/form-field';
 import { ApiError, errorMessage } from '@/lib/api';
 import type { SessionView as LiveSession, SessionInput } from '@/lib/api-types/community';
@@ -22,15 +23,7 @@ import {
   type SessionField,
   sessionErrorField,
 } from './logic';
-import {
-  ConfirmDialog,
-  EmptyState,
-  LoadError,
-  LoadingBlock,
-  MemberDialog,
-  TextAreaField,
-  TextField,
-} from './parts';
+import { EmptyState, LoadError, LoadingBlock, TextAreaField, TextField } from './parts';
 import { SessionCard, useErrorToast } from './SessionsPanel';
 
 const STATUSES: readonly SessionStatus[] = ['scheduled', 'live', 'completed', 'cancelled'];
@@ -106,8 +99,7 @@ function toInput(v: FormValues): SessionInput | { error: string } {
 function AdminSessions() {
   const query = useLiveSessions();
   useErrorToast(query.error, 'Error loading sessions');
-  const [editing, setEditing] = useState<LiveSession | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<LiveSession | null>(null);
+  const dialog = useEditConfirm<LiveSession>();
 
   const cancel = useSetLiveSessionStatus({
     mutationConfig: {
@@ -119,7 +111,7 @@ function AdminSessions() {
     mutationConfig: {
       onSuccess: () => {
         toast.success('Session deleted');
-        setDeleting(null);
+        dialog.close();
       },
       onError: (error) => toast.error('Error', errorMessage(error)),
     },
@@ -128,7 +120,7 @@ function AdminSessions() {
     mutationConfig: {
       onSuccess: () => {
         toast.success('Session created');
-        setEditing(null);
+        dialog.close();
       },
     },
   });
@@ -136,7 +128,7 @@ function AdminSessions() {
     mutationConfig: {
       onSuccess: () => {
         toast.success('Session updated');
-        setEditing(null);
+        dialog.close();
       },
     },
   });
@@ -152,7 +144,7 @@ function AdminSessions() {
           </h2>
           <p className="mt-1 text-sm text-muted">Newest first. Members see changes at once.</p>
         </div>
-        <Button onClick={() => setEditing('new')} aria-haspopup="dialog">
+        <Button onClick={dialog.add} aria-haspopup="dialog">
           <Plus size={16} aria-hidden="true" />
           New session
         </Button>
@@ -177,7 +169,7 @@ function AdminSessions() {
                 <Button
                   variant="outline"
                   size="sm"
-                  onClick={() => setEditing(s)}
+                  onClick={() => dialog.edit(s)}
                   aria-haspopup="dialog"
                 >
                   <Pencil size={14} aria-hidden="true" />
@@ -199,7 +191,7 @@ function AdminSessions() {
                   variant="ghost"
                   size="sm"
                   className="hover:text-term-red"
-                  onClick={() => setDeleting(s)}
+                  onClick={() => dialog.askDelete(s)}
                   aria-haspopup="dialog"
                 >
                   <Trash2 size={14} aria-hidden="true" />
@@ -211,40 +203,31 @@ function AdminSessions() {
         </ul>
       )}
 
-      <MemberDialog
-        open={editing !== null}
-        onOpenChange={(open) => {
-          if (!open) setEditing(null);
-        }}
-        windowTitle={editing === 'new' ? '~ $ session --new' : '~ $ session --edit'}
-        title={editing === 'new' ? 'New session' : 'Edit session'}
-        description="Date and time are read in the session's own time zone."
-        className="max-w-2xl"
-      >
-        {editing !== null ? (
-          <SessionForm
-            initial={editing === 'new' ? emptyForm() : fromSession(editing)}
-            onCancel={() => setEditing(null)}
-            onSubmit={async (input) => {
-              if (editing === 'new') await create.mutateAsync(input);
-              else await update.mutateAsync({ sessionId: editing.id, data: input });
-            }}
-          />
-        ) : null}
-      </MemberDialog>
-
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => {
-          if (!open) setDeleting(null);
-        }}
-        title={`Delete ${deleting?.title ?? 'this session'}?`}
-        description="The session disappears for every member, including from calendar feeds. This cannot be undone. To keep it visible as called off, cancel it instead."
-        confirmLabel="Delete session"
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting.id);
-        }}
+      <EditConfirmDialog
+        control={dialog}
+        edit={(session) => ({
+          windowTitle: session ? '~ $ session --edit' : '~ $ session --new',
+          title: session ? 'Edit session' : 'New session',
+          description: "Date and time are read in the session's own time zone.",
+          form: (
+            <SessionForm
+              initial={session ? fromSession(session) : emptyForm()}
+              onCancel={dialog.close}
+              onSubmit={async (input) => {
+                if (session) await update.mutateAsync({ sessionId: session.id, data: input });
+                else await create.mutateAsync(input);
+              }}
+            />
+          ),
+        })}
+        confirm={(session) => ({
+          title: `Delete ${session.title}?`,
+          description:
+            'The session disappears for every member, including from calendar feeds. This cannot be undone. To keep it visible as called off, cancel it instead.',
+          confirmLabel: 'Delete session',
+        })}
+        confirmBusy={remove.isPending}
+        onConfirm={(session) => remove.mutate(session.id)}
       />
     </section>
   );
@@ -261,7 +244,6 @@ function SessionForm({
 }) {
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<Partial<Record<SessionField, string>>>({});
-  const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
 
   const change = (key: keyof FormValues) => (value: string) => {
@@ -274,9 +256,17 @@ function SessionForm({
     formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
+  const send = async (input: SessionInput) => {
+    try {
+      await onSubmit(input);
+    } catch (error) {
+      const field = error instanceof ApiError ? sessionErrorField(error.message) : null;
+      if (field && error instanceof Error) showError(field, error.message);
+      else toast.error('Error', errorMessage(error));
+    }
+  };
+
+  const submit = () => {
     if (values.title.trim() === '') {
       showError('title', 'Please enter a title');
       return;
@@ -286,16 +276,7 @@ function SessionForm({
       showError('max_attendees', input.error);
       return;
     }
-    setBusy(true);
-    try {
-      await onSubmit(input);
-    } catch (error) {
-      const field = error instanceof ApiError ? sessionErrorField(error.message) : null;
-      if (field && error instanceof Error) showError(field, error.message);
-      else toast.error('Error', errorMessage(error));
-    } finally {
-      setBusy(false);
-    }
+    return send(input);
   };
 
   const text = (
@@ -314,7 +295,7 @@ function SessionForm({
   );
 
   return (
-    <form ref={formRef} noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+    <EditForm ref={formRef} onSubmit={submit} onCancel={onCancel} submitLabel="Save session">
       {text('title', 'Title', { maxLength: 200, required: true })}
       <TextAreaField
         name="description"
@@ -364,15 +345,7 @@ function SessionForm({
         {text('zoom_join_url', 'Join URL', { type: 'url', placeholder: 'https://zoom.us/j/…' })}
         {text('meeting_link', 'Other meeting link', { type: 'url', placeholder: 'https://…' })}
       </fieldset>
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={busy}>
-          {busy ? 'Saving…' : 'Save session'}
-        </Button>
-      </div>
-    </form>
+    </EditForm>
   );
 }
 

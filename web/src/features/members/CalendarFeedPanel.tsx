@@ -2,13 +2,14 @@ import { CalendarSync, Copy } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { ConfirmDialog } from '@/components/ui/edit-confirm-dialog';
 import { errorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { useCreateCalendarFeed } from './api/create-calendar-feed';
 import { useDeleteCalendarFeed } from './api/delete-calendar-feed';
 import { useCalendarFeed } from './api/get-calendar-feed';
 import { formatLongDate } from './logic';
-import { ConfirmDialog, Skeleton } from './parts';
+import { Skeleton } from './parts';
 
 /**
  * The member's private calendar feed. The server keeps only a hash of the token, so a new URL is

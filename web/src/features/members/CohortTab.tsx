@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { ConfirmDialog } from '@/components/ui/edit-confirm-dialog';
 import { SocialIcon } from '@/components/ui/social-icon';
 import { errorMessage } from '@/lib/api';
 import type { Cohort, CohortInput } from '@/lib/api-types/community';
@@ -14,7 +15,7 @@ import { useJoinCohort } from './api/join-cohort';
 import { useLeaveCohort } from './api/leave-cohort';
 import { useUpdateCohort } from './api/update-cohort';
 import { CohortFormDialog, CohortIconView } from './CohortForm';
-import { Avatar, ConfirmDialog, EmptyState, LoadError, LoadingBlock } from './parts';
+import { Avatar, EmptyState, LoadError, LoadingBlock } from './parts';
 import { useErrorToast } from './SessionsPanel';
 
 /** My Cohort: the member's own cohort card, or the list of cohorts to join or create. */

@@ -12,10 +12,11 @@ import {
   Plus,
   Trash2,
 } from 'lucide-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { EditConfirmDialog, EditForm, useEditConfirm } from '@/components/ui/edit-confirm-dialog';
 import { ApiError, errorMessage } from '@/lib/api';
 import type {
   Input as DocumentInput,
@@ -30,15 +31,7 @@ import { useDocuments } from './api/get-documents';
 import { useSeedKnowledgeBase } from './api/seed-knowledge-base';
 import { useUpdateDocument } from './api/update-document';
 import { formatLongDate, parseTags } from './logic';
-import {
-  ConfirmDialog,
-  EmptyState,
-  LoadError,
-  LoadingBlock,
-  MemberDialog,
-  TextAreaField,
-  TextField,
-} from './parts';
+import { EmptyState, LoadError, LoadingBlock, TextAreaField, TextField } from './parts';
 import { useErrorToast } from './SessionsPanel';
 
 /** Documents per page of the list; the server allows up to 100. */
@@ -177,8 +170,7 @@ function DocumentManager() {
   const [page, setPage] = useState(0);
   const query = useDocuments({ limit: DOCUMENTS_PAGE_SIZE, offset: page * DOCUMENTS_PAGE_SIZE });
   useErrorToast(query.error, 'Error loading documents');
-  const [editing, setEditing] = useState<KnowledgeDocument | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<KnowledgeDocument | null>(null);
+  const dialog = useEditConfirm<KnowledgeDocument>();
 
   const total = query.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / DOCUMENTS_PAGE_SIZE));
@@ -191,7 +183,7 @@ function DocumentManager() {
     mutationConfig: {
       onSuccess: () => {
         toast.success('Document added successfully');
-        setEditing(null);
+        dialog.close();
         // The list is newest first: the new document is on the first page.
         setPage(0);
       },
@@ -201,7 +193,7 @@ function DocumentManager() {
     mutationConfig: {
       onSuccess: () => {
         toast.success('Document updated successfully');
-        setEditing(null);
+        dialog.close();
       },
     },
   });
@@ -209,7 +201,7 @@ function DocumentManager() {
     mutationConfig: {
       onSuccess: () => {
         toast.success('Document deleted successfully');
-        setDeleting(null);
+        dialog.close();
       },
       onError: (error) => toast.error('Error', errorMessage(error)),
     },
@@ -234,7 +226,7 @@ function DocumentManager() {
             an edit to one is temporary.
           </p>
         </div>
-        <Button onClick={() => setEditing('new')} aria-haspopup="dialog">
+        <Button onClick={dialog.add} aria-haspopup="dialog">
           <Plus size={16} aria-hidden="true" />
           Add document
         </Button>
@@ -262,8 +254,8 @@ function DocumentManager() {
               <li key={d.id}>
                 <DocumentCard
                   document={d}
-                  onEdit={() => setEditing(d)}
-                  onDelete={() => setDeleting(d)}
+                  onEdit={() => dialog.edit(d)}
+                  onDelete={() => dialog.askDelete(d)}
                 />
               </li>
             ))}
@@ -301,48 +293,34 @@ function DocumentManager() {
         </>
       )}
 
-      <MemberDialog
-        open={editing !== null}
-        onOpenChange={(open) => {
-          if (!open) setEditing(null);
-        }}
-        windowTitle={editing === 'new' ? '~ $ kb add' : '~ $ kb edit'}
-        title={editing === 'new' ? 'Add document' : 'Edit document'}
-        description={
-          editing === 'new'
-            ? 'Title and content are required. It is searchable as soon as it is saved.'
-            : 'Change the title and the content; the rest of the metadata stays as it is.'
-        }
-        className="max-w-2xl"
-      >
-        {editing !== null ? (
-          <DocumentForm
-            document={editing === 'new' ? null : editing}
-            onCancel={() => setEditing(null)}
-            onSubmit={async (input) => {
-              if (editing === 'new') await create.mutateAsync(input);
-              else await update.mutateAsync({ documentId: editing.id, data: input });
-            }}
-          />
-        ) : null}
-      </MemberDialog>
-
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => {
-          if (!open) setDeleting(null);
-        }}
-        title={`Delete ${deleting?.metadata.title ?? 'this document'}?`}
-        description={
-          deleting?.seeded
+      <EditConfirmDialog
+        control={dialog}
+        edit={(document) => ({
+          windowTitle: document ? '~ $ kb edit' : '~ $ kb add',
+          title: document ? 'Edit document' : 'Add document',
+          description: document
+            ? 'Change the title and the content; the rest of the metadata stays as it is.'
+            : 'Title and content are required. It is searchable as soon as it is saved.',
+          form: (
+            <DocumentForm
+              document={document}
+              onCancel={dialog.close}
+              onSubmit={async (input) => {
+                if (document) await update.mutateAsync({ documentId: document.id, data: input });
+                else await create.mutateAsync(input);
+              }}
+            />
+          ),
+        })}
+        confirm={(document) => ({
+          title: `Delete ${document.metadata.title}?`,
+          description: document.seeded
             ? 'The AI stops answering from it at once. It is a seeded document, so the next seeding adds it back.'
-            : 'The AI stops answering from it at once. This cannot be undone.'
-        }
-        confirmLabel="Delete document"
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting.id);
-        }}
+            : 'The AI stops answering from it at once. This cannot be undone.',
+          confirmLabel: 'Delete document',
+        })}
+        confirmBusy={remove.isPending}
+        onConfirm={(document) => remove.mutate(document.id)}
       />
     </section>
   );
@@ -448,7 +426,6 @@ function DocumentForm({
   const [category, setCategory] = useState('');
   const [tags, setTags] = useState('');
   const [errors, setErrors] = useState<Partial<Record<DocumentField, string>>>({});
-  const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
 
   const change = (field: DocumentField, set: (v: string) => void) => (value: string) => {
@@ -459,9 +436,21 @@ function DocumentForm({
   const focus = (field: DocumentField) =>
     formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
+  const send = async (input: DocumentInput) => {
+    try {
+      await onSubmit(input);
+    } catch (error) {
+      if (error instanceof ApiError && error.field && DOCUMENT_FIELDS.includes(error.field)) {
+        const field = error.field as DocumentField;
+        setErrors({ [field]: error.message });
+        focus(field);
+      } else {
+        toast.error('Error', errorMessage(error));
+      }
+    }
+  };
+
+  const submit = () => {
     const missing: Partial<Record<DocumentField, string>> = {};
     if (title.trim() === '') missing.title = REQUIRED;
     if (content.trim() === '') missing.content = REQUIRED;
@@ -474,24 +463,16 @@ function DocumentForm({
     const input: DocumentInput = document
       ? { title, content }
       : { title, content, category, tags: parseTags(tags) };
-    setBusy(true);
-    try {
-      await onSubmit(input);
-    } catch (error) {
-      if (error instanceof ApiError && error.field && DOCUMENT_FIELDS.includes(error.field)) {
-        const field = error.field as DocumentField;
-        setErrors({ [field]: error.message });
-        focus(field);
-      } else {
-        toast.error('Error', errorMessage(error));
-      }
-    } finally {
-      setBusy(false);
-    }
+    return send(input);
   };
 
   return (
-    <form ref={formRef} noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+    <EditForm
+      ref={formRef}
+      onSubmit={submit}
+      onCancel={onCancel}
+      submitLabel={document ? 'Save document' : 'Add document'}
+    >
       {document ? <DocumentMetadata document={document} /> : null}
       <TextField
         name="title"
@@ -533,15 +514,7 @@ function DocumentForm({
         error={errors.content}
         required
       />
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={busy}>
-          {busy ? 'Saving…' : document ? 'Save document' : 'Add document'}
-        </Button>
-      </div>
-    </form>
+    </EditForm>
   );
 }
 

@@ -1,4 +1,7 @@
-/** Small building blocks shared by the members tabs: dialogs, fields, skeletons, avatars. */
+/**
+ * Small building blocks shared by the members tabs: the dialog frame, fields, skeletons, avatars.
+ * The confirmation before a delete is components/ui/edit-confirm-dialog.tsx.
+ */
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
@@ -22,51 +25,6 @@ export interface MemberDialogProps {
 /** The members area's dialogs: the site's terminal-window modal, wide enough for forms. */
 export function MemberDialog(props: MemberDialogProps) {
   return <Modal {...props} size="lg" />;
-}
-
-export interface ConfirmDialogProps {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  title: string;
-  description: ReactNode;
-  confirmLabel: string;
-  busy?: boolean;
-  onConfirm: () => void;
-}
-
-/** Asks before something that cannot be undone. */
-export function ConfirmDialog({
-  open,
-  onOpenChange,
-  title,
-  description,
-  confirmLabel,
-  busy = false,
-  onConfirm,
-}: ConfirmDialogProps) {
-  return (
-    <MemberDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      role="alertdialog"
-      windowTitle="~ $ confirm"
-      title={title}
-      description={description}
-    >
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={() => onOpenChange(false)}>
-          Cancel
-        </Button>
-        <Button
-          className="bg-term-red text-ink-950 shadow-none hover:bg-term-red/85"
-          disabled={busy}
-          onClick={onConfirm}
-        >
-          {busy ? 'Working…' : confirmLabel}
-        </Button>
-      </div>
-    </MemberDialog>
-  );
 }
 
 const inputClass =

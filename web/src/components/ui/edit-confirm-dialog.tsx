@@ -1,0 +1,212 @@
+import { type FormEvent, type ReactNode, type Ref, type RefObject, useRef, useState } from 'react';
+import { Button } from './button';
+import { Modal } from './modal';
+
+/**
+ * Which dialog of a list is open: the form for a new item (`add`) or for one item (`edit`), or
+ * the question before deleting one (`delete`); null when none is.
+ */
+export type EditConfirmState<T> =
+  | { kind: 'add' }
+  | { kind: 'edit'; item: T }
+  | { kind: 'delete'; item: T }
+  | null;
+
+/** The open dialog of a list and the ways to open and close it. */
+export interface EditConfirmControl<T> {
+  state: EditConfirmState<T>;
+  add: () => void;
+  edit: (item: T) => void;
+  /** Opens the question before deleting `item`. */
+  askDelete: (item: T) => void;
+  close: () => void;
+  /** What had focus when the dialog opened (the button that opened it): it gets focus back. */
+  opener: RefObject<HTMLElement | null>;
+}
+
+/** Keeps which of a list's dialogs is open, for `EditConfirmDialog`; none at first. */
+export function useEditConfirm<T>(): EditConfirmControl<T> {
+  const [state, setState] = useState<EditConfirmState<T>>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const open = (next: EditConfirmState<T>) => {
+    // The dialogs open without a Radix trigger, which would otherwise be where focus returns.
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setState(next);
+  };
+  return {
+    state,
+    add: () => open({ kind: 'add' }),
+    edit: (item) => open({ kind: 'edit', item }),
+    askDelete: (item) => open({ kind: 'delete', item }),
+    close: () => setState(null),
+    opener,
+  };
+}
+
+/** What the form dialog shows, for a new item or an existing one. */
+export interface EditDialogContent {
+  windowTitle: string;
+  title: string;
+  description?: ReactNode;
+  /** The form, usually an `EditForm`; mounted anew at each opening, so it starts from its item. */
+  form: ReactNode;
+}
+
+/** What the question before a delete says. */
+export interface ConfirmContent {
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+}
+
+export interface EditConfirmDialogProps<T> {
+  /** From `useEditConfirm`; Cancel, the close button and Escape close the open dialog. */
+  control: EditConfirmControl<T>;
+  /** The form dialog's content; `item` is null for a new item. */
+  edit: (item: T | null) => EditDialogContent;
+  confirm: (item: T) => ConfirmContent;
+  /** The delete is under way: its button says so and cannot be pressed again. */
+  confirmBusy: boolean;
+  onConfirm: (item: T) => void;
+}
+
+/**
+ * A list's add, edit and delete dialogs in one: the wide form dialog for adding or editing an
+ * item, and the alert that asks before deleting one. Focus returns to what had it before, the
+ * button that opened the dialog (a button removed meanwhile, like a deleted item's, cannot get it).
+ */
+export function EditConfirmDialog<T>({
+  control: { state, close, opener },
+  edit,
+  confirm,
+  confirmBusy,
+  onConfirm,
+}: EditConfirmDialogProps<T>) {
+  const onOpenChange = (open: boolean) => {
+    if (!open) close();
+  };
+  if (state?.kind === 'delete') {
+    const { item } = state;
+    return (
+      <ConfirmDialog
+        open
+        onOpenChange={onOpenChange}
+        {...confirm(item)}
+        busy={confirmBusy}
+        onConfirm={() => onConfirm(item)}
+        returnFocusTo={opener}
+      />
+    );
+  }
+  if (state === null) return null;
+  const content = edit(state.kind === 'edit' ? state.item : null);
+  return (
+    <Modal
+      open
+      onOpenChange={onOpenChange}
+      windowTitle={content.windowTitle}
+      title={content.title}
+      description={content.description}
+      size="lg"
+      className="max-w-2xl"
+      returnFocusTo={opener}
+    >
+      {content.form}
+    </Modal>
+  );
+}
+
+export interface ConfirmDialogProps extends ConfirmContent {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  busy?: boolean;
+  onConfirm: () => void;
+  /** Gets focus back when the dialog closes. */
+  returnFocusTo?: RefObject<HTMLElement | null>;
+}
+
+/** Asks before something that cannot be undone; Escape and Cancel say no, a click outside does nothing. */
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  busy = false,
+  onConfirm,
+  returnFocusTo,
+}: ConfirmDialogProps) {
+  return (
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      role="alertdialog"
+      size="lg"
+      windowTitle="~ $ confirm"
+      title={title}
+      description={description}
+      returnFocusTo={returnFocusTo}
+    >
+      <DialogActions onCancel={() => onOpenChange(false)}>
+        <Button
+          className="bg-term-red text-ink-950 shadow-none hover:bg-term-red/85"
+          disabled={busy}
+          onClick={onConfirm}
+        >
+          {busy ? 'Working…' : confirmLabel}
+        </Button>
+      </DialogActions>
+    </Modal>
+  );
+}
+
+export interface EditFormProps {
+  ref?: Ref<HTMLFormElement>;
+  /**
+   * Checks the fields and sends them: returns nothing when a check failed (nothing was sent),
+   * else the sending, during which the form is busy. It handles its own errors.
+   */
+  onSubmit: () => Promise<void> | undefined;
+  onCancel: () => void;
+  submitLabel: string;
+  children: ReactNode;
+}
+
+/** A dialog's form: the fields, then Cancel and the submit button, which says Saving… while busy. */
+export function EditForm({ ref, onSubmit, onCancel, submitLabel, children }: EditFormProps) {
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const sending = onSubmit();
+    if (!sending) return;
+    setBusy(true);
+    try {
+      await sending;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form ref={ref} noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+      {children}
+      <DialogActions onCancel={onCancel}>
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : submitLabel}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+}
+
+/** Cancel and the dialog's action: side by side at the right, stacked with the action on top on phones. */
+function DialogActions({ onCancel, children }: { onCancel: () => void; children: ReactNode }) {
+  return (
+    <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+      <Button variant="outline" onClick={onCancel}>
+        Cancel
+      </Button>
+      {children}
+    </div>
+  );
+}
