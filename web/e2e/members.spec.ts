@@ -488,6 +488,8 @@ test('an admin seeds the knowledge base and adds, edits and deletes a document; 
   await shootPart(a, seededEdit, 'kb-edit-seeded');
   await seededEdit.getByRole('button', { name: 'Cancel' }).click();
   await expect(seededEdit).toBeHidden();
+  // Focus goes back to the button that opened the dialog.
+  await expect(seededDoc.getByRole('button', { name: /^Edit / })).toBeFocused();
 
   // Add: a missing title is refused in the browser, then the document is saved and listed first.
   await docs.getByRole('button', { name: 'Add document' }).click();
@@ -538,10 +540,16 @@ test('an admin seeds the knowledge base and adds, edits and deletes a document; 
   await expect(edited.getByText('Office hours moved to Thursdays at 5 PM.')).toBeVisible();
   await expect(edited.getByText('schedule')).toBeVisible();
 
-  // Delete after confirming.
-  await edited.getByRole('button', { name: `Delete ${title} (moved)` }).click();
+  // Delete after confirming; Escape first says no and gives focus back to the Delete button.
+  const deleteButton = edited.getByRole('button', { name: `Delete ${title} (moved)` });
+  await deleteButton.click();
   const confirm = a.getByRole('alertdialog');
   await expect(confirm).toContainText('cannot be undone');
+  await a.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(deleteButton).toBeFocused();
+  await expect(edited).toBeVisible();
+  await deleteButton.click();
   await confirm.getByRole('button', { name: 'Delete document' }).click();
   await expectToast(a, 'Document deleted successfully');
   await expect(docs.getByRole('article', { name: `${title} (moved)` })).toHaveCount(0);
