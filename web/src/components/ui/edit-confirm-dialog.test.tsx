@@ -52,11 +52,9 @@ function NameForm({
 function ItemList({
   onSend,
   onConfirm,
-  confirmBusy = false,
 }: {
   onSend: (item: Item | null, name: string) => Promise<void>;
-  onConfirm: (item: Item) => void;
-  confirmBusy?: boolean;
+  onConfirm: (item: Item) => Promise<void>;
 }) {
   const dialog = useEditConfirm<Item>();
   return (
@@ -76,27 +74,18 @@ function ItemList({
       ))}
       <EditConfirmDialog
         control={dialog}
-        edit={(item) => ({
+        edit={(item, save) => ({
           windowTitle: item ? '~ $ item --edit' : '~ $ item --new',
           title: item ? `Edit ${item.name}` : 'New item',
           description: 'Names are public.',
-          form: (
-            <NameForm
-              item={item}
-              onCancel={dialog.close}
-              onSend={async (name) => {
-                await onSend(item, name);
-                dialog.close();
-              }}
-            />
-          ),
+          form: <NameForm item={item} onCancel={dialog.close} onSend={save} />,
         })}
+        onSave={onSend}
         confirm={(item) => ({
           title: `Delete ${item.name}?`,
           description: 'This cannot be undone.',
           confirmLabel: 'Delete item',
         })}
-        confirmBusy={confirmBusy}
         onConfirm={onConfirm}
       />
     </>
@@ -105,7 +94,7 @@ function ItemList({
 
 function setup(props: Partial<Parameters<typeof ItemList>[0]> = {}) {
   const onSend = props.onSend ?? vi.fn(async () => {});
-  const onConfirm = props.onConfirm ?? vi.fn();
+  const onConfirm = props.onConfirm ?? vi.fn(async () => {});
   const user = userEvent.setup();
   const view = render(<ItemList onSend={onSend} onConfirm={onConfirm} {...props} />);
   return { user, onSend, onConfirm, ...view };
@@ -136,6 +125,7 @@ describe('EditConfirmDialog', () => {
     await user.click(within(alert).getByRole('button', { name: 'Delete item' }));
     expect(onConfirm).toHaveBeenCalledTimes(1);
     expect(onConfirm).toHaveBeenCalledWith(ITEMS[1]);
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
   });
 
   it('cancelling the question deletes nothing, closes it and gives focus back to its button', async () => {
@@ -171,16 +161,56 @@ describe('EditConfirmDialog', () => {
   });
 
   it('while a delete is under way its button says so and cannot be pressed again', async () => {
-    const { user, onConfirm } = setup({ confirmBusy: true });
+    const deleting = deferred();
+    const onConfirm = vi.fn(() => deleting.promise);
+    const { user } = setup({ onConfirm });
     await user.click(screen.getByRole('button', { name: 'Delete Alpha' }));
     const alert = screen.getByRole('alertdialog');
+    await user.click(within(alert).getByRole('button', { name: 'Delete item' }));
     expect(within(alert).queryByRole('button', { name: 'Delete item' })).not.toBeInTheDocument();
     const busy = within(alert).getByRole('button', { name: 'Working…' });
     expect(busy).toBeDisabled();
     await user.click(busy);
-    expect(onConfirm).not.toHaveBeenCalled();
-    // Cancel stays available.
+    expect(onConfirm).toHaveBeenCalledTimes(1);
+    // The question stays until the delete is done.
     expect(within(alert).getByRole('button', { name: 'Cancel' })).toBeEnabled();
+    deleting.resolve();
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+  });
+
+  it('a refused delete leaves the question open, ready to try again', async () => {
+    const onConfirm = vi
+      .fn<(item: Item) => Promise<void>>()
+      .mockRejectedValueOnce(new Error('refused'))
+      .mockResolvedValueOnce(undefined);
+    const { user } = setup({ onConfirm });
+    await user.click(screen.getByRole('button', { name: 'Delete Alpha' }));
+    const alert = screen.getByRole('alertdialog');
+    await user.click(within(alert).getByRole('button', { name: 'Delete item' }));
+    const again = await within(alert).findByRole('button', { name: 'Delete item' });
+    expect(again).toBeEnabled();
+    expect(screen.getByRole('alertdialog')).toBe(alert);
+    await user.click(again);
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(onConfirm).toHaveBeenCalledTimes(2);
+  });
+
+  it('a delete that ends after its question was dismissed leaves a dialog opened since alone', async () => {
+    const deleting = deferred();
+    const { user } = setup({ onConfirm: () => deleting.promise });
+    await user.click(screen.getByRole('button', { name: 'Delete Alpha' }));
+    await user.click(screen.getByRole('button', { name: 'Delete item' }));
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Delete Beta' }));
+    const next = screen.getByRole('alertdialog', { name: 'Delete Beta?' });
+    // Not busy: the delete under way is Alpha's.
+    expect(within(next).getByRole('button', { name: 'Delete item' })).toBeEnabled();
+    deleting.resolve();
+    await deleting.promise;
+    await waitFor(() =>
+      expect(within(next).getByRole('button', { name: 'Delete item' })).toBeEnabled(),
+    );
+    expect(screen.getByRole('alertdialog', { name: 'Delete Beta?' })).toBeInTheDocument();
   });
 
   it('edit opens the form on that item; saving sends it once, shows Saving… until done, then closes', async () => {

@@ -20,6 +20,8 @@ export interface EditConfirmControl<T> {
   /** Opens the question before deleting `item`. */
   askDelete: (item: T) => void;
   close: () => void;
+  /** Closes `opened` if it is still the open dialog (not one opened since). */
+  closeIf: (opened: EditConfirmState<T>) => void;
   /** What had focus when the dialog opened (the button that opened it): it gets focus back. */
   opener: RefObject<HTMLElement | null>;
 }
@@ -39,6 +41,7 @@ export function useEditConfirm<T>(): EditConfirmControl<T> {
     edit: (item) => open({ kind: 'edit', item }),
     askDelete: (item) => open({ kind: 'delete', item }),
     close: () => setState(null),
+    closeIf: (opened) => setState((current) => (current === opened ? null : current)),
     opener,
   };
 }
@@ -48,7 +51,10 @@ export interface EditDialogContent {
   windowTitle: string;
   title: string;
   description?: ReactNode;
-  /** The form, usually an `EditForm`; mounted anew at each opening, so it starts from its item. */
+  /**
+   * The form, usually an `EditForm` that sends through the `save` it was given; mounted anew at
+   * each opening, so it starts from its item.
+   */
   form: ReactNode;
 }
 
@@ -59,15 +65,22 @@ export interface ConfirmContent {
   confirmLabel: string;
 }
 
-export interface EditConfirmDialogProps<T> {
+export interface EditConfirmDialogProps<T, I> {
   /** From `useEditConfirm`; Cancel, the close button and Escape close the open dialog. */
   control: EditConfirmControl<T>;
-  /** The form dialog's content; `item` is null for a new item. */
-  edit: (item: T | null) => EditDialogContent;
+  /**
+   * The form dialog's content; `item` is null for a new item. `save` is what its form sends
+   * through: it calls `onSave`, then closes the dialog when that is done.
+   */
+  edit: (item: T | null, save: (input: I) => Promise<void>) => EditDialogContent;
+  /** Adds an item (`item` null) or changes one; refused (rejected), the form stays open. */
+  onSave: (item: T | null, input: I) => Promise<unknown>;
   confirm: (item: T) => ConfirmContent;
-  /** The delete is under way: its button says so and cannot be pressed again. */
-  confirmBusy: boolean;
-  onConfirm: (item: T) => void;
+  /**
+   * Deletes the item. While it runs the delete button says so and cannot be pressed again; done,
+   * the question closes; refused (rejected), it stays open and the caller says why.
+   */
+  onConfirm: (item: T) => Promise<unknown>;
 }
 
 /**
@@ -75,31 +88,49 @@ export interface EditConfirmDialogProps<T> {
  * item, and the alert that asks before deleting one. Focus returns to what had it before, the
  * button that opened the dialog (a button removed meanwhile, like a deleted item's, cannot get it).
  */
-export function EditConfirmDialog<T>({
-  control: { state, close, opener },
+export function EditConfirmDialog<T, I>({
+  control: { state, close, closeIf, opener },
   edit,
+  onSave,
   confirm,
-  confirmBusy,
   onConfirm,
-}: EditConfirmDialogProps<T>) {
+}: EditConfirmDialogProps<T, I>) {
+  // The question whose delete is under way, so a question asked meanwhile is not shown busy.
+  const [deleting, setDeleting] = useState<EditConfirmState<T>>(null);
   const onOpenChange = (open: boolean) => {
     if (!open) close();
   };
   if (state?.kind === 'delete') {
-    const { item } = state;
+    const asked = state;
+    const remove = async () => {
+      setDeleting(asked);
+      try {
+        await onConfirm(asked.item);
+        closeIf(asked);
+      } catch {
+        // Refused: the question stays open to try again; the caller has said why.
+      } finally {
+        setDeleting((current) => (current === asked ? null : current));
+      }
+    };
     return (
       <ConfirmDialog
         open
         onOpenChange={onOpenChange}
-        {...confirm(item)}
-        busy={confirmBusy}
-        onConfirm={() => onConfirm(item)}
+        {...confirm(asked.item)}
+        busy={deleting === asked}
+        onConfirm={() => void remove()}
         returnFocusTo={opener}
       />
     );
   }
   if (state === null) return null;
-  const content = edit(state.kind === 'edit' ? state.item : null);
+  const opened = state;
+  const item = opened.kind === 'edit' ? opened.item : null;
+  const content = edit(item, async (input) => {
+    await onSave(item, input);
+    closeIf(opened);
+  });
   return (
     <Modal
       open

@@ -109,28 +109,15 @@ function AdminSessions() {
   });
   const remove = useDeleteLiveSession({
     mutationConfig: {
-      onSuccess: () => {
-        toast.success('Session deleted');
-        dialog.close();
-      },
+      onSuccess: () => toast.success('Session deleted'),
       onError: (error) => toast.error('Error', errorMessage(error)),
     },
   });
   const create = useCreateLiveSession({
-    mutationConfig: {
-      onSuccess: () => {
-        toast.success('Session created');
-        dialog.close();
-      },
-    },
+    mutationConfig: { onSuccess: () => toast.success('Session created') },
   });
   const update = useUpdateLiveSession({
-    mutationConfig: {
-      onSuccess: () => {
-        toast.success('Session updated');
-        dialog.close();
-      },
-    },
+    mutationConfig: { onSuccess: () => toast.success('Session updated') },
   });
 
   const sessions = query.data ? [...query.data.sessions].reverse() : [];
@@ -203,9 +190,9 @@ function AdminSessions() {
         </ul>
       )}
 
-      <EditConfirmDialog
+      <EditConfirmDialog<LiveSession, SessionInput>
         control={dialog}
-        edit={(session) => ({
+        edit={(session, save) => ({
           windowTitle: session ? '~ $ session --edit' : '~ $ session --new',
           title: session ? 'Edit session' : 'New session',
           description: "Date and time are read in the session's own time zone.",
@@ -213,21 +200,22 @@ function AdminSessions() {
             <SessionForm
               initial={session ? fromSession(session) : emptyForm()}
               onCancel={dialog.close}
-              onSubmit={async (input) => {
-                if (session) await update.mutateAsync({ sessionId: session.id, data: input });
-                else await create.mutateAsync(input);
-              }}
+              onSubmit={save}
             />
           ),
         })}
+        onSave={(session, input) =>
+          session
+            ? update.mutateAsync({ sessionId: session.id, data: input })
+            : create.mutateAsync(input)
+        }
         confirm={(session) => ({
           title: `Delete ${session.title}?`,
           description:
             'The session disappears for every member, including from calendar feeds. This cannot be undone. To keep it visible as called off, cancel it instead.',
           confirmLabel: 'Delete session',
         })}
-        confirmBusy={remove.isPending}
-        onConfirm={(session) => remove.mutate(session.id)}
+        onConfirm={(session) => remove.mutateAsync(session.id)}
       />
     </section>
   );

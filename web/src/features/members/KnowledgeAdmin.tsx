@@ -183,26 +183,17 @@ function DocumentManager() {
     mutationConfig: {
       onSuccess: () => {
         toast.success('Document added successfully');
-        dialog.close();
         // The list is newest first: the new document is on the first page.
         setPage(0);
       },
     },
   });
   const update = useUpdateDocument({
-    mutationConfig: {
-      onSuccess: () => {
-        toast.success('Document updated successfully');
-        dialog.close();
-      },
-    },
+    mutationConfig: { onSuccess: () => toast.success('Document updated successfully') },
   });
   const remove = useDeleteDocument({
     mutationConfig: {
-      onSuccess: () => {
-        toast.success('Document deleted successfully');
-        dialog.close();
-      },
+      onSuccess: () => toast.success('Document deleted successfully'),
       onError: (error) => toast.error('Error', errorMessage(error)),
     },
   });
@@ -293,25 +284,21 @@ function DocumentManager() {
         </>
       )}
 
-      <EditConfirmDialog
+      <EditConfirmDialog<KnowledgeDocument, DocumentInput>
         control={dialog}
-        edit={(document) => ({
+        edit={(document, save) => ({
           windowTitle: document ? '~ $ kb edit' : '~ $ kb add',
           title: document ? 'Edit document' : 'Add document',
           description: document
             ? 'Change the title and the content; the rest of the metadata stays as it is.'
             : 'Title and content are required. It is searchable as soon as it is saved.',
-          form: (
-            <DocumentForm
-              document={document}
-              onCancel={dialog.close}
-              onSubmit={async (input) => {
-                if (document) await update.mutateAsync({ documentId: document.id, data: input });
-                else await create.mutateAsync(input);
-              }}
-            />
-          ),
+          form: <DocumentForm document={document} onCancel={dialog.close} onSubmit={save} />,
         })}
+        onSave={(document, input) =>
+          document
+            ? update.mutateAsync({ documentId: document.id, data: input })
+            : create.mutateAsync(input)
+        }
         confirm={(document) => ({
           title: `Delete ${document.metadata.title}?`,
           description: document.seeded
@@ -319,8 +306,7 @@ function DocumentManager() {
             : 'The AI stops answering from it at once. This cannot be undone.',
           confirmLabel: 'Delete document',
         })}
-        confirmBusy={remove.isPending}
-        onConfirm={(document) => remove.mutate(document.id)}
+        onConfirm={(document) => remove.mutateAsync(document.id)}
       />
     </section>
   );
