@@ -6,11 +6,14 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"mime"
 	"net"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	ical "github.com/arran4/golang-ical"
 
 	"tribe/internal/clock/clocktest"
 	"tribe/internal/mail"
@@ -618,4 +621,112 @@ func TestSenderRejectsUntrustedCertificate(t *testing.T) {
 	if err == nil || len(srv.Messages()) != 0 {
 		t.Fatalf("a self-signed certificate was accepted: err=%v, %d messages", err, len(srv.Messages()))
 	}
+}
+
+// A calendar invitation must arrive as its own part with the iTIP method in
+// its media type, or mail clients show a file instead of an invitation; the
+// file must survive the trip byte for byte and parse as iCalendar.
+func TestInvitationAttachmentArrivesAsTextCalendar(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		srv := mailtest.Start(t, mailtest.WithSTARTTLS())
+		w := mail.NewWorker(db, smtpSender(t, srv), quiet(), mail.WorkerOptions{})
+		ics := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nMETHOD:REQUEST\r\nBEGIN:VEVENT\r\n" +
+			"UID:booking-1@example.com\r\nSEQUENCE:1\r\nDTSTAMP:20260301T100000Z\r\nDTSTART:20260302T140000Z\r\n" +
+			"DTEND:20260302T143000Z\r\nSUMMARY:Call with Zoë\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+		m := mail.Compose(mail.Content{To: "ada@example.com", Subject: "Your call", Paragraphs: []string{"See you."}})
+		m.Attachments = []mail.Attachment{{Filename: "invite.ics", ContentType: "text/calendar; method=REQUEST; charset=UTF-8", Data: []byte(ics)}}
+		enqueue(t, db, m)
+		drain(t, w)
+		got := srv.WaitFor(t, 1, 5*time.Second)[0]
+		if got.ContentType != "multipart/mixed" || !strings.Contains(got.Text, "See you.") || got.HTML == "" {
+			t.Fatalf("content type %q, text %q: want mixed with the text and HTML bodies", got.ContentType, got.Text)
+		}
+		if len(got.Attachments) != 1 {
+			t.Fatalf("%d attachments, want 1", len(got.Attachments))
+		}
+		a := got.Attachments[0]
+		media, params, err := mime.ParseMediaType(a.ContentType)
+		if err != nil || media != "text/calendar" || params["method"] != "REQUEST" || a.Filename != "invite.ics" {
+			t.Errorf("attachment %q named %q (%v): want text/calendar with method=REQUEST named invite.ics", a.ContentType, a.Filename, err)
+		}
+		if string(a.Data) != ics {
+			t.Errorf("attachment changed on the way:\n%q\nwant\n%q", a.Data, ics)
+		}
+		cal, err := ical.ParseCalendar(bytes.NewReader(a.Data))
+		if err != nil {
+			t.Fatalf("parse the invitation: %v", err)
+		}
+		ev := cal.Events()
+		if len(ev) != 1 || ev[0].GetProperty(ical.ComponentPropertySummary).Value != "Call with Zoë" {
+			t.Errorf("events %v", ev)
+		}
+	})
+}
+
+func TestEnqueueRefusesBadAttachments(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		for _, a := range []mail.Attachment{
+			{Filename: "", ContentType: "text/calendar", Data: []byte("x")},
+			{Filename: "a/b.ics", ContentType: "text/calendar", Data: []byte("x")},
+			{Filename: "a.ics\r\nBcc: x@example.com", ContentType: "text/calendar", Data: []byte("x")},
+			{Filename: "a.ics", ContentType: "not a type;;", Data: []byte("x")},
+		} {
+			m := mail.Message{To: "a@example.com", Subject: "s", Text: "t", Attachments: []mail.Attachment{a}}
+			if _, err := mail.Enqueue(context.Background(), db.Write, m); err == nil {
+				t.Errorf("attachment %+v accepted", a)
+			}
+		}
+		var n int
+		if err := db.Read.QueryRow(`SELECT COUNT(*) FROM mail_outbox`).Scan(&n); err != nil || n != 0 {
+			t.Errorf("outbox holds %d messages (%v), want 0", n, err)
+		}
+	})
+}
+
+// Planned mail (a booking's reminder) is planned by every instance that
+// sees it due; the key lets exactly one of them queue it, and dropping
+// the plan removes what was not sent yet.
+func TestPlannedMailIsQueuedOnceByConcurrentPlanners(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		queued := 0
+		for range 20 {
+			wg.Go(func() {
+				ok, err := mail.EnqueueOnce(ctx, db.Write, "booking-reminder-b1-24h-20260302T140000Z",
+					mail.Message{To: "ada@example.com", Subject: "Tomorrow", Text: "See you."})
+				if err != nil {
+					t.Error(err)
+				}
+				if ok {
+					mu.Lock()
+					queued++
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		if queued != 1 {
+			t.Fatalf("%d planners queued the reminder, want 1", queued)
+		}
+		if _, err := mail.EnqueueOnce(ctx, db.Write, "booking-reminder-b2-24h-20260302T140000Z",
+			mail.Message{To: "bo@example.com", Subject: "Tomorrow", Text: "See you."}); err != nil {
+			t.Fatal(err)
+		}
+		n, err := mail.DropPlanned(ctx, db.Write, "booking-reminder-b1-")
+		if err != nil || n != 1 {
+			t.Fatalf("dropped %d (%v), want 1", n, err)
+		}
+		var left string
+		if err := db.Read.QueryRow(`SELECT to_addr FROM mail_outbox`).Scan(&left); err != nil || left != "bo@example.com" {
+			t.Errorf("left %q (%v): the other booking's reminder must stay", left, err)
+		}
+		// A plan dropped can be made again (the booking moved back).
+		ok, err := mail.EnqueueOnce(ctx, db.Write, "booking-reminder-b1-24h-20260302T140000Z",
+			mail.Message{To: "ada@example.com", Subject: "Tomorrow", Text: "See you."})
+		if err != nil || !ok {
+			t.Errorf("planned again: %v %v", ok, err)
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -234,6 +235,13 @@ func (s *SMTPSender) build(m Outgoing) (*gomail.Msg, error) {
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	if m.HTML != "" {
 		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)
+	}
+	for _, a := range m.Attachments {
+		err := msg.AttachReader(a.Filename, bytes.NewReader(a.Data),
+			gomail.WithFileContentType(gomail.ContentType(a.ContentType)), gomail.WithFileEncoding(gomail.EncodingB64))
+		if err != nil {
+			return nil, &PermanentError{Err: fmt.Errorf("attach %s: %w", a.Filename, err)}
+		}
 	}
 	return msg, nil
 }

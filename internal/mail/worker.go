@@ -3,6 +3,7 @@ package mail
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -230,19 +231,25 @@ func (w *Worker) claim(ctx context.Context) (*claimed, error) {
 			store.At(now), w.opt.MaxAttempts); err != nil {
 			return fmt.Errorf("fail abandoned mail: %w", err)
 		}
-		q := `SELECT id, to_addr, subject, text_body, html_body, attempts, created_at FROM mail_outbox
+		q := `SELECT id, to_addr, subject, text_body, html_body, attachments, attempts, created_at FROM mail_outbox
 		      WHERE ` + dueCondition + ` ORDER BY next_attempt_at, created_at, id LIMIT 1`
 		if w.db.Dialect == store.Postgres {
 			q += ` FOR UPDATE SKIP LOCKED`
 		}
 		var c claimed
-		var created store.Time
-		err := tx.QueryRowContext(ctx, q, store.At(now)).Scan(&c.ID, &c.To, &c.Subject, &c.Text, &c.HTML, &c.attempts, &created)
+		var (
+			created store.Time
+			files   string
+		)
+		err := tx.QueryRowContext(ctx, q, store.At(now)).Scan(&c.ID, &c.To, &c.Subject, &c.Text, &c.HTML, &files, &c.attempts, &created)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
 		if err != nil {
 			return fmt.Errorf("select due mail: %w", err)
+		}
+		if err := json.Unmarshal([]byte(files), &c.Attachments); err != nil {
+			return fmt.Errorf("read attachments of mail %s: %w", c.ID, err)
 		}
 		c.CreatedAt = created.Time
 		c.attempts++

@@ -31,6 +31,7 @@ import (
 	"math/big"
 	"mime"
 	"mime/multipart"
+	"net/textproto"
 	"mime/quotedprintable"
 	"net"
 	"net/mail"
@@ -58,9 +59,17 @@ type Received struct {
 	ContentType  string   // top-level media type, e.g. multipart/alternative
 	Text         string   // the text/plain part, decoded, line breaks as \n
 	HTML         string   // the text/html part, decoded; empty without one
+	Attachments  []Part   // every other part (attachments, calendar parts), decoded
 	TLS          bool     // the session was encrypted (STARTTLS or implicit TLS)
 	AuthUser     string   // the user that authenticated, if any
 	Raw          []byte   // the message as sent
+}
+
+// Part is one part of a message that is neither its text nor its HTML.
+type Part struct {
+	ContentType string // the full Content-Type header, parameters included
+	Filename    string // from Content-Disposition, else the Content-Type name
+	Data        []byte // decoded
 }
 
 // Option configures Start.
@@ -335,7 +344,7 @@ func walk(contentType, encoding string, body io.Reader, m *Received, top bool) e
 			if err != nil {
 				return fmt.Errorf("multipart: %w", err)
 			}
-			if err := walk(p.Header.Get("Content-Type"), p.Header.Get("Content-Transfer-Encoding"), p, m, false); err != nil {
+			if err := walkPart(p.Header, p, m); err != nil {
 				return err
 			}
 		}
@@ -362,6 +371,36 @@ func walk(contentType, encoding string, body io.Reader, m *Received, top bool) e
 	case "text/html":
 		m.HTML = text
 	}
+	return nil
+}
+
+// walkPart reads one part of a multipart body: an attachment, or any part
+// other than text and HTML, is kept whole; the rest is walked.
+func walkPart(h textproto.MIMEHeader, body io.Reader, m *Received) error {
+	ct := h.Get("Content-Type")
+	media, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return fmt.Errorf("content type %q: %w", ct, err)
+	}
+	disp, dparams, _ := mime.ParseMediaType(h.Get("Content-Disposition"))
+	if disp != "attachment" && (strings.HasPrefix(media, "multipart/") || media == "text/plain" || media == "text/html") {
+		return walk(ct, h.Get("Content-Transfer-Encoding"), body, m, false)
+	}
+	switch strings.ToLower(h.Get("Content-Transfer-Encoding")) {
+	case "quoted-printable":
+		body = quotedprintable.NewReader(body)
+	case "base64":
+		body = base64.NewDecoder(base64.StdEncoding, &lineJoiner{r: body})
+	}
+	b, err := io.ReadAll(body)
+	if err != nil {
+		return fmt.Errorf("%s part: %w", media, err)
+	}
+	name := dparams["filename"]
+	if name == "" {
+		name = params["name"]
+	}
+	m.Attachments = append(m.Attachments, Part{ContentType: ct, Filename: name, Data: b})
 	return nil
 }
 
