@@ -30,6 +30,9 @@ type Service struct {
 	stripe *stripe.Client // nil when online payment is off
 	now    func() time.Time
 	log    *slog.Logger
+	// payments applies one-time payments' webhook events (bookings); nil
+	// until SetPaymentHandler.
+	payments PaymentHandler
 	// flights coalesces concurrent Stripe calls made for one member (see
 	// coalesce).
 	flights singleflight.Group

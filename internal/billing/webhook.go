@@ -27,6 +27,10 @@ func HandledEvents() []string {
 		"customer.subscription.resumed",
 		"invoice.paid",
 		"invoice.payment_failed",
+		// One-time payments (bookings).
+		"checkout.session.async_payment_succeeded",
+		"checkout.session.async_payment_failed",
+		"charge.refunded",
 	}
 }
 
@@ -59,6 +63,10 @@ func (s *Service) HandleWebhook(ctx context.Context, payload []byte, sigHeader s
 	if seen > 0 {
 		return nil, nil
 	}
+	// A booking's payment (payment mode, metadata booking_id) or refund.
+	if ours, err := s.onPaymentEvent(ctx, ev); ours || err != nil {
+		return nil, err
+	}
 	raw := ev.Data.Raw
 	switch t := string(ev.Type); {
 	case strings.HasPrefix(t, "customer.subscription."):
@@ -67,6 +75,10 @@ func (s *Service) HandleWebhook(ctx context.Context, payload []byte, sigHeader s
 			return nil, badEvent(ev, err)
 		}
 		return s.onSubscription(ctx, ev, s.remote(&sub, ev.Created))
+	case t == "charge.refunded" || t == "checkout.session.async_payment_succeeded" || t == "checkout.session.async_payment_failed":
+		// One-time payments that are nobody's (no handler, no booking_id):
+		// recorded, nothing to apply.
+		return nil, s.recordOnly(ctx, ev)
 	case strings.HasPrefix(t, "checkout.session."):
 		var cs stripe.CheckoutSession
 		if err := json.Unmarshal(raw, &cs); err != nil {

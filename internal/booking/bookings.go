@@ -184,9 +184,12 @@ type Created struct {
 	Booking *Booking
 	Token   string
 	// Reused is true when the same person's open hold on the same time was
-	// returned instead (a double click): its token is replaced by Token and
-	// its Checkout Session is the one to send them to.
+	// returned instead (a double click): Token is a new token that opens it
+	// besides the first one, and its Checkout Session is the one to send
+	// them to.
 	Reused bool
+	// CheckoutURL is where a held booking is paid (Reserve).
+	CheckoutURL string
 }
 
 // checked is a Request read and checked.
@@ -321,9 +324,11 @@ func (s *Service) Book(ctx context.Context, in Request) (*Created, error) {
 			c.key, c.typ.ID, store.At(c.start)).Scan(&prev, &prevStatus)
 		switch {
 		case err == nil && prevStatus == StatusHeld:
-			if _, err := tx.ExecContext(ctx, `UPDATE bookings SET token_hash = $1, updated_at = $2 WHERE id = $3`,
-				hash, store.At(now), prev); err != nil {
-				return fmt.Errorf("renew hold token: %w", err)
+			// The first press's token stays valid (its Checkout Session
+			// returns with it); this press gets one of its own.
+			if _, err := tx.ExecContext(ctx, `INSERT INTO booking_tokens (token_hash, booking_id, created_at) VALUES ($1, $2, $3)`,
+				hash, prev, store.At(now)); err != nil {
+				return fmt.Errorf("add hold token: %w", err)
 			}
 			out.Reused, id = true, prev
 			return nil
@@ -369,7 +374,11 @@ func (s *Service) Book(ctx context.Context, in Request) (*Created, error) {
 		if err != nil {
 			return fmt.Errorf("insert booking: %w", err)
 		}
-		return nil
+		b, err := loadBooking(ctx, tx.QueryRowContext, id)
+		if err != nil {
+			return err
+		}
+		return s.notify(ctx, tx, &notice{settings: st}, nil, b, now)
 	})
 	if err != nil {
 		return nil, wrap("book", err)

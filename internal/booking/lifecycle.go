@@ -25,30 +25,90 @@ func (s *Service) FindByToken(ctx context.Context, id, token string) (*Booking, 
 	if err != nil {
 		return nil, err
 	}
-	if !tokenOpens(b, token, s.now()) {
+	ok, err := tokenOpens(ctx, s.db.Read.QueryRowContext, b, token, s.now())
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
 		return nil, notFoundBooking
 	}
 	return b, nil
 }
 
-func tokenOpens(b *Booking, token string, now time.Time) bool {
-	match := subtle.ConstantTimeCompare([]byte(hashToken(token)), []byte(b.tokenHash)) == 1
-	return match && now.Before(b.End.Add(TokenLife))
+// tokenOpens reports whether token opens b: the token given when booking,
+// or one mailed since (booking_tokens), while the link lives.
+func tokenOpens(ctx context.Context, q func(context.Context, string, ...any) *sql.Row, b *Booking, token string, now time.Time) (bool, error) {
+	if !now.Before(b.End.Add(TokenLife)) || token == "" {
+		return false, nil
+	}
+	h := hashToken(token)
+	if subtle.ConstantTimeCompare([]byte(h), []byte(b.tokenHash)) == 1 {
+		return true, nil
+	}
+	var n int
+	if err := q(ctx, `SELECT COUNT(*) FROM booking_tokens WHERE token_hash = $1 AND booking_id = $2`, h, b.ID).Scan(&n); err != nil {
+		return false, fmt.Errorf("check booking token: %w", err)
+	}
+	return n > 0, nil
+}
+
+// issueToken adds a manage token for a mail about b and returns it; the
+// token given when booking keeps working.
+func issueToken(ctx context.Context, tx *sql.Tx, bookingID string, now time.Time) (string, error) {
+	token, hash := newToken()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO booking_tokens (token_hash, booking_id, created_at) VALUES ($1, $2, $3)`,
+		hash, bookingID, store.At(now)); err != nil {
+		return "", fmt.Errorf("issue booking token: %w", err)
+	}
+	return token, nil
 }
 
 // change runs fn on one booking inside a write transaction (lapsed holds
 // already marked expired) and returns the booking as it is afterwards.
 func (s *Service) change(ctx context.Context, id string, fn func(tx *sql.Tx, b *Booking, now time.Time) error) (*Booking, error) {
+	return s.changeNoting(ctx, id, nil, fn)
+}
+
+// changeNoting is change with what the mails need read beforehand (nil:
+// read the settings now). Nothing inside the write transaction reads
+// through the pools: on PostgreSQL every waiting writer holds a connection,
+// and a read inside the transaction could wait for one for ever.
+func (s *Service) changeNoting(ctx context.Context, id string, n *notice, fn func(tx *sql.Tx, b *Booking, now time.Time) error) (*Booking, error) {
+	if n == nil {
+		st, _, err := s.settings(ctx)
+		if err != nil {
+			return nil, err
+		}
+		n = &notice{settings: st}
+	}
 	now := s.now()
+	changed := false
 	err := s.write(ctx, now, func(tx *sql.Tx) error {
 		b, err := loadBooking(ctx, tx.QueryRowContext, id)
 		if err != nil {
 			return err
 		}
-		return fn(tx, b, now)
+		before := *b
+		if err := fn(tx, b, now); err != nil {
+			return err
+		}
+		after, err := loadBooking(ctx, tx.QueryRowContext, id)
+		if err != nil {
+			return err
+		}
+		changed = !after.UpdatedAt.Equal(before.UpdatedAt) || after.Refunded != before.Refunded
+		if !changed {
+			return nil
+		}
+		// The mails a change calls for are queued in its transaction:
+		// sent once if it commits, never if it does not.
+		return s.notify(ctx, tx, n, &before, after, now)
 	})
 	if err != nil {
 		return nil, wrap("change booking "+id, err)
+	}
+	if changed {
+		s.announce(ctx, id)
 	}
 	return s.Get(ctx, id)
 }
@@ -147,7 +207,14 @@ func (s *Service) ConfirmPaid(ctx context.Context, p Payment) (*Booking, *Refund
 	if err != nil {
 		return nil, nil, err
 	}
-	b, err := s.change(ctx, p.BookingID, func(tx *sql.Tx, b *Booking, now time.Time) error {
+	n := &notice{settings: st}
+	if lapsed := pre.Status == StatusExpired || (pre.Status == StatusHeld && pre.ExpiresAt != nil && !pre.ExpiresAt.After(s.now())); lapsed && pre.PaidAt == nil {
+		// The time may be lost: the apology offers the nearest free times.
+		if n.nearest, err = s.nearestFree(ctx, pre.Type, pre.Start, pre.TimeZone, 3); err != nil {
+			return nil, nil, err
+		}
+	}
+	b, err := s.changeNoting(ctx, p.BookingID, n, func(tx *sql.Tx, b *Booking, now time.Time) error {
 		switch {
 		case b.CheckoutSessionID != "" && b.CheckoutSessionID != p.CheckoutSessionID:
 			return fmt.Errorf("payment for booking %s came from checkout session %s, not %s", b.ID, p.CheckoutSessionID, b.CheckoutSessionID)
@@ -287,7 +354,11 @@ func (s *Service) cancel(ctx context.Context, id, token, by string) (*Booking, *
 	}
 	b, err := s.change(ctx, id, func(tx *sql.Tx, b *Booking, now time.Time) error {
 		if by == "booker" {
-			if !tokenOpens(b, token, now) {
+			ok, err := tokenOpens(ctx, tx.QueryRowContext, b, token, now)
+			if err != nil {
+				return err
+			}
+			if !ok {
 				return notFoundBooking
 			}
 			if err := beforeCutoff(b, r, now, st); err != nil {
@@ -345,8 +416,11 @@ func (s *Service) Reschedule(ctx context.Context, id, token, newStart string) (*
 		return nil, err
 	}
 	return s.change(ctx, id, func(tx *sql.Tx, b *Booking, now time.Time) error {
+		ok, err := tokenOpens(ctx, tx.QueryRowContext, b, token, now)
 		switch {
-		case !tokenOpens(b, token, now):
+		case err != nil:
+			return err
+		case !ok:
 			return notFoundBooking
 		case b.Status != StatusConfirmed && b.Status != StatusRequested:
 			return wrongStatus(b, "moved")

@@ -1,14 +1,17 @@
 package booking
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
+	"tribe/internal/billing"
 	"tribe/internal/clock"
 	"tribe/internal/content"
 	"tribe/internal/errs"
@@ -37,7 +40,8 @@ type Config struct {
 	OwnerEmail string // the default owner address: the first of TRIBE_ADMIN_EMAILS
 	BaseURL    string // TRIBE_BASE_URL: invitation UIDs are unique under its host
 	// Payments is true when online payment is on: a paid type is then held
-	// for Checkout; otherwise it becomes a request the owner confirms.
+	// for Checkout (WithPayments gives the Stripe calls); otherwise it
+	// becomes a request the owner confirms.
 	Payments bool
 }
 
@@ -50,6 +54,38 @@ type Service struct {
 	defaults Settings
 	baseURL  string
 	payments bool
+	pay      Payments                                // Stripe, when payments are on
+	onChange func(ctx context.Context, bookingID string) // live updates, after a change commits
+	log      *slog.Logger
+}
+
+// Payments is what booking needs of Stripe: billing's one-time Checkout,
+// its expiry and refunds, on the process's one Stripe client.
+type Payments interface {
+	OpenPaymentCheckout(ctx context.Context, p billing.PaymentCheckout) (billing.OpenedCheckout, error)
+	ExpireCheckout(ctx context.Context, sessionID string) error
+	Refund(ctx context.Context, paymentIntentID string, amount int64, idempotencyKey string) (billing.StripeRefund, error)
+	Refunds(ctx context.Context, paymentIntentID string) ([]billing.StripeRefund, error)
+}
+
+// WithPayments gives the service Stripe; Config.Payments says whether paid
+// types are held for it.
+func WithPayments(p Payments) Option { return func(s *Service) { s.pay = p } }
+
+// WithChangeNotice sets what is told, after the commit, that a booking
+// changed (the live-update hub, so an open booking page refreshes).
+func WithChangeNotice(f func(ctx context.Context, bookingID string)) Option {
+	return func(s *Service) { s.onChange = f }
+}
+
+// WithLogger sets where failures that do not fail a call are logged.
+func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
+
+// announce tells whoever listens that a booking changed.
+func (s *Service) announce(ctx context.Context, id string) {
+	if s.onChange != nil {
+		s.onChange(ctx, id)
+	}
 }
 
 // Option changes a Service.
@@ -63,6 +99,7 @@ func New(db *store.DB, cfg Config, opts ...Option) *Service {
 	s := &Service{
 		db: db, now: time.Now, types: TypesFrom(cfg.Site), byID: map[string]Type{},
 		defaults: DefaultSettings(cfg.Site, cfg.OwnerEmail), baseURL: cfg.BaseURL, payments: cfg.Payments,
+		log: slog.Default(),
 	}
 	for _, t := range s.types {
 		s.byID[t.ID] = t

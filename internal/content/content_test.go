@@ -473,6 +473,24 @@ func TestFormatPrice(t *testing.T) {
 	}
 }
 
+func TestFormatMinorWritesStoredAmounts(t *testing.T) {
+	for _, tc := range []struct {
+		amount   int64
+		currency string
+		want     string
+	}{
+		{29900, "USD", "$299"},
+		{14950, "usd", "$149.50"},
+		{1, "USD", "$0.01"},
+		{120000, "EUR", "1,200 EUR"},
+		{1200, "JPY", "1,200 JPY"}, // zero-decimal: the amount is whole yen
+	} {
+		if got := FormatMinor(tc.amount, tc.currency); got != tc.want {
+			t.Errorf("FormatMinor(%d, %q) = %q, want %q", tc.amount, tc.currency, got, tc.want)
+		}
+	}
+}
+
 func TestPathAt(t *testing.T) {
 	doc := []byte(`{"a": {"b": [1, {"c": "x"}, [true, "y"]]}, "d": "z"}`)
 	for _, tc := range []struct {

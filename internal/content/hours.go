@@ -93,3 +93,13 @@ func MinorUnits(price float64, currency string) int64 {
 	}
 	return int64(price*100 + 0.5)
 }
+
+// FormatMinor writes an amount in the currency's smallest unit the way the
+// site shows prices (FormatPrice): 29900 USD is "$299", 14950 USD "$149.50".
+func FormatMinor(amount int64, currency string) string {
+	currency = strings.ToUpper(currency)
+	if zeroDecimal[currency] {
+		return FormatPrice(float64(amount), currency)
+	}
+	return FormatPrice(float64(amount)/100, currency)
+}

@@ -111,3 +111,37 @@ func Event(id, typ string, created int64, object any) []byte {
 func Sign(payload []byte, secret string, at time.Time) string {
 	return webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: secret, Timestamp: at}).Header
 }
+
+// PaymentSession is a one-time (payment mode) Checkout Session for a
+// booking, as its webhook events carry it.
+func PaymentSession(id, bookingID, paymentIntent, paymentStatus string, amount int64, currency string) map[string]any {
+	var pi any
+	if paymentIntent != "" {
+		pi = paymentIntent
+	}
+	return map[string]any{
+		"id":                  id,
+		"object":              "checkout.session",
+		"mode":                "payment",
+		"client_reference_id": bookingID,
+		"metadata":            map[string]any{"booking_id": bookingID},
+		"payment_intent":      pi,
+		"payment_status":      paymentStatus,
+		"amount_total":        amount,
+		"currency":            currency,
+		"status":              "complete",
+	}
+}
+
+// Charge is a charge of a payment intent, as charge.refunded carries it.
+func Charge(id, paymentIntent string, amount, refunded int64) map[string]any {
+	return map[string]any{
+		"id":              id,
+		"object":          "charge",
+		"payment_intent":  paymentIntent,
+		"amount":          amount,
+		"amount_refunded": refunded,
+		"refunded":        refunded == amount,
+		"currency":        "usd",
+	}
+}

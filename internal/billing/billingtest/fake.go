@@ -14,7 +14,7 @@ import (
 
 // Fake is a small stateful stand-in for the Stripe endpoints billing uses:
 // customers, Checkout Sessions (create, expire), subscriptions (retrieve,
-// list by customer) and portal sessions. Unlike stripe-mock it remembers
+// list by customer), refunds (create, list) and portal sessions. Unlike stripe-mock it remembers
 // what was created, serves the subscriptions a test puts in it, and honours
 // Idempotency-Key as Stripe does (the same key gets the first answer again;
 // concurrent requests with one key run one at a time).
@@ -34,6 +34,7 @@ type Fake struct {
 	sessions  map[string]url.Values
 	expired   []string
 	subs      map[string]Sub
+	refunds   []map[string]any
 	requests  map[string]int
 	down      bool
 	keys      map[string]*keyed
@@ -92,6 +93,21 @@ func (f *Fake) Expired() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]string(nil), f.expired...)
+}
+
+// Refunds returns the refunds created, in order: id, payment_intent, amount.
+func (f *Fake) Refunds() []map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]map[string]any(nil), f.refunds...)
+}
+
+// AddRefund makes the fake report a refund made elsewhere (the dashboard).
+func (f *Fake) AddRefund(id, paymentIntent string, amount int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.refunds = append(f.refunds, map[string]any{"id": id, "object": "refund", "amount": amount,
+		"payment_intent": paymentIntent, "status": "succeeded", "currency": "usd"})
 }
 
 // Requests counts requests by "METHOD /path".
@@ -160,7 +176,7 @@ func (f *Fake) route(r *http.Request) (int, any) {
 		id := fmt.Sprintf("cs_fake%d", f.n)
 		f.sessions[id] = r.PostForm
 		return http.StatusOK, map[string]any{
-			"id": id, "object": "checkout.session", "mode": "subscription", "status": "open",
+			"id": id, "object": "checkout.session", "mode": r.PostForm.Get("mode"), "status": "open",
 			"url": "https://checkout.stripe.test/c/" + id, "customer": r.PostForm.Get("customer"),
 			"client_reference_id": r.PostForm.Get("client_reference_id"),
 		}
@@ -168,6 +184,23 @@ func (f *Fake) route(r *http.Request) (int, any) {
 		id := strings.TrimSuffix(strings.TrimPrefix(p, "/v1/checkout/sessions/"), "/expire")
 		f.expired = append(f.expired, id)
 		return http.StatusOK, map[string]any{"id": id, "object": "checkout.session", "status": "expired"}
+	case r.Method == http.MethodPost && p == "/v1/refunds":
+		f.n++
+		pi := r.PostForm.Get("payment_intent")
+		var amount int64
+		_, _ = fmt.Sscan(r.PostForm.Get("amount"), &amount)
+		refund := map[string]any{"id": fmt.Sprintf("re_fake%d", f.n), "object": "refund", "amount": amount,
+			"payment_intent": pi, "status": "succeeded", "currency": "usd"}
+		f.refunds = append(f.refunds, refund)
+		return http.StatusOK, refund
+	case r.Method == http.MethodGet && p == "/v1/refunds":
+		data := []any{}
+		for _, rf := range f.refunds {
+			if pi := r.URL.Query().Get("payment_intent"); pi == "" || pi == rf["payment_intent"] {
+				data = append(data, rf)
+			}
+		}
+		return http.StatusOK, map[string]any{"object": "list", "data": data, "has_more": false, "url": "/v1/refunds"}
 	case r.Method == http.MethodPost && p == "/v1/billing_portal/sessions":
 		f.n++
 		return http.StatusOK, map[string]any{

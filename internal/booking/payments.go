@@ -1,0 +1,297 @@
+package booking
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"tribe/internal/billing"
+	"tribe/internal/errs"
+)
+
+// Payments through Stripe: Reserve opens a one-time Checkout Session for a
+// hold, the Checkout cancel URL expires it (CancelCheckout), and billing's
+// webhook hands the payment events here (CheckoutPaid, CheckoutClosed,
+// PaymentRefunded: billing.PaymentHandler). Money owed back is refunded at
+// once through the Refunds API with the booking's idempotency key; when
+// Stripe does not answer, SettleOwed (the worker loop) tries again, so a
+// payment never stays without a booking or a refund.
+
+var _ billing.PaymentHandler = (*Service)(nil)
+
+func errPaymentDown() error {
+	return errs.New(errs.Unavailable, "The payment service did not answer, so nothing was booked. Please try again in a minute.")
+}
+
+// Reserve books like Book and, for a hold, opens (or finds again) its
+// Checkout Session, whose expiry is the hold's: Created.CheckoutURL is where
+// to send the booker. When Stripe cannot open one, a new hold is released
+// at once and the answer is unavailable.
+func (s *Service) Reserve(ctx context.Context, in Request) (*Created, error) {
+	c, err := s.Book(ctx, in)
+	if err != nil || c.Booking.Status != StatusHeld {
+		return c, err
+	}
+	b := c.Booking
+	if b.CheckoutURL != "" {
+		c.CheckoutURL = b.CheckoutURL
+		return c, nil
+	}
+	if s.pay == nil {
+		return nil, errors.New("reserve: payments are on but no payment service is set")
+	}
+	key := "booking-checkout-" + b.ID + "-" + hashToken(c.Token)[:16]
+	opened, err := s.pay.OpenPaymentCheckout(ctx, billing.PaymentCheckout{
+		Reference:   b.ID,
+		Description: s.typeName(b.Type) + ", " + When(b.Start, b.TimeZone),
+		Amount:      b.Amount, Currency: b.Currency, Email: b.Email,
+		ExpiresAt:  *b.ExpiresAt,
+		SuccessURL: s.ManageURL(b.ID, c.Token),
+		CancelURL:  s.baseURL + "/bookings/" + b.ID + "/checkout-cancelled?token=" + c.Token,
+		// Each press has its own key (two presses at once may open two
+		// sessions; AttachCheckout keeps one and the other is expired).
+		IdempotencyKey: key,
+	})
+	if err != nil {
+		s.log.ErrorContext(ctx, "booking: open Checkout", "booking", b.ID, "err", err)
+		if !c.Reused {
+			if _, err := s.Expire(context.WithoutCancel(ctx), b.ID); err != nil {
+				s.log.ErrorContext(ctx, "booking: release a hold without Checkout", "booking", b.ID, "err", err)
+			}
+		}
+		return nil, errPaymentDown()
+	}
+	got, err := s.AttachCheckout(ctx, b.ID, opened.ID, opened.URL)
+	if errs.Is(err, errs.Conflict) {
+		// Another press attached its session first: send this one there too
+		// and close the spare.
+		if got, err = s.Get(ctx, b.ID); err == nil && got.CheckoutURL != "" && got.Status == StatusHeld {
+			s.expireQuietly(ctx, opened.ID)
+			c.Booking, c.CheckoutURL = got, got.CheckoutURL
+			return c, nil
+		}
+		s.expireQuietly(ctx, opened.ID)
+		return nil, errs.New(errs.SlotTaken, "Sorry, the time held for you has just lapsed. Please choose a time again.")
+	}
+	if err != nil {
+		s.expireQuietly(ctx, opened.ID)
+		return nil, err
+	}
+	c.Booking, c.CheckoutURL = got, opened.URL
+	return c, nil
+}
+
+func (s *Service) expireQuietly(ctx context.Context, sessionID string) {
+	if s.pay == nil || sessionID == "" {
+		return
+	}
+	if err := s.pay.ExpireCheckout(context.WithoutCancel(ctx), sessionID); err != nil {
+		s.log.WarnContext(ctx, "booking: expire a Checkout Session", "session", sessionID, "err", err)
+	}
+}
+
+// CancelCheckout is the Checkout cancel URL: the booker left the payment
+// page. The session is expired through Stripe's API (so it can no longer be
+// paid) and the hold released at once. Anything but a hold is left alone.
+func (s *Service) CancelCheckout(ctx context.Context, id, token string) (*Booking, error) {
+	b, err := s.FindByToken(ctx, id, token)
+	if err != nil {
+		return nil, err
+	}
+	if b.Status != StatusHeld {
+		return b, nil
+	}
+	// Expired at Stripe first: a payment that still completes is a late
+	// payment, which ConfirmPaid turns into a booking or a refund.
+	s.expireQuietly(ctx, b.CheckoutSessionID)
+	return s.Expire(ctx, id)
+}
+
+// CheckoutPaid applies a paid Checkout Session (billing.PaymentHandler):
+// the hold is confirmed, or the money goes back.
+func (s *Service) CheckoutPaid(ctx context.Context, p billing.CompletedPayment) error {
+	if b, err := s.Get(ctx, p.Reference); err == nil && b.CheckoutSessionID != "" && b.CheckoutSessionID != p.CheckoutSessionID {
+		// A spare session of a double press, paid before it was expired:
+		// the booking is paid through its own session, so this goes back.
+		s.log.WarnContext(ctx, "booking: payment through a spare Checkout Session, refunding", "booking", b.ID, "session", p.CheckoutSessionID)
+		if s.pay == nil || p.PaymentIntentID == "" {
+			return nil
+		}
+		_, err := s.pay.Refund(ctx, p.PaymentIntentID, p.Amount, "booking-refund-session-"+p.CheckoutSessionID)
+		return err
+	}
+	_, refund, err := s.ConfirmPaid(ctx, Payment{
+		BookingID: p.Reference, CheckoutSessionID: p.CheckoutSessionID, PaymentIntentID: p.PaymentIntentID,
+		Amount: p.Amount, Currency: strings.ToUpper(p.Currency),
+	})
+	if errs.Is(err, errs.NotFound) {
+		// A payment that names no booking here: give it back whole.
+		s.log.WarnContext(ctx, "booking: payment for an unknown booking, refunding", "booking", p.Reference, "session", p.CheckoutSessionID)
+		if s.pay == nil || p.PaymentIntentID == "" {
+			return nil
+		}
+		_, err := s.pay.Refund(ctx, p.PaymentIntentID, p.Amount, "booking-refund-unknown-"+p.CheckoutSessionID)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	if refund != nil {
+		return s.Settle(ctx, refund)
+	}
+	return nil
+}
+
+// CheckoutClosed releases the hold a Checkout Session paid for
+// (billing.PaymentHandler): the session expired or its delayed payment
+// failed. A session that is not the booking's, or a booking that is no
+// longer held (paid meanwhile), is left alone, so an older event never
+// undoes a newer state.
+func (s *Service) CheckoutClosed(ctx context.Context, reference, sessionID string) error {
+	b, err := s.Get(ctx, reference)
+	if errs.Is(err, errs.NotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if b.Status != StatusHeld || (b.CheckoutSessionID != "" && b.CheckoutSessionID != sessionID) {
+		return nil
+	}
+	_, err = s.Expire(ctx, reference)
+	return err
+}
+
+// PaymentRefunded records the refunds Stripe reports for a booking's
+// payment, made here or in the dashboard (billing.PaymentHandler).
+func (s *Service) PaymentRefunded(ctx context.Context, paymentIntentID string) error {
+	var id string
+	err := s.db.ReadRow(ctx, `SELECT id FROM bookings WHERE payment_intent_id = $1`, paymentIntentID).Scan(&id)
+	if err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil // not a booking's payment
+		}
+		return fmt.Errorf("find the booking of %s: %w", paymentIntentID, err)
+	}
+	if s.pay == nil {
+		return nil
+	}
+	refunds, err := s.pay.Refunds(ctx, paymentIntentID)
+	if err != nil {
+		return err
+	}
+	for _, r := range refunds {
+		if _, err := s.RecordRefund(ctx, id, r.ID, r.Amount); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Settle makes a refund owed through Stripe and records it. The
+// idempotency key makes a retry the same refund.
+func (s *Service) Settle(ctx context.Context, r *Refund) error {
+	if r == nil || r.Amount <= 0 {
+		return nil
+	}
+	if s.pay == nil || r.PaymentIntentID == "" {
+		return fmt.Errorf("refund %d for booking %s: no payment to refund", r.Amount, r.BookingID)
+	}
+	got, err := s.pay.Refund(ctx, r.PaymentIntentID, r.Amount, r.IdempotencyKey)
+	if err != nil {
+		return err
+	}
+	_, err = s.RecordRefund(ctx, r.BookingID, got.ID, got.Amount)
+	return err
+}
+
+// CancelAsBooker cancels through a manage link and refunds what was paid.
+// A refund Stripe does not take now is retried by SettleOwed; the booking
+// is cancelled either way.
+func (s *Service) CancelAsBooker(ctx context.Context, id, token string) (*Booking, *Refund, error) {
+	b, r, err := s.CancelByBooker(ctx, id, token)
+	return s.settleAfter(ctx, b, r, err)
+}
+
+// CancelAsOwner cancels a booking for the owner, always with a full refund,
+// and closes its Checkout Session if it was still being paid.
+func (s *Service) CancelAsOwner(ctx context.Context, id string) (*Booking, *Refund, error) {
+	pre, err := s.Get(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, r, err := s.CancelByOwner(ctx, id)
+	if err == nil && pre.Status == StatusHeld {
+		s.expireQuietly(ctx, pre.CheckoutSessionID)
+	}
+	return s.settleAfter(ctx, b, r, err)
+}
+
+func (s *Service) settleAfter(ctx context.Context, b *Booking, r *Refund, err error) (*Booking, *Refund, error) {
+	if err != nil || r == nil {
+		return b, r, err
+	}
+	if err := s.Settle(ctx, r); err != nil {
+		s.log.ErrorContext(ctx, "booking: refund not made now; it will be retried", "booking", b.ID, "err", err)
+		return b, r, nil
+	}
+	if b, err = s.Get(ctx, b.ID); err != nil {
+		return nil, nil, err
+	}
+	return b, r, nil
+}
+
+// SettleOwed refunds every payment still owed back (a booking cancelled,
+// or paid after its time was lost, whose refund Stripe did not take), and
+// returns how many it settled. The worker loop runs it on every instance:
+// the idempotency key and the refund record make a second run a no-op.
+func (s *Service) SettleOwed(ctx context.Context) (int, error) {
+	rows, err := s.db.ReadRows(ctx, `SELECT id FROM bookings b WHERE paid_at IS NOT NULL
+		AND status IN ('cancelled', 'expired', 'declined') AND payment_intent_id IS NOT NULL AND payment_intent_id <> ''
+		AND amount > (SELECT COALESCE(SUM(r.amount), 0) FROM booking_refunds r WHERE r.booking_id = b.id)`)
+	if err != nil {
+		return 0, fmt.Errorf("find refunds owed: %w", err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			_ = rows.Close()
+			return 0, fmt.Errorf("find refunds owed: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Close(); err != nil {
+		return 0, fmt.Errorf("find refunds owed: %w", err)
+	}
+	n := 0
+	for _, id := range ids {
+		b, err := s.Get(ctx, id)
+		if err != nil {
+			return n, err
+		}
+		if err := s.Settle(ctx, refundDue(b)); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// Sweep is the booking work of the worker loop: lapsed holds expired,
+// refunds owed made, reminders planned. Every instance runs it; each piece
+// of work is done once between them.
+func (s *Service) Sweep(ctx context.Context) error {
+	if _, err := s.SweepExpired(ctx); err != nil {
+		return err
+	}
+	if s.pay != nil {
+		if _, err := s.SettleOwed(ctx); err != nil {
+			s.log.WarnContext(ctx, "booking: refunds owed not settled yet", "err", err)
+		}
+	}
+	_, err := s.PlanReminders(ctx)
+	return err
+}
