@@ -334,7 +334,7 @@ func (m *mailer) moved(before *Booking) error {
 	}
 	return m.send(withFiles(mail.Compose(mail.Content{
 		To: m.st.OwnerEmail, Subject: "Moved: " + m.b.Name + ", " + m.what() + " to " + dateOnly(m.b.Start, m.st.TimeZone),
-		Heading: m.b.Name + " moved a booking",
+		Heading:    m.b.Name + " moved a booking",
 		Paragraphs: append(m.ownerDetails(), "It was "+When(before.Start, m.st.TimeZone)+"."),
 		Button:     &mail.Link{Label: "Open bookings", URL: m.s.adminURL()},
 	}), ownerFiles))

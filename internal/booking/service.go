@@ -54,7 +54,7 @@ type Service struct {
 	defaults Settings
 	baseURL  string
 	payments bool
-	pay      Payments                                // Stripe, when payments are on
+	pay      Payments                                    // Stripe, when payments are on
 	onChange func(ctx context.Context, bookingID string) // live updates, after a change commits
 	log      *slog.Logger
 }
