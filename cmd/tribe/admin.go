@@ -13,6 +13,7 @@ import (
 
 	"tribe/internal/auth"
 	"tribe/internal/config"
+	"tribe/internal/content"
 	"tribe/internal/services"
 )
 
@@ -71,7 +72,15 @@ func admin(ctx context.Context, cfg *config.Config, args []string, stdout io.Wri
 	defer func() { _ = db.Close() }()
 	// The same services serve builds; Stripe failures that do not fail a
 	// command go to the default logger (standard error).
-	set := services.New(cfg, db, slog.Default())
+	// Admin commands do not book; a content file that does not load must not
+	// stop them, so the shipped content stands in.
+	site, err := content.Load(cfg.ContentDir)
+	if err != nil {
+		if site, err = content.Load(""); err != nil {
+			return err
+		}
+	}
+	set := services.New(cfg, db, site, slog.Default())
 	defer set.Close()
 	svc := set.Auth
 	switch args[0] {

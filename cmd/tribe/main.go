@@ -147,7 +147,11 @@ func execute(ctx context.Context, cmd string, cfg *config.Config, logger *slog.L
 	// worker share the knowledge base's in-memory vector index, and on
 	// PostgreSQL the hub tells the other instances (and hears from them)
 	// when the knowledge base changes.
-	set := services.New(cfg, db, logger)
+	if site == nil {
+		// seed-kb and serve loaded it above.
+		return fmt.Errorf("%s: no content loaded", cmd)
+	}
+	set := services.New(cfg, db, site, logger)
 	defer set.Close()
 	if cmd == "seed-kb" {
 		return seedKB(ctx, set.KB, site, cfg, stdout)
@@ -209,6 +213,7 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 	stopWorkers := startWorkers(ctx, logger,
 		worker{"mail", mail.NewWorker(db, sender, logger, mail.WorkerOptions{}).Run},
 		worker{"embeddings", kbs.RunEmbeddings},
+		worker{"booking", bookingWork(set.Booking, bookingEvery, logger)},
 	)
 	defer stopWorkers()
 

@@ -4,6 +4,9 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"time"
+
+	"tribe/internal/booking"
 )
 
 // worker is a background job of the server: it runs until its context ends
@@ -29,5 +32,30 @@ func startWorkers(ctx context.Context, logger *slog.Logger, workers ...worker) (
 	return func() {
 		cancel()
 		wg.Wait()
+	}
+}
+
+// bookingEvery is how often the booking work runs: a lapsed hold is freed
+// and a reminder queued within this of their time.
+const bookingEvery = 30 * time.Second
+
+// bookingWork runs booking's periodic work (booking.Service.Sweep: lapsed
+// holds expired, refunds owed made, reminders planned) now and then every
+// interval until ctx ends. Every instance runs it; each piece of work is
+// done once between them.
+func bookingWork(svc *booking.Service, every time.Duration, logger *slog.Logger) func(ctx context.Context) {
+	return func(ctx context.Context) {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			if err := svc.Sweep(ctx); err != nil && ctx.Err() == nil {
+				logger.Error("booking work", "err", err)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
 	}
 }

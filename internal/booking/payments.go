@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"tribe/internal/billing"
 	"tribe/internal/errs"
+	"tribe/internal/store"
 )
 
 // Payments through Stripe: Reserve opens a one-time Checkout Session for a
@@ -295,3 +297,49 @@ func (s *Service) Sweep(ctx context.Context) error {
 	_, err := s.PlanReminders(ctx)
 	return err
 }
+
+// RefundRecord is one refund recorded for a booking.
+type RefundRecord struct {
+	StripeRefundID string    `json:"stripe_refund_id"`
+	Amount         int64     `json:"amount"`
+	Currency       string    `json:"currency"`
+	CreatedAt      time.Time `json:"created_at"`
+}
+
+// RefundsOf lists a booking's refunds, oldest first (admins).
+func (s *Service) RefundsOf(ctx context.Context, id string) ([]RefundRecord, error) {
+	rows, err := s.db.ReadRows(ctx, `SELECT stripe_refund_id, amount, currency, created_at FROM booking_refunds
+		WHERE booking_id = $1 ORDER BY created_at, id`, id)
+	if err != nil {
+		return nil, fmt.Errorf("list refunds of %s: %w", id, err)
+	}
+	defer func() { _ = rows.Close() }()
+	out := []RefundRecord{}
+	for rows.Next() {
+		var (
+			r  RefundRecord
+			at store.Time
+		)
+		if err := rows.Scan(&r.StripeRefundID, &r.Amount, &r.Currency, &at); err != nil {
+			return nil, fmt.Errorf("list refunds of %s: %w", id, err)
+		}
+		r.CreatedAt = at.Time
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// PaymentsEnabled reports whether paid types are held for online payment.
+func (s *Service) PaymentsEnabled() bool { return s.payments }
+
+// TypeName is a type's name for people, or its id when unknown.
+func (s *Service) TypeName(id string) string { return s.typeName(id) }
+
+// Type returns the bookable type with this id.
+func (s *Service) Type(id string) (Type, bool) {
+	t, ok := s.byID[id]
+	return t, ok
+}
+
+// Now is the service's clock.
+func (s *Service) Now() time.Time { return s.now() }

@@ -12,7 +12,15 @@ const (
 	TopicProfile      = "profile"
 	// TopicTribe: the member count changed (someone gained or lost access).
 	TopicTribe = "tribe"
+	// TopicBooking: one booking changed (paid, confirmed, moved,
+	// cancelled, refunded). Published to BookingStream(id), which only
+	// that booking's page, opened with its manage token, subscribes as.
+	TopicBooking = "booking"
 )
+
+// BookingStream is the subscriber name of a booking's page: a booking's
+// notices go to it alone.
+func BookingStream(bookingID string) string { return "booking:" + bookingID }
 
 // TopicKB says the knowledge base changed (documents, their chunks or their
 // vectors). Servers follow it among themselves (Hub.Watch) to keep their

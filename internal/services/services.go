@@ -5,12 +5,16 @@
 package services
 
 import (
+	"context"
 	"log/slog"
+	"time"
 
 	"tribe/internal/auth"
 	"tribe/internal/billing"
+	"tribe/internal/booking"
 	"tribe/internal/community"
 	"tribe/internal/config"
+	"tribe/internal/content"
 	"tribe/internal/events"
 	"tribe/internal/kb"
 	"tribe/internal/store"
@@ -35,16 +39,21 @@ type Set struct {
 	// Avatars renders uploaded avatars with a bounded number of decoders and
 	// holds each account's upload allowance.
 	Avatars *community.Avatars
+	// Booking is calls booked on the site: its payments go through Billing's
+	// Stripe client, and Billing hands it their webhook events.
+	Booking *booking.Service
 }
 
-// New builds every service over db as cfg describes. Nothing connects or
+// New builds every service over db as cfg describes, with the bookable
+// types of site. Nothing connects or
 // starts here: the hub listens on PostgreSQL only while someone subscribes,
 // and the knowledge base's worker runs when the caller starts it.
-func New(cfg *config.Config, db *store.DB, logger *slog.Logger) *Set {
+func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logger) *Set {
 	hub := events.New(db, logger)
 	bill := billing.New(db, cfg, billing.WithLogger(logger))
 	avatars := community.NewAvatars(community.AvatarDir(cfg.DataDir), community.DefaultAvatarDecodes)
 	return &Set{
+		Booking: newBooking(cfg, db, site, hub, bill, logger),
 		Hub:     hub,
 		KB:      newKnowledgeBase(cfg, db, hub, logger),
 		Billing: bill,
@@ -58,6 +67,32 @@ func New(cfg *config.Config, db *store.DB, logger *slog.Logger) *Set {
 			auth.WithTakeover(community.ClearSquatter(avatars.Dir()), bill.ReleaseOnTakeover)),
 		Avatars: avatars,
 	}
+}
+
+// newBooking builds booking over billing's Stripe client and gives billing
+// its payment events. Owner defaults: the first admin address.
+func newBooking(cfg *config.Config, db *store.DB, site *content.Site, hub *events.Hub, bill *billing.Service, logger *slog.Logger) *booking.Service {
+	owner := ""
+	if len(cfg.AdminEmails) > 0 {
+		owner = cfg.AdminEmails[0]
+	}
+	opts := []booking.Option{
+		booking.WithLogger(logger),
+		booking.WithChangeNotice(func(ctx context.Context, id string) {
+			// The change is made; the notice must not fail or cancel it.
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+			defer cancel()
+			if err := hub.Publish(ctx, events.Event{Topic: events.TopicBooking, UserID: events.BookingStream(id)}); err != nil {
+				logger.Warn("live update not sent", "topic", events.TopicBooking, "err", err)
+			}
+		}),
+	}
+	if bill.Enabled() {
+		opts = append(opts, booking.WithPayments(bill))
+	}
+	bk := booking.New(db, booking.Config{Site: site, OwnerEmail: owner, BaseURL: cfg.BaseURL, Payments: bill.Enabled()}, opts...)
+	bill.SetPaymentHandler(bk)
+	return bk
 }
 
 // Close ends the hub's streams and its PostgreSQL listener.

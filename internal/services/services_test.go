@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"tribe/internal/config"
+	"tribe/internal/content"
 	"tribe/internal/store/storetest"
 )
 
@@ -23,7 +24,11 @@ func TestNewLeavesNoServiceUnbuilt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := New(cfg, storetest.Open(t, "", dir), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	site, err := content.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := New(cfg, storetest.Open(t, "", dir), site, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer set.Close()
 	v := reflect.ValueOf(set).Elem()
 	for i := range v.NumField() {

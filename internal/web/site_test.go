@@ -86,7 +86,7 @@ func testOptions(t testing.TB, cfg *config.Config, db *store.DB, opts ...siteOpt
 		}
 		o.Content = site
 	}
-	o.Services = services.New(cfg, db, o.Logger)
+	o.Services = services.New(cfg, db, o.Content, o.Logger)
 	t.Cleanup(o.Services.Close)
 	return o
 }

@@ -1,0 +1,562 @@
+package web
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+
+	"tribe/internal/booking"
+	"tribe/internal/config"
+	"tribe/internal/content"
+	"tribe/internal/errs"
+	"tribe/internal/events"
+	"tribe/internal/httpx"
+	"tribe/internal/ratelimit"
+)
+
+// bookingAPI serves booking on the site: the types and their free slots,
+// bookings made, viewed, moved and cancelled through their manage token,
+// the Checkout cancel return, the booking page's live updates, and the
+// owner's list, actions, settings and private feed. docs/api.md ("Booking")
+// is their contract; internal/booking decides everything.
+type bookingAPI struct {
+	booking *booking.Service
+	cfg     *config.Config
+	hub     *events.Hub
+	logger  *slog.Logger
+	streams *httpx.Streams
+	// proxies are TRIBE_TRUSTED_PROXIES: the open-hold limit per client
+	// address reads the address as the rate limits do.
+	proxies []netip.Prefix
+	// book bounds booking attempts per client address, before the domain's
+	// open-hold limits, so a flood of bad requests costs little.
+	book *ratelimit.Limiter
+}
+
+func newBookingAPI(cfg *config.Config, svc *booking.Service, hub *events.Hub, logger *slog.Logger, heartbeat time.Duration) *bookingAPI {
+	return &bookingAPI{
+		booking: svc, cfg: cfg, hub: hub, logger: logger, proxies: cfg.TrustedProxies,
+		streams: httpx.NewStreams(heartbeat, eventsRetry),
+		book:    ratelimit.New(20, 6*time.Second),
+	}
+}
+
+func (a *bookingAPI) register(g *registrar) error {
+	g.route("GET /api/booking/types", anyone, a.types)
+	g.route("GET /api/booking/slots", anyone, a.slots)
+	g.route("POST /api/bookings", anyone, a.create)
+	// The manage token is the credential of these.
+	g.route("GET /api/bookings/{id}", anyone, a.get)
+	g.route("GET /api/bookings/{id}/events", anyone, a.events)
+	g.route("GET /api/bookings/{id}/calendar.ics", anyone, a.ics)
+	g.route("POST /api/bookings/{id}/cancel", anyone, a.cancel)
+	g.route("POST /api/bookings/{id}/reschedule", anyone, a.reschedule)
+	g.route("GET /bookings/{id}/checkout-cancelled", anyone, a.checkoutCancelled)
+
+	g.route("GET /api/admin/bookings", admin, a.list)
+	g.route("GET /api/admin/bookings/{id}", admin, a.adminGet)
+	g.route("POST /api/admin/bookings/{id}/{action}", admin, a.act)
+	g.route("GET /api/admin/booking/settings", admin, a.getSettings)
+	g.route("PUT /api/admin/booking/settings", admin, a.putSettings)
+	g.route("GET /api/admin/booking/feed", admin, a.getFeed)
+	g.route("POST /api/admin/booking/feed", admin, a.createFeed)
+	g.route("DELETE /api/admin/booking/feed", admin, a.deleteFeed)
+	g.route("GET /calendar/bookings/{file}", anyone, a.serveFeed) // the token is the credential
+	return nil
+}
+
+// BookingTypes answers GET /api/booking/types.
+type BookingTypes struct {
+	// PaymentsEnabled: paid types go to Stripe Checkout; otherwise they
+	// become requests the owner confirms.
+	PaymentsEnabled bool           `json:"payments_enabled"`
+	Types           []booking.Type `json:"types"`
+}
+
+// BookingRequest is the body of POST /api/bookings.
+type BookingRequest struct {
+	Type     string `json:"type"`
+	Start    string `json:"start"`
+	Name     string `json:"name"`
+	Email    string `json:"email"`
+	Notes    string `json:"notes"`
+	TimeZone string `json:"time_zone"`
+}
+
+// BookingView is a booking as its booker sees it (docs/api.md).
+type BookingView struct {
+	ID              string     `json:"id"`
+	Type            string     `json:"type"`
+	TypeName        string     `json:"type_name"`
+	Status          string     `json:"status"`
+	Start           time.Time  `json:"start"`
+	End             time.Time  `json:"end"`
+	Duration        int        `json:"duration"`
+	ExpiresAt       *time.Time `json:"expires_at,omitempty"`
+	Name            string     `json:"name"`
+	Email           string     `json:"email"`
+	Notes           string     `json:"notes"`
+	TimeZone        string     `json:"time_zone"`
+	OwnerName       string     `json:"owner_name"`
+	OwnerTimeZone   string     `json:"owner_time_zone"`
+	ContactEmail    string     `json:"contact_email"`
+	Amount          int64      `json:"amount"`
+	Currency        string     `json:"currency"`
+	PriceText       string     `json:"price_text"`
+	Paid            bool       `json:"paid"`
+	Refunded        int64      `json:"refunded"`
+	MeetingLink     string     `json:"meeting_link,omitempty"`
+	CheckoutURL     string     `json:"checkout_url,omitempty"`
+	RescheduleCount int        `json:"reschedule_count"`
+	ReschedulesLeft int        `json:"reschedules_left"`
+	CanChange       bool       `json:"can_change"`
+	ChangeUntil     time.Time  `json:"change_until"`
+	CancelledBy     string     `json:"cancelled_by,omitempty"`
+	CreatedAt       time.Time  `json:"created_at"`
+}
+
+// AdminBookingView is a booking as the owner sees it: the booker's view and
+// the payment's details.
+type AdminBookingView struct {
+	BookingView
+	UserID        string                 `json:"user_id"`
+	PaidAt        *time.Time             `json:"paid_at,omitempty"`
+	PaymentIntent string                 `json:"payment_intent"`
+	Refunds       []booking.RefundRecord `json:"refunds"`
+	UpdatedAt     time.Time              `json:"updated_at"`
+}
+
+// BookingCreated answers POST /api/bookings.
+type BookingCreated struct {
+	Booking     BookingView `json:"booking"`
+	Token       string      `json:"token"`
+	ManageURL   string      `json:"manage_url"`
+	CheckoutURL string      `json:"checkout_url,omitempty"`
+}
+
+// BookingReply answers the booker's routes that return one booking.
+type BookingReply struct {
+	Booking BookingView `json:"booking"`
+}
+
+// RefundOwed is the money a cancellation returns.
+type RefundOwed struct {
+	Amount   int64  `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+// BookingCancelled answers POST /api/bookings/{id}/cancel.
+type BookingCancelled struct {
+	Booking BookingView `json:"booking"`
+	Refund  *RefundOwed `json:"refund"`
+}
+
+// RescheduleRequest is the body of POST /api/bookings/{id}/reschedule.
+type RescheduleRequest struct {
+	Start string `json:"start"`
+}
+
+// AdminBookingList answers GET /api/admin/bookings.
+type AdminBookingList struct {
+	Bookings []AdminBookingView `json:"bookings"`
+	Revenue  MonthRevenue       `json:"revenue"`
+}
+
+// MonthRevenue is one month's booking money, per currency.
+type MonthRevenue struct {
+	Month  string            `json:"month"`
+	Totals []booking.Revenue `json:"totals"`
+}
+
+// AdminBookingReply answers the admin routes that return one booking.
+type AdminBookingReply struct {
+	Booking AdminBookingView `json:"booking"`
+	Refund  *RefundOwed      `json:"refund,omitempty"`
+}
+
+// BookingSettingsReply answers GET and PUT /api/admin/booking/settings.
+type BookingSettingsReply struct {
+	Settings booking.Settings `json:"settings"`
+}
+
+func (a *bookingAPI) view(b *booking.Booking, st booking.Settings) BookingView {
+	now := a.booking.Now()
+	until := b.Start.Add(-time.Duration(st.Cutoff) * time.Minute)
+	v := BookingView{
+		ID: b.ID, Type: b.Type, TypeName: a.booking.TypeName(b.Type), Status: b.Status, Start: b.Start.UTC(), End: b.End.UTC(),
+		Duration: int(b.End.Sub(b.Start) / time.Minute), Name: b.Name, Email: b.Email, Notes: b.Notes, TimeZone: b.TimeZone,
+		OwnerName: st.OwnerName, OwnerTimeZone: st.TimeZone, ContactEmail: st.OwnerEmail,
+		Amount: b.Amount, Currency: b.Currency, PriceText: content.FormatMinor(b.Amount, b.Currency),
+		Paid: b.PaidAt != nil, Refunded: b.Refunded, RescheduleCount: b.RescheduleCount,
+		ReschedulesLeft: max(booking.MaxReschedules-b.RescheduleCount, 0), ChangeUntil: until.UTC(),
+		CanChange:   (b.Status == booking.StatusConfirmed || b.Status == booking.StatusRequested) && now.Before(until),
+		CancelledBy: b.CancelledBy, CreatedAt: b.CreatedAt,
+	}
+	switch b.Status {
+	case booking.StatusHeld:
+		v.ExpiresAt, v.CheckoutURL = b.ExpiresAt, b.CheckoutURL
+	case booking.StatusConfirmed:
+		v.MeetingLink = b.MeetingLink
+	}
+	return v
+}
+
+func (a *bookingAPI) adminView(r *http.Request, b *booking.Booking, st booking.Settings, refunds bool) (AdminBookingView, error) {
+	v := AdminBookingView{BookingView: a.view(b, st), UserID: b.UserID, PaidAt: b.PaidAt, PaymentIntent: b.PaymentIntentID,
+		UpdatedAt: b.UpdatedAt, Refunds: []booking.RefundRecord{}}
+	// The owner sees the room of any booking that has one.
+	v.MeetingLink = b.MeetingLink
+	if refunds && b.Refunded > 0 {
+		list, err := a.booking.RefundsOf(r.Context(), b.ID)
+		if err != nil {
+			return v, err
+		}
+		v.Refunds = list
+	}
+	return v, nil
+}
+
+func (a *bookingAPI) types(w http.ResponseWriter, r *http.Request) error {
+	httpx.WriteJSON(w, http.StatusOK, BookingTypes{PaymentsEnabled: a.booking.PaymentsEnabled(), Types: a.booking.Types()})
+	return nil
+}
+
+func (a *bookingAPI) slots(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	av, err := a.booking.Slots(r.Context(), q.Get("type"), q.Get("from"), q.Get("to"), q.Get("tz"))
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, av)
+	return nil
+}
+
+func (a *bookingAPI) create(w http.ResponseWriter, r *http.Request) error {
+	client := clientIP(r, a.proxies)
+	if err := limited(w, limitCheck{a.book, client}); err != nil {
+		return err
+	}
+	var in BookingRequest
+	if err := httpx.ReadJSON(w, r, &in); err != nil {
+		return err
+	}
+	req := booking.Request{Type: in.Type, Start: in.Start, Name: in.Name, Email: in.Email, Notes: in.Notes,
+		TimeZone: in.TimeZone, ClientAddr: client}
+	if p := caller(r); p != nil {
+		req.UserID = p.UserID
+	}
+	c, err := a.booking.Reserve(r.Context(), req)
+	if err := limitAnswer(w, err); err != nil {
+		return err
+	}
+	st, err := a.booking.LoadSettings(r.Context())
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusCreated, BookingCreated{
+		Booking: a.view(c.Booking, st), Token: c.Token, ManageURL: a.booking.ManageURL(c.Booking.ID, c.Token),
+		CheckoutURL: c.CheckoutURL,
+	})
+	return nil
+}
+
+// limitAnswer sets Retry-After for the domain's open-hold limit and returns
+// the error to answer, if any.
+func limitAnswer(w http.ResponseWriter, err error) error {
+	var le *booking.LimitError
+	if errors.As(err, &le) {
+		w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfter(le.RetryAfter)))
+		return le.Err
+	}
+	return err
+}
+
+// token is the manage token of a booker's request.
+func token(r *http.Request) string { return r.URL.Query().Get("token") }
+
+func (a *bookingAPI) reply(w http.ResponseWriter, r *http.Request, b *booking.Booking) error {
+	st, err := a.booking.LoadSettings(r.Context())
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, BookingReply{Booking: a.view(b, st)})
+	return nil
+}
+
+func (a *bookingAPI) get(w http.ResponseWriter, r *http.Request) error {
+	b, err := a.booking.FindByToken(r.Context(), r.PathValue("id"), token(r))
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	return a.reply(w, r, b)
+}
+
+func (a *bookingAPI) ics(w http.ResponseWriter, r *http.Request) error {
+	b, err := a.booking.FindByToken(r.Context(), r.PathValue("id"), token(r))
+	if err != nil {
+		return err
+	}
+	if b.Status != booking.StatusConfirmed {
+		return errs.New(errs.Conflict, "Only a confirmed booking can be added to a calendar.")
+	}
+	st, err := a.booking.LoadSettings(r.Context())
+	if err != nil {
+		return err
+	}
+	body := a.booking.Invitation(b, st, booking.MethodRequest, a.booking.ManageURL(b.ID, token(r)))
+	w.Header().Set("Content-Disposition", `attachment; filename="booking.ics"`)
+	writeCalendar(w, body)
+	return nil
+}
+
+func (a *bookingAPI) cancel(w http.ResponseWriter, r *http.Request) error {
+	b, refund, err := a.booking.CancelAsBooker(r.Context(), r.PathValue("id"), token(r))
+	if err != nil {
+		return err
+	}
+	st, err := a.booking.LoadSettings(r.Context())
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, BookingCancelled{Booking: a.view(b, st), Refund: owed(refund)})
+	return nil
+}
+
+func owed(r *booking.Refund) *RefundOwed {
+	if r == nil {
+		return nil
+	}
+	return &RefundOwed{Amount: r.Amount, Currency: r.Currency}
+}
+
+func (a *bookingAPI) reschedule(w http.ResponseWriter, r *http.Request) error {
+	var in RescheduleRequest
+	if err := httpx.ReadJSON(w, r, &in); err != nil {
+		return err
+	}
+	b, err := a.booking.Reschedule(r.Context(), r.PathValue("id"), token(r), in.Start)
+	if err != nil {
+		return err
+	}
+	return a.reply(w, r, b)
+}
+
+// checkoutCancelled is Stripe Checkout's cancel URL: the session is expired
+// and the hold released, then the visitor goes back to the booking page of
+// the type. A wrong token changes nothing and goes to the booking page.
+func (a *bookingAPI) checkoutCancelled(w http.ResponseWriter, r *http.Request) error {
+	back := "/booking"
+	b, err := a.booking.CancelCheckout(r.Context(), r.PathValue("id"), token(r))
+	switch {
+	case err == nil:
+		back = "/book/" + b.Type + "?cancelled=1"
+	case !errs.Is(err, errs.NotFound):
+		a.logger.Error("booking: Checkout cancel return", "err", err)
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, back, http.StatusSeeOther)
+	return nil
+}
+
+// events streams a booking's changes to its page, opened with the token.
+func (a *bookingAPI) events(w http.ResponseWriter, r *http.Request) error {
+	b, err := a.booking.FindByToken(r.Context(), r.PathValue("id"), token(r))
+	if err != nil {
+		return err
+	}
+	if a.streams.Stopping(r) {
+		return httpx.ErrShuttingDown
+	}
+	sub, err := a.hub.Subscribe(r.Context(), events.BookingStream(b.ID))
+	switch {
+	case errors.Is(err, events.ErrTooMany):
+		return errTooManyStreams
+	case err != nil:
+		if r.Context().Err() != nil {
+			return nil
+		}
+		a.logger.Error("open booking stream", "err", err)
+		return errEventsUnavailable
+	}
+	defer sub.Close()
+	stream, err := a.streams.Open(w, r)
+	if err != nil {
+		return nil // Open answered a shutdown itself; anything else is a client gone
+	}
+	defer stream.Close()
+	if stream.Send("ready", struct{}{}) != nil {
+		return nil
+	}
+	for {
+		select {
+		case <-stream.Done():
+			return nil
+		case <-sub.Done():
+			return nil
+		case <-sub.Wake():
+			for _, topic := range sub.Take() {
+				if topic != events.TopicBooking {
+					continue // the site's other notices are not this page's
+				}
+				if stream.Send(topic, events.Event{Topic: topic}) != nil {
+					return nil
+				}
+			}
+		case <-stream.Heartbeat():
+			if stream.KeepAlive() != nil {
+				return nil
+			}
+		}
+	}
+}
+
+// --- admins
+
+func (a *bookingAPI) list(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	st, err := a.booking.LoadSettings(r.Context())
+	if err != nil {
+		return err
+	}
+	month := q.Get("month")
+	if month == "" {
+		loc, err := content.LoadZone(st.TimeZone)
+		if err != nil {
+			loc = time.UTC
+		}
+		month = a.booking.Now().In(loc).Format("2006-01")
+	}
+	revenue, err := a.booking.MonthRevenue(r.Context(), month)
+	if err != nil {
+		return err
+	}
+	list, err := a.booking.List(r.Context(), booking.Filter{Scope: q.Get("scope"), Type: q.Get("type"), Email: q.Get("email"), Limit: 500})
+	if err != nil {
+		return err
+	}
+	out := AdminBookingList{Bookings: make([]AdminBookingView, 0, len(list)), Revenue: MonthRevenue{Month: month, Totals: revenue}}
+	for _, b := range list {
+		v, err := a.adminView(r, b, st, false)
+		if err != nil {
+			return err
+		}
+		out.Bookings = append(out.Bookings, v)
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (a *bookingAPI) adminReply(w http.ResponseWriter, r *http.Request, b *booking.Booking, refund *booking.Refund) error {
+	st, err := a.booking.LoadSettings(r.Context())
+	if err != nil {
+		return err
+	}
+	v, err := a.adminView(r, b, st, true)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, AdminBookingReply{Booking: v, Refund: owed(refund)})
+	return nil
+}
+
+func (a *bookingAPI) adminGet(w http.ResponseWriter, r *http.Request) error {
+	b, err := a.booking.Get(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return a.adminReply(w, r, b, nil)
+}
+
+func (a *bookingAPI) act(w http.ResponseWriter, r *http.Request) error {
+	ctx, id := r.Context(), r.PathValue("id")
+	var (
+		b      *booking.Booking
+		refund *booking.Refund
+		err    error
+	)
+	switch r.PathValue("action") {
+	case "confirm":
+		b, err = a.booking.ConfirmRequest(ctx, id)
+	case "decline":
+		b, err = a.booking.Decline(ctx, id)
+	case "cancel":
+		b, refund, err = a.booking.CancelAsOwner(ctx, id)
+	case "complete":
+		b, err = a.booking.Complete(ctx, id)
+	case "no-show":
+		b, err = a.booking.NoShow(ctx, id)
+	default:
+		return errs.New(errs.NotFound, "There is no such booking action; use confirm, decline, cancel, complete or no-show.")
+	}
+	if err != nil {
+		return err
+	}
+	return a.adminReply(w, r, b, refund)
+}
+
+func (a *bookingAPI) getSettings(w http.ResponseWriter, r *http.Request) error {
+	st, err := a.booking.LoadSettings(r.Context())
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, BookingSettingsReply{Settings: st})
+	return nil
+}
+
+func (a *bookingAPI) putSettings(w http.ResponseWriter, r *http.Request) error {
+	var in booking.Settings
+	if err := httpx.ReadJSON(w, r, &in); err != nil {
+		return err
+	}
+	st, err := a.booking.SaveSettings(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, BookingSettingsReply{Settings: st})
+	return nil
+}
+
+func (a *bookingAPI) getFeed(w http.ResponseWriter, r *http.Request) error {
+	at, err := a.booking.FeedCreated(r.Context())
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, FeedStatus{Exists: at != nil, CreatedAt: at})
+	return nil
+}
+
+func (a *bookingAPI) createFeed(w http.ResponseWriter, r *http.Request) error {
+	tok, created, err := a.booking.CreateFeed(r.Context())
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusCreated, FeedCreated{URL: a.cfg.BaseURL + "/calendar/bookings/" + tok + ".ics", CreatedAt: created})
+	return nil
+}
+
+func (a *bookingAPI) deleteFeed(w http.ResponseWriter, r *http.Request) error {
+	if err := a.booking.DeleteFeed(r.Context()); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (a *bookingAPI) serveFeed(w http.ResponseWriter, r *http.Request) error {
+	tok, ok := strings.CutSuffix(r.PathValue("file"), ".ics")
+	if !ok {
+		return errNoCalendar
+	}
+	body, err := a.booking.FeedCalendar(r.Context(), tok)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("X-Robots-Tag", "noindex")
+	writeCalendar(w, body)
+	return nil
+}
