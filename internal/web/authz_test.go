@@ -7,8 +7,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"tribe/internal/auth"
+	"tribe/internal/booking"
 	"tribe/internal/community"
 	"tribe/internal/content"
 	"tribe/internal/kb"
@@ -140,6 +142,66 @@ func TestAuthorization(t *testing.T) {
 			}
 			return "/api/admin/members/" + u.id + "/complimentary"
 		}
+		// Bookings: each call books the next free 15-minute time with its
+		// own address (payments are off: a request), so limits and the
+		// overlap rule never decide a status here.
+		bk := m.s.Services.Booking
+		nextSlot := func() string {
+			from := time.Now().UTC().Format(time.DateOnly)
+			to := time.Now().UTC().AddDate(0, 0, 40).Format(time.DateOnly)
+			av, err := bk.Slots(ctx, "session-15", from, to, "UTC")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range av.Days {
+				if len(d.Slots) > 0 {
+					return d.Slots[0]
+				}
+			}
+			t.Fatal("no free booking slot in 40 days")
+			return ""
+		}
+		freshBooking := func() (*booking.Created, string) {
+			c, err := bk.Book(ctx, booking.Request{Type: "session-15", Start: nextSlot(), Name: "Ada Booker",
+				Email: "booker-" + store.NewID()[:8] + "@example.com", TimeZone: "Europe/Paris"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c, "/api/bookings/" + c.Booking.ID
+		}
+		booked := func(suffix string) func() string {
+			return func() string { c, p := freshBooking(); return p + suffix + "?token=" + c.Token }
+		}
+		confirmedBooking := func(suffix string) func() string {
+			return func() string {
+				c, p := freshBooking()
+				if _, err := bk.ConfirmRequest(ctx, c.Booking.ID); err != nil {
+					t.Fatal(err)
+				}
+				return p + suffix + "?token=" + c.Token
+			}
+		}
+		adminBooking := func(suffix string) func() string {
+			return func() string { c, _ := freshBooking(); return "/api/admin/bookings/" + c.Booking.ID + suffix }
+		}
+		bookingBody := func(role string) any {
+			// Every role starts with no open bookings from this address.
+			m.exec(`DELETE FROM bookings`)
+			return map[string]string{"type": "session-15", "start": nextSlot(), "name": "Booker " + role,
+				"email": "book-" + role + "@example.com", "time_zone": "Europe/Paris"}
+		}
+		settings, err := bk.LoadSettings(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		freshFeed := func() string {
+			tok, _, err := bk.CreateFeed(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return "/calendar/bookings/" + tok + ".ics"
+		}
+
 		cohortPath := "/api/cohorts/" + cohort.ID
 		sessionPath := "/api/sessions/" + sess.ID
 
@@ -231,6 +293,33 @@ func TestAuthorization(t *testing.T) {
 			is(at("GET /api/admin/members"), adminOnly(200)),
 			{pattern: "PUT /api/admin/members/{id}/complimentary", path: freshMember, body: same(map[string]any{"until": "2099-12-31"}), want: adminOnly(200)},
 			{pattern: "DELETE /api/admin/members/{id}/complimentary", path: compedMember, want: adminOnly(204)},
+
+			// Booking: anyone books and reads the types and slots; the manage
+			// token is the credential of a booking's own routes (a wrong one
+			// is 404 for everyone); the owner's routes are admins'.
+			is(at("GET /api/booking/types"), all(200)),
+			{pattern: "GET /api/booking/slots", path: fixed("/api/booking/slots?type=session-30&from=" + time.Now().Format(time.DateOnly) + "&to=" + time.Now().AddDate(0, 0, 13).Format(time.DateOnly) + "&tz=Europe/Paris"), want: all(200)},
+			{pattern: "GET /api/booking/slots", path: fixed("/api/booking/slots?type=nope&from=2026-01-01&to=2026-01-02&tz=UTC"), want: all(400)},
+			with(at("POST /api/bookings"), perRole(bookingBody), all(201)),
+			{pattern: "GET /api/bookings/{id}", path: booked(""), want: all(200)},
+			{pattern: "GET /api/bookings/{id}", path: fixed("/api/bookings/" + store.NewID() + "?token=not-a-token"), want: all(404)},
+			{pattern: "GET /api/bookings/{id}/events", path: booked("/events"), want: all(200), stream: true},
+			{pattern: "GET /api/bookings/{id}/calendar.ics", path: confirmedBooking("/calendar.ics"), want: all(200)},
+			{pattern: "POST /api/bookings/{id}/cancel", path: booked("/cancel"), want: all(200)},
+			{pattern: "POST /api/bookings/{id}/cancel", path: func() string { _, p := freshBooking(); return p + "/cancel?token=wrong" }, want: all(404)},
+			{pattern: "POST /api/bookings/{id}/reschedule", path: booked("/reschedule"), body: func(int) any { return map[string]string{"start": nextSlot()} }, want: all(200)},
+			{pattern: "GET /bookings/{id}/checkout-cancelled", path: func() string { c, _ := freshBooking(); return "/bookings/" + c.Booking.ID + "/checkout-cancelled?token=" + c.Token }, want: all(303)},
+			{pattern: "GET /calendar/bookings/{file}", path: freshFeed, want: all(200)},
+			{pattern: "GET /calendar/bookings/{file}", path: fixed("/calendar/bookings/not-a-real-token-at-all.ics"), want: all(404)},
+			is(at("GET /api/admin/bookings"), adminOnly(200)),
+			{pattern: "GET /api/admin/bookings/{id}", path: adminBooking(""), want: adminOnly(200)},
+			{pattern: "POST /api/admin/bookings/{id}/{action}", path: adminBooking("/decline"), want: adminOnly(200)},
+			{pattern: "POST /api/admin/bookings/{id}/{action}", path: adminBooking("/cancel"), want: adminOnly(200)},
+			is(at("GET /api/admin/booking/settings"), adminOnly(200)),
+			with(at("PUT /api/admin/booking/settings"), same(settings), adminOnly(200)),
+			is(at("GET /api/admin/booking/feed"), adminOnly(200)),
+			is(at("POST /api/admin/booking/feed"), adminOnly(201)),
+			is(at("DELETE /api/admin/booking/feed"), adminOnly(204)),
 
 			// Last: signing out ends the caller's session.
 			is(at("POST /api/auth/signout"), all(204)),
