@@ -308,7 +308,10 @@ func TestAuthorization(t *testing.T) {
 			{pattern: "POST /api/bookings/{id}/cancel", path: booked("/cancel"), want: all(200)},
 			{pattern: "POST /api/bookings/{id}/cancel", path: func() string { _, p := freshBooking(); return p + "/cancel?token=wrong" }, want: all(404)},
 			{pattern: "POST /api/bookings/{id}/reschedule", path: booked("/reschedule"), body: func(int) any { return map[string]string{"start": nextSlot()} }, want: all(200)},
-			{pattern: "GET /bookings/{id}/checkout-cancelled", path: func() string { c, _ := freshBooking(); return "/bookings/" + c.Booking.ID + "/checkout-cancelled?token=" + c.Token }, want: all(303)},
+			{pattern: "GET /bookings/{id}/checkout-cancelled", path: func() string {
+				c, _ := freshBooking()
+				return "/bookings/" + c.Booking.ID + "/checkout-cancelled?token=" + c.Token
+			}, want: all(303)},
 			{pattern: "GET /calendar/bookings/{file}", path: freshFeed, want: all(200)},
 			{pattern: "GET /calendar/bookings/{file}", path: fixed("/calendar/bookings/not-a-real-token-at-all.ics"), want: all(404)},
 			is(at("GET /api/admin/bookings"), adminOnly(200)),

@@ -400,7 +400,11 @@ func TestBookingRefusals(t *testing.T) {
 			{"not a time", bookBody("session-30", "tomorrow", "a@example.com"), "start"},
 			{"past", bookBody("session-30", "2020-01-06T15:00:00Z", "a@example.com"), "start"},
 			{"bad address", bookBody("session-30", start, "not-an-address"), "email"},
-			{"bad zone", func() map[string]string { b := bookBody("session-30", start, "a@example.com"); b["time_zone"] = "Mars/Base"; return b }(), "time_zone"},
+			{"bad zone", func() map[string]string {
+				b := bookBody("session-30", start, "a@example.com")
+				b["time_zone"] = "Mars/Base"
+				return b
+			}(), "time_zone"},
 			{"long notes", func() map[string]string {
 				b := bookBody("session-30", start, "a@example.com")
 				b["notes"] = strings.Repeat("x", 2001)
