@@ -32,12 +32,22 @@ type SiteDeps struct {
 	Site     *content.Site
 	BaseURL  string // TRIBE_BASE_URL, for absolute links to the site's pages
 	Capacity int    // TRIBE_CAPACITY, the tribe's member cap
+	// Booking, when set, adds find_available_slots.
+	Booking Slots
 }
 
 // SiteTools returns the site's tools: knowledge-base search, reading the
 // published content files, and the services with prices and booking links.
 // All are read-only and open to anyone, like the pages they come from.
 func SiteTools(d SiteDeps) []Tool {
+	tools := siteTools(d)
+	if d.Booking != nil {
+		tools = append(tools, slotsTool(d.Booking))
+	}
+	return tools
+}
+
+func siteTools(d SiteDeps) []Tool {
 	return []Tool{
 		{
 			Name:  ToolSearch,

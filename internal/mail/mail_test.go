@@ -389,11 +389,13 @@ func TestRestartDeliversPending(t *testing.T) {
 		t.Run(e.Name, func(t *testing.T) {
 			url, dir := e.New(t)
 			srv := mailtest.Start(t)
-			clk := newClock()
 
 			// First life: one message fails once, another is queued while the
 			// worker is down, then the process goes away.
 			first := storetest.Open(t, url, dir)
+			// The clock starts once the database is migrated: mail is queued
+			// due at the real time, which must not be ahead of it.
+			clk := newClock()
 			srv.FailNext(1)
 			retried := enqueue(t, first, mail.Message{To: "a@example.com", Subject: "retried", Text: "t"})
 			drain(t, mail.NewWorker(first, smtpSender(t, srv), quiet(), mail.WorkerOptions{Now: clk.Now}))

@@ -8,11 +8,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -107,10 +109,10 @@ func TestMCPServer(t *testing.T) {
 			}
 		}
 		// The SDK lists by name.
-		if want := []string{"list_services", "read_json_path", "read_resource", "search"}; !slices.Equal(names, want) {
+		if want := []string{"find_available_slots", "list_services", "read_json_path", "read_resource", "search"}; !slices.Equal(names, want) {
 			t.Fatalf("tools %v, want %v", names, want)
 		}
-		jsonPath := tools.Tools[1].InputSchema.(map[string]any)
+		jsonPath := tools.Tools[2].InputSchema.(map[string]any)
 		if req := fmt.Sprint(jsonPath["required"]); req != "[uri path]" {
 			t.Errorf("read_json_path requires %s", req)
 		}
@@ -179,6 +181,28 @@ func TestMCPServer(t *testing.T) {
 		if res.IsError || len(structured(res)["sessions"].([]any)) != 3 {
 			t.Errorf("list_services: %s", toolText(t, res))
 		}
+		// Free booking times, read-only, each with the page that books it.
+		from := time.Now().AddDate(0, 0, 2).Format(time.DateOnly)
+		to := time.Now().AddDate(0, 0, 8).Format(time.DateOnly)
+		res = call("find_available_slots", map[string]any{"type": "session-30", "from": from, "to": to, "time_zone": "Asia/Tokyo"})
+		if res.IsError {
+			t.Fatalf("find_available_slots: %s", toolText(t, res))
+		}
+		slots := structured(res)
+		days, _ := slots["days"].([]any)
+		if slots["price"] != "$299" || slots["time_zone"] != "Asia/Tokyo" || len(days) == 0 {
+			t.Fatalf("find_available_slots: %v", slots)
+		}
+		first := days[0].(map[string]any)["slots"].([]any)[0].(map[string]any)
+		start := first["start"].(string)
+		if !strings.HasSuffix(start, "+09:00") || first["book"] != "https://ruv.example/book/session-30?start="+url.QueryEscape(start) {
+			t.Errorf("slot %v", first)
+		}
+		var n int
+		_ = db.Read.QueryRow(`SELECT COUNT(*) FROM bookings`).Scan(&n)
+		if n != 0 {
+			t.Errorf("looking for times wrote %d bookings", n)
+		}
 
 		// Bad arguments are tool results with isError and a message naming
 		// the argument; an unknown tool is a protocol error.
@@ -194,6 +218,8 @@ func TestMCPServer(t *testing.T) {
 			{"read_resource", map[string]any{"uri": "/etc/passwd"}, "Resource not found: /etc/passwd"},
 			{"read_json_path", map[string]any{"uri": "/content/services.json"}, "Argument path is required."},
 			{"read_json_path", map[string]any{"uri": "/content/services.json", "path": "sessions[9]"}, "Path not found: sessions[9]"},
+			{"find_available_slots", map[string]any{"type": "session-30", "from": "2026-01-01", "to": "2026-01-20"}, "Argument to must be at most 13 days after from."},
+			{"find_available_slots", map[string]any{"type": "group"}, "Argument type must be one of"},
 		} {
 			res := call(c.tool, c.args)
 			if !res.IsError || !strings.HasPrefix(toolText(t, res), c.msg) {
@@ -488,7 +514,7 @@ func TestMCPDiscoveryAndCard(t *testing.T) {
 		card.Authentication.Required {
 		t.Errorf("card %+v", card)
 	}
-	if len(card.Tools) != 4 || len(card.Resources) != len(content.PublicFiles())+1 || len(card.ResourceTemplates) != 1 || len(card.Prompts) != 2 {
+	if len(card.Tools) != 5 || len(card.Resources) != len(content.PublicFiles())+1 || len(card.ResourceTemplates) != 1 || len(card.Prompts) != 2 {
 		t.Errorf("card lists %d tools, %d resources, %d templates, %d prompts", len(card.Tools), len(card.Resources), len(card.ResourceTemplates), len(card.Prompts))
 	}
 }

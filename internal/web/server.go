@@ -108,7 +108,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 	// The AI tools search the one knowledge base of the process, so they
 	// rank with embeddings where it does; the chat offers them to the model
 	// and the MCP server lists and calls the same registry.
-	siteDeps := agent.SiteDeps{KB: svc.KB, Site: o.Content, BaseURL: o.Config.BaseURL, Capacity: o.Config.Capacity}
+	siteDeps := agent.SiteDeps{KB: svc.KB, Site: o.Content, BaseURL: o.Config.BaseURL, Capacity: o.Config.Capacity, Booking: svc.Booking}
 	tools, err := agent.NewRegistry(agent.SiteTools(siteDeps)...)
 	if err != nil {
 		return nil, nil, err
