@@ -69,120 +69,6 @@ func (a *bookingAPI) register(g *registrar) error {
 	return nil
 }
 
-// BookingTypes answers GET /api/booking/types.
-type BookingTypes struct {
-	// PaymentsEnabled: paid types go to Stripe Checkout; otherwise they
-	// become requests the owner confirms.
-	PaymentsEnabled bool           `json:"payments_enabled"`
-	Types           []booking.Type `json:"types"`
-}
-
-// BookingRequest is the body of POST /api/bookings.
-type BookingRequest struct {
-	Type     string `json:"type"`
-	Start    string `json:"start"`
-	Name     string `json:"name"`
-	Email    string `json:"email"`
-	Notes    string `json:"notes"`
-	TimeZone string `json:"time_zone"`
-}
-
-// BookingView is a booking as its booker sees it (docs/api.md).
-type BookingView struct {
-	ID              string     `json:"id"`
-	Type            string     `json:"type"`
-	TypeName        string     `json:"type_name"`
-	Status          string     `json:"status"`
-	Start           time.Time  `json:"start"`
-	End             time.Time  `json:"end"`
-	Duration        int        `json:"duration"`
-	ExpiresAt       *time.Time `json:"expires_at,omitempty"`
-	Name            string     `json:"name"`
-	Email           string     `json:"email"`
-	Notes           string     `json:"notes"`
-	TimeZone        string     `json:"time_zone"`
-	OwnerName       string     `json:"owner_name"`
-	OwnerTimeZone   string     `json:"owner_time_zone"`
-	ContactEmail    string     `json:"contact_email"`
-	Amount          int64      `json:"amount"`
-	Currency        string     `json:"currency"`
-	PriceText       string     `json:"price_text"`
-	Paid            bool       `json:"paid"`
-	Refunded        int64      `json:"refunded"`
-	MeetingLink     string     `json:"meeting_link,omitempty"`
-	CheckoutURL     string     `json:"checkout_url,omitempty"`
-	RescheduleCount int        `json:"reschedule_count"`
-	ReschedulesLeft int        `json:"reschedules_left"`
-	CanChange       bool       `json:"can_change"`
-	ChangeUntil     time.Time  `json:"change_until"`
-	CancelledBy     string     `json:"cancelled_by,omitempty"`
-	CreatedAt       time.Time  `json:"created_at"`
-}
-
-// AdminBookingView is a booking as the owner sees it: the booker's view and
-// the payment's details.
-type AdminBookingView struct {
-	BookingView
-	UserID        string                 `json:"user_id"`
-	PaidAt        *time.Time             `json:"paid_at,omitempty"`
-	PaymentIntent string                 `json:"payment_intent"`
-	Refunds       []booking.RefundRecord `json:"refunds"`
-	UpdatedAt     time.Time              `json:"updated_at"`
-}
-
-// BookingCreated answers POST /api/bookings.
-type BookingCreated struct {
-	Booking     BookingView `json:"booking"`
-	Token       string      `json:"token"`
-	ManageURL   string      `json:"manage_url"`
-	CheckoutURL string      `json:"checkout_url,omitempty"`
-}
-
-// BookingReply answers the booker's routes that return one booking.
-type BookingReply struct {
-	Booking BookingView `json:"booking"`
-}
-
-// RefundOwed is the money a cancellation returns.
-type RefundOwed struct {
-	Amount   int64  `json:"amount"`
-	Currency string `json:"currency"`
-}
-
-// BookingCancelled answers POST /api/bookings/{id}/cancel.
-type BookingCancelled struct {
-	Booking BookingView `json:"booking"`
-	Refund  *RefundOwed `json:"refund"`
-}
-
-// RescheduleRequest is the body of POST /api/bookings/{id}/reschedule.
-type RescheduleRequest struct {
-	Start string `json:"start"`
-}
-
-// AdminBookingList answers GET /api/admin/bookings.
-type AdminBookingList struct {
-	Bookings []AdminBookingView `json:"bookings"`
-	Revenue  MonthRevenue       `json:"revenue"`
-}
-
-// MonthRevenue is one month's booking money, per currency.
-type MonthRevenue struct {
-	Month  string            `json:"month"`
-	Totals []booking.Revenue `json:"totals"`
-}
-
-// AdminBookingReply answers the admin routes that return one booking.
-type AdminBookingReply struct {
-	Booking AdminBookingView `json:"booking"`
-	Refund  *RefundOwed      `json:"refund,omitempty"`
-}
-
-// BookingSettingsReply answers GET and PUT /api/admin/booking/settings.
-type BookingSettingsReply struct {
-	Settings booking.Settings `json:"settings"`
-}
-
 func (a *bookingAPI) view(b *booking.Booking, st booking.Settings) BookingView {
 	now := a.booking.Now()
 	until := b.Start.Add(-time.Duration(st.Cutoff) * time.Minute)
@@ -275,8 +161,8 @@ func limitAnswer(w http.ResponseWriter, err error) error {
 	return err
 }
 
-// token is the manage token of a booker's request.
-func token(r *http.Request) string { return r.URL.Query().Get("token") }
+// manageToken is the manage token of a booker's request.
+func manageToken(r *http.Request) string { return r.URL.Query().Get("token") }
 
 func (a *bookingAPI) reply(w http.ResponseWriter, r *http.Request, b *booking.Booking) error {
 	st, err := a.booking.LoadSettings(r.Context())
@@ -288,7 +174,7 @@ func (a *bookingAPI) reply(w http.ResponseWriter, r *http.Request, b *booking.Bo
 }
 
 func (a *bookingAPI) get(w http.ResponseWriter, r *http.Request) error {
-	b, err := a.booking.FindByToken(r.Context(), r.PathValue("id"), token(r))
+	b, err := a.booking.FindByToken(r.Context(), r.PathValue("id"), manageToken(r))
 	if err != nil {
 		return err
 	}
@@ -297,7 +183,7 @@ func (a *bookingAPI) get(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *bookingAPI) ics(w http.ResponseWriter, r *http.Request) error {
-	b, err := a.booking.FindByToken(r.Context(), r.PathValue("id"), token(r))
+	b, err := a.booking.FindByToken(r.Context(), r.PathValue("id"), manageToken(r))
 	if err != nil {
 		return err
 	}
@@ -308,14 +194,14 @@ func (a *bookingAPI) ics(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	body := a.booking.Invitation(b, st, booking.MethodRequest, a.booking.ManageURL(b.ID, token(r)))
+	body := a.booking.Invitation(b, st, booking.MethodRequest, a.booking.ManageURL(b.ID, manageToken(r)))
 	w.Header().Set("Content-Disposition", `attachment; filename="booking.ics"`)
 	writeCalendar(w, body)
 	return nil
 }
 
 func (a *bookingAPI) cancel(w http.ResponseWriter, r *http.Request) error {
-	b, refund, err := a.booking.CancelAsBooker(r.Context(), r.PathValue("id"), token(r))
+	b, refund, err := a.booking.CancelAsBooker(r.Context(), r.PathValue("id"), manageToken(r))
 	if err != nil {
 		return err
 	}
@@ -339,7 +225,7 @@ func (a *bookingAPI) reschedule(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
 	}
-	b, err := a.booking.Reschedule(r.Context(), r.PathValue("id"), token(r), in.Start)
+	b, err := a.booking.Reschedule(r.Context(), r.PathValue("id"), manageToken(r), in.Start)
 	if err != nil {
 		return err
 	}
@@ -351,7 +237,7 @@ func (a *bookingAPI) reschedule(w http.ResponseWriter, r *http.Request) error {
 // the type. A wrong token changes nothing and goes to the booking page.
 func (a *bookingAPI) checkoutCancelled(w http.ResponseWriter, r *http.Request) error {
 	back := "/booking"
-	b, err := a.booking.CancelCheckout(r.Context(), r.PathValue("id"), token(r))
+	b, err := a.booking.CancelCheckout(r.Context(), r.PathValue("id"), manageToken(r))
 	switch {
 	case err == nil:
 		back = "/book/" + b.Type + "?cancelled=1"
@@ -365,7 +251,7 @@ func (a *bookingAPI) checkoutCancelled(w http.ResponseWriter, r *http.Request) e
 
 // events streams a booking's changes to its page, opened with the token.
 func (a *bookingAPI) events(w http.ResponseWriter, r *http.Request) error {
-	b, err := a.booking.FindByToken(r.Context(), r.PathValue("id"), token(r))
+	b, err := a.booking.FindByToken(r.Context(), r.PathValue("id"), manageToken(r))
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@
 // The handlers' own request and response bodies.
 import type * as agent from './agent';
 import type * as billing from './billing';
+import type * as booking from './booking';
 import type * as community from './community';
 import type * as kb from './kb';
 
@@ -242,4 +243,137 @@ export interface PageConfig {
    * this script instead of the built-in planner.
    */
   goal_widget_url?: string;
+}
+
+//////////
+// source: wire_booking.go
+
+/**
+ * BookingTypes answers GET /api/booking/types.
+ */
+export interface BookingTypes {
+  /**
+   * PaymentsEnabled: paid types go to Stripe Checkout; otherwise they
+   * become requests the owner confirms.
+   */
+  payments_enabled: boolean;
+  types: booking.Type[];
+}
+/**
+ * BookingRequest is the body of POST /api/bookings.
+ */
+export interface BookingRequest {
+  type: string;
+  start: string;
+  name: string;
+  email: string;
+  notes: string;
+  time_zone: string;
+}
+/**
+ * BookingView is a booking as its booker sees it (docs/api.md).
+ */
+export interface BookingView {
+  id: string;
+  type: string;
+  type_name: string;
+  status: string;
+  start: string;
+  end: string;
+  duration: number /* int */;
+  expires_at?: string;
+  name: string;
+  email: string;
+  notes: string;
+  time_zone: string;
+  owner_name: string;
+  owner_time_zone: string;
+  contact_email: string;
+  amount: number /* int64 */;
+  currency: string;
+  price_text: string;
+  paid: boolean;
+  refunded: number /* int64 */;
+  meeting_link?: string;
+  checkout_url?: string;
+  reschedule_count: number /* int */;
+  reschedules_left: number /* int */;
+  can_change: boolean;
+  change_until: string;
+  cancelled_by?: string;
+  created_at: string;
+}
+/**
+ * AdminBookingView is a booking as the owner sees it: the booker's view and
+ * the payment's details.
+ */
+export interface AdminBookingView {
+  BookingView: BookingView;
+  user_id: string;
+  paid_at?: string;
+  payment_intent: string;
+  refunds: booking.RefundRecord[];
+  updated_at: string;
+}
+/**
+ * BookingCreated answers POST /api/bookings.
+ */
+export interface BookingCreated {
+  booking: BookingView;
+  token: string;
+  manage_url: string;
+  checkout_url?: string;
+}
+/**
+ * BookingReply answers the booker's routes that return one booking.
+ */
+export interface BookingReply {
+  booking: BookingView;
+}
+/**
+ * RefundOwed is the money a cancellation returns.
+ */
+export interface RefundOwed {
+  amount: number /* int64 */;
+  currency: string;
+}
+/**
+ * BookingCancelled answers POST /api/bookings/{id}/cancel.
+ */
+export interface BookingCancelled {
+  booking: BookingView;
+  refund: RefundOwed | null;
+}
+/**
+ * RescheduleRequest is the body of POST /api/bookings/{id}/reschedule.
+ */
+export interface RescheduleRequest {
+  start: string;
+}
+/**
+ * AdminBookingList answers GET /api/admin/bookings.
+ */
+export interface AdminBookingList {
+  bookings: AdminBookingView[];
+  revenue: MonthRevenue;
+}
+/**
+ * MonthRevenue is one month's booking money, per currency.
+ */
+export interface MonthRevenue {
+  month: string;
+  totals: booking.Revenue[];
+}
+/**
+ * AdminBookingReply answers the admin routes that return one booking.
+ */
+export interface AdminBookingReply {
+  booking: AdminBookingView;
+  refund?: RefundOwed;
+}
+/**
+ * BookingSettingsReply answers GET and PUT /api/admin/booking/settings.
+ */
+export interface BookingSettingsReply {
+  settings: booking.Settings;
 }

@@ -1,0 +1,125 @@
+package web
+
+import (
+	"time"
+
+	"tribe/internal/booking"
+)
+
+// The booking routes' own request and response bodies (routes_booking.go).
+// The web app's TypeScript for them is generated (tygo.yaml).
+
+// BookingTypes answers GET /api/booking/types.
+type BookingTypes struct {
+	// PaymentsEnabled: paid types go to Stripe Checkout; otherwise they
+	// become requests the owner confirms.
+	PaymentsEnabled bool           `json:"payments_enabled"`
+	Types           []booking.Type `json:"types"`
+}
+
+// BookingRequest is the body of POST /api/bookings.
+type BookingRequest struct {
+	Type     string `json:"type"`
+	Start    string `json:"start"`
+	Name     string `json:"name"`
+	Email    string `json:"email"`
+	Notes    string `json:"notes"`
+	TimeZone string `json:"time_zone"`
+}
+
+// BookingView is a booking as its booker sees it (docs/api.md).
+type BookingView struct {
+	ID              string     `json:"id"`
+	Type            string     `json:"type"`
+	TypeName        string     `json:"type_name"`
+	Status          string     `json:"status"`
+	Start           time.Time  `json:"start"`
+	End             time.Time  `json:"end"`
+	Duration        int        `json:"duration"`
+	ExpiresAt       *time.Time `json:"expires_at,omitempty"`
+	Name            string     `json:"name"`
+	Email           string     `json:"email"`
+	Notes           string     `json:"notes"`
+	TimeZone        string     `json:"time_zone"`
+	OwnerName       string     `json:"owner_name"`
+	OwnerTimeZone   string     `json:"owner_time_zone"`
+	ContactEmail    string     `json:"contact_email"`
+	Amount          int64      `json:"amount"`
+	Currency        string     `json:"currency"`
+	PriceText       string     `json:"price_text"`
+	Paid            bool       `json:"paid"`
+	Refunded        int64      `json:"refunded"`
+	MeetingLink     string     `json:"meeting_link,omitempty"`
+	CheckoutURL     string     `json:"checkout_url,omitempty"`
+	RescheduleCount int        `json:"reschedule_count"`
+	ReschedulesLeft int        `json:"reschedules_left"`
+	CanChange       bool       `json:"can_change"`
+	ChangeUntil     time.Time  `json:"change_until"`
+	CancelledBy     string     `json:"cancelled_by,omitempty"`
+	CreatedAt       time.Time  `json:"created_at"`
+}
+
+// AdminBookingView is a booking as the owner sees it: the booker's view and
+// the payment's details.
+type AdminBookingView struct {
+	BookingView
+	UserID        string                 `json:"user_id"`
+	PaidAt        *time.Time             `json:"paid_at,omitempty"`
+	PaymentIntent string                 `json:"payment_intent"`
+	Refunds       []booking.RefundRecord `json:"refunds"`
+	UpdatedAt     time.Time              `json:"updated_at"`
+}
+
+// BookingCreated answers POST /api/bookings.
+type BookingCreated struct {
+	Booking     BookingView `json:"booking"`
+	Token       string      `json:"token"`
+	ManageURL   string      `json:"manage_url"`
+	CheckoutURL string      `json:"checkout_url,omitempty"`
+}
+
+// BookingReply answers the booker's routes that return one booking.
+type BookingReply struct {
+	Booking BookingView `json:"booking"`
+}
+
+// RefundOwed is the money a cancellation returns.
+type RefundOwed struct {
+	Amount   int64  `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+// BookingCancelled answers POST /api/bookings/{id}/cancel.
+type BookingCancelled struct {
+	Booking BookingView `json:"booking"`
+	Refund  *RefundOwed `json:"refund" tstype:"RefundOwed | null,required"`
+}
+
+// RescheduleRequest is the body of POST /api/bookings/{id}/reschedule.
+type RescheduleRequest struct {
+	Start string `json:"start"`
+}
+
+// AdminBookingList answers GET /api/admin/bookings.
+type AdminBookingList struct {
+	Bookings []AdminBookingView `json:"bookings"`
+	Revenue  MonthRevenue       `json:"revenue"`
+}
+
+// MonthRevenue is one month's booking money, per currency.
+type MonthRevenue struct {
+	Month  string            `json:"month"`
+	Totals []booking.Revenue `json:"totals"`
+}
+
+// AdminBookingReply answers the admin routes that return one booking.
+type AdminBookingReply struct {
+	Booking AdminBookingView `json:"booking"`
+	Refund  *RefundOwed      `json:"refund,omitempty"`
+}
+
+// BookingSettingsReply answers GET and PUT /api/admin/booking/settings.
+type BookingSettingsReply struct {
+	Settings booking.Settings `json:"settings"`
+}
+
