@@ -122,4 +122,3 @@ type AdminBookingReply struct {
 type BookingSettingsReply struct {
 	Settings booking.Settings `json:"settings"`
 }
-
