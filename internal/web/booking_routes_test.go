@@ -472,3 +472,41 @@ func (r reply) errField() string {
 	s, _ := e["field"].(string)
 	return s
 }
+
+// The booking's Stripe calls, through the real client against stripe-mock
+// (which checks every parameter against Stripe's API description): a
+// payment-mode Checkout Session with an inline price, its expiry, and a
+// refund recorded from Stripe's answer.
+func TestBookingPaymentsAgainstStripeMock(t *testing.T) {
+	mock := billingtest.StripeMock(t)
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		m := newTestSite(t, db, billingEnv(mock.URL))
+		r := m.call(testUser{}, "POST", "/api/bookings", bookBody("session-30", m.freeSlot("session-30", 3, 0), "ada@example.com"))
+		if r.status != 201 || !strings.HasPrefix(fmt.Sprint(r.json["checkout_url"]), "https://") {
+			t.Fatalf("book: %d %s", r.status, r.body)
+		}
+		id := r.json["booking"].(map[string]any)["id"].(string)
+		bk := m.s.Services.Booking
+		b, err := bk.Get(context.Background(), id)
+		if err != nil || b.CheckoutSessionID == "" {
+			t.Fatalf("booking %+v, %v", b, err)
+		}
+		if err := m.s.Services.Billing.ExpireCheckout(context.Background(), b.CheckoutSessionID); err != nil {
+			t.Fatalf("expire at stripe-mock: %v", err)
+		}
+		paid := billingtest.Event("evt_mock_paid", "checkout.session.completed", time.Now().Unix(),
+			billingtest.PaymentSession(b.CheckoutSessionID, id, "pi_mock", "paid", 29900, "usd"))
+		if r := m.signed(paid); r.status != 200 {
+			t.Fatalf("webhook: %d %s", r.status, r.body)
+		}
+		admin := m.user(membersAdminEmail)
+		c := m.call(admin, "POST", "/api/admin/bookings/"+id+"/cancel", nil)
+		if c.status != 200 {
+			t.Fatalf("owner cancel: %d %s", c.status, c.body)
+		}
+		refunds := c.json["booking"].(map[string]any)["refunds"].([]any)
+		if len(refunds) != 1 || !strings.HasPrefix(refunds[0].(map[string]any)["stripe_refund_id"].(string), "re_") {
+			t.Fatalf("refund recorded from stripe-mock's answer: %s", c.body)
+		}
+	})
+}
