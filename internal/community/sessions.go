@@ -39,8 +39,13 @@ type SessionView struct {
 	Password     *string   `json:"zoom_password,omitempty"`
 	JoinURL      *string   `json:"zoom_join_url,omitempty"`
 	MeetingLink  *string   `json:"meeting_link,omitempty"`
-	CreatedAt    time.Time `json:"created_at"`
-	UpdatedAt    time.Time `json:"updated_at"`
+	// Going is how many members said they are going.
+	Going int `json:"going_count"`
+	// MyRSVP is the viewer's own answer: going, not going, or null when
+	// they have not answered.
+	MyRSVP    *bool     `json:"my_rsvp" tstype:"boolean | null,required"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // View is the session as v sees it at now: meeting details only for those
@@ -232,6 +237,9 @@ func ListSessions(ctx context.Context, db *store.DB, v access.Viewer, now time.T
 	for i, s := range all {
 		views[i] = s.View(v, now)
 	}
+	if err := withRSVPs(ctx, db, v, views); err != nil {
+		return nil, err
+	}
 	return views, nil
 }
 
@@ -241,7 +249,11 @@ func GetSession(ctx context.Context, db *store.DB, v access.Viewer, id string, n
 	if err != nil {
 		return SessionView{}, err
 	}
-	return s.View(v, now), nil
+	views := []SessionView{s.View(v, now)}
+	if err := withRSVPs(ctx, db, v, views); err != nil {
+		return SessionView{}, err
+	}
+	return views[0], nil
 }
 
 // SessionCalendar is one session's iCalendar file as v may see it, with a

@@ -16,6 +16,9 @@ const (
 	// cancelled, refunded). Published to BookingStream(id), which only
 	// that booking's page, opened with its manage token, subscribes as.
 	TopicBooking = "booking"
+	// TopicProgress: a member's attendance or awards changed, so their
+	// level may have; sent to that member only.
+	TopicProgress = "progress"
 )
 
 // BookingStream is the subscriber name of a booking's page: a booking's

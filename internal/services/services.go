@@ -12,11 +12,13 @@ import (
 	"tribe/internal/auth"
 	"tribe/internal/billing"
 	"tribe/internal/booking"
+	"tribe/internal/clock"
 	"tribe/internal/community"
 	"tribe/internal/config"
 	"tribe/internal/content"
 	"tribe/internal/events"
 	"tribe/internal/kb"
+	"tribe/internal/levels"
 	"tribe/internal/store"
 )
 
@@ -42,13 +44,33 @@ type Set struct {
 	// Booking is calls booked on the site: its payments go through Billing's
 	// Stripe client, and Billing hands it their webhook events.
 	Booking *booking.Service
+	// Levels counts each member's progress from the rows and keeps the
+	// awards that count towards it.
+	Levels *levels.Service
+	// Clock is the time of the members area's rules that hang on it (RSVPs
+	// close at the start, a join counts from 15 minutes before): time.Now,
+	// or a test's clock given with WithClock. Handlers that pass the time to
+	// a domain function read it here.
+	Clock clock.Clock
 }
+
+// Option changes how New builds the set.
+type Option func(*options)
+
+type options struct{ now clock.Clock }
+
+// WithClock sets the clock of the members area's rules (tests).
+func WithClock(c clock.Clock) Option { return func(o *options) { o.now = c } }
 
 // New builds every service over db as cfg describes, with the bookable
 // types of site. Nothing connects or
 // starts here: the hub listens on PostgreSQL only while someone subscribes,
 // and the knowledge base's worker runs when the caller starts it.
-func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logger) *Set {
+func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logger, opts ...Option) *Set {
+	o := options{now: time.Now}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	hub := events.New(db, logger)
 	bill := billing.New(db, cfg, billing.WithLogger(logger))
 	avatars := community.NewAvatars(community.AvatarDir(cfg.DataDir), community.DefaultAvatarDecodes)
@@ -66,6 +88,8 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 			// else made with it, what that person left goes with the reset.
 			auth.WithTakeover(community.ClearSquatter(avatars.Dir()), bill.ReleaseOnTakeover)),
 		Avatars: avatars,
+		Levels:  levels.New(db, levels.WithClock(o.now)),
+		Clock:   o.now,
 	}
 }
 

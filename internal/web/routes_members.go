@@ -6,10 +6,10 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"time"
 
 	"tribe/internal/auth"
 	"tribe/internal/billing"
+	"tribe/internal/clock"
 	"tribe/internal/community"
 	"tribe/internal/config"
 	"tribe/internal/errs"
@@ -28,6 +28,7 @@ type membersAPI struct {
 	billing *billing.Service   // the tribe's status
 	auth    *auth.Service      // a calendar feed owner's rights
 	avatars *community.Avatars // uploads and the avatar files
+	now     clock.Clock        // whether a session is upcoming
 	pub     publisher
 }
 
@@ -291,7 +292,7 @@ func (a *membersAPI) listSessions(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	list, err := community.ListSessions(r.Context(), a.db, v, time.Now())
+	list, err := community.ListSessions(r.Context(), a.db, v, a.now())
 	if err != nil {
 		return err
 	}
@@ -304,7 +305,7 @@ func (a *membersAPI) getSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sess, err := community.GetSession(r.Context(), a.db, v, r.PathValue("id"), time.Now())
+	sess, err := community.GetSession(r.Context(), a.db, v, r.PathValue("id"), a.now())
 	if err != nil {
 		return err
 	}
@@ -382,7 +383,11 @@ func (a *membersAPI) sessionChanged(w http.ResponseWriter, r *http.Request, stat
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, status, SessionReply{sess.View(v, time.Now())})
+	view, err := community.GetSession(r.Context(), a.db, v, sess.ID, a.now())
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, status, SessionReply{view})
 	return nil
 }
 

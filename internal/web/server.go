@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"tribe/internal/agent"
+	"tribe/internal/clock"
 	"tribe/internal/config"
 	"tribe/internal/content"
 	"tribe/internal/errs"
@@ -43,6 +44,8 @@ type Options struct {
 
 	// heartbeat overrides the stream heartbeats (tests make it short).
 	heartbeat time.Duration
+	// clock is the services' clock in tests that set it (withClock).
+	clock clock.Clock
 }
 
 // New builds the site's HTTP handler.
@@ -120,7 +123,8 @@ func newServer(o Options) (*server, http.Handler, error) {
 		newAuthAPI(o.Config, svc.Auth, o.Logger),
 		newWaitlistAPI(o.Config, o.DB, o.Logger),
 		&billingAPI{billing: svc.Billing, metrics: m, pub: pub, proxies: o.Config.TrustedProxies, limits: newBillingLimits()},
-		&membersAPI{db: o.DB, cfg: o.Config, billing: svc.Billing, auth: svc.Auth, avatars: svc.Avatars, pub: pub},
+		&membersAPI{db: o.DB, cfg: o.Config, billing: svc.Billing, auth: svc.Auth, avatars: svc.Avatars, now: svc.Clock, pub: pub},
+		&showupAPI{db: o.DB, levels: svc.Levels, now: svc.Clock, pub: pub, logger: o.Logger},
 		&devMailAPI{db: o.DB, cfg: o.Config, logger: o.Logger},
 		newEventsAPI(svc.Hub, svc.Auth, o.Logger, o.heartbeatOr(eventsHeartbeat)),
 		newBookingAPI(o.Config, svc.Booking, svc.Hub, o.Logger, o.heartbeatOr(eventsHeartbeat)),

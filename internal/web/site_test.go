@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"tribe/internal/clock"
 	"tribe/internal/config"
 	"tribe/internal/content"
 	"tribe/internal/services"
@@ -43,6 +44,10 @@ func withLog(w io.Writer) siteOption {
 
 // withHeartbeat shortens the live-update heartbeat.
 func withHeartbeat(d time.Duration) siteOption { return func(o *Options) { o.heartbeat = d } }
+
+// withClock gives the services (and the handlers that read the time
+// through them) the test's clock.
+func withClock(c clock.Clock) siteOption { return func(o *Options) { o.clock = c } }
 
 // withOptions applies any other change to the handler options.
 func withOptions(f func(*Options)) siteOption { return f }
@@ -86,7 +91,11 @@ func testOptions(t testing.TB, cfg *config.Config, db *store.DB, opts ...siteOpt
 		}
 		o.Content = site
 	}
-	o.Services = services.New(cfg, db, o.Content, o.Logger)
+	var svcOpts []services.Option
+	if o.clock != nil {
+		svcOpts = append(svcOpts, services.WithClock(o.clock))
+	}
+	o.Services = services.New(cfg, db, o.Content, o.Logger, svcOpts...)
 	t.Cleanup(o.Services.Close)
 	return o
 }

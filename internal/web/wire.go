@@ -7,6 +7,7 @@ import (
 	"tribe/internal/billing"
 	"tribe/internal/community"
 	"tribe/internal/kb"
+	"tribe/internal/levels"
 )
 
 // This file holds the JSON objects this package's handlers read and write
@@ -198,4 +199,14 @@ type PageConfig struct {
 	// GoalWidgetURL is TRIBE_GOAL_WIDGET_URL: the goal page and dialog load
 	// this script instead of the built-in planner.
 	GoalWidgetURL string `json:"goal_widget_url,omitempty"`
+}
+
+// AwardList is the answer of GET /api/admin/awards and GET /api/members/me/awards.
+type AwardList struct {
+	Awards []levels.Award `json:"awards"`
+}
+
+// AwardReply is the answer of the calls that make or change one award.
+type AwardReply struct {
+	Award *levels.Award `json:"award" tstype:"levels.Award,required"`
 }

@@ -6,6 +6,7 @@ import type * as billing from './billing';
 import type * as booking from './booking';
 import type * as community from './community';
 import type * as kb from './kb';
+import type * as levels from './levels';
 
 //////////
 // source: wire.go
@@ -243,6 +244,18 @@ export interface PageConfig {
    * this script instead of the built-in planner.
    */
   goal_widget_url?: string;
+}
+/**
+ * AwardList is the answer of GET /api/admin/awards and GET /api/members/me/awards.
+ */
+export interface AwardList {
+  awards: levels.Award[];
+}
+/**
+ * AwardReply is the answer of the calls that make or change one award.
+ */
+export interface AwardReply {
+  award: levels.Award;
 }
 
 //////////
