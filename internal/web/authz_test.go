@@ -9,11 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"tribe/internal/access"
 	"tribe/internal/auth"
 	"tribe/internal/booking"
 	"tribe/internal/community"
 	"tribe/internal/content"
 	"tribe/internal/kb"
+	"tribe/internal/levels"
 	"tribe/internal/mcp"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
@@ -205,6 +207,42 @@ func TestAuthorization(t *testing.T) {
 		cohortPath := "/api/cohorts/" + cohort.ID
 		sessionPath := "/api/sessions/" + sess.ID
 
+		// The show-up loop: a future session with a meeting link (join
+		// redirects without recording), one that is over (attendance can be
+		// corrected), and awards made fresh for each accept and delete.
+		subscriber := users[3]
+		withLink := in
+		withLink.JoinURL = "https://zoom.us/j/42"
+		joinable, err := community.CreateSession(ctx, db, "", withLink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		over := in
+		over.Date = "2020-01-01"
+		past, err := community.CreateSession(ctx, db, "", over)
+		if err != nil {
+			t.Fatal(err)
+		}
+		suggestion := func() string {
+			// A member of their own for each, so nobody reaches the cap on
+			// suggestions waiting.
+			u := m.user("suggest-" + store.NewID() + "@example.com")
+			a, err := m.s.Services.Levels.Suggest(ctx, access.Viewer{UserID: u.id, Member: true},
+				levels.SuggestionInput{Kind: levels.KindContribution, Note: "Wrote the guide"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return "/api/admin/awards/" + a.ID
+		}
+		givenAward := func() string {
+			a, err := m.s.Services.Levels.Give(ctx, "", levels.AwardInput{UserID: subscriber.id, Kind: levels.KindWorkshop, Note: "Led one"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return "/api/admin/awards/" + a.ID
+		}
+		acceptPath := func() string { return suggestion() + "/accept" }
+
 		cases := []scenario{
 			is(at("GET /healthz"), all(200)),
 			is(at("GET /readyz"), all(200)),
@@ -263,6 +301,22 @@ func TestAuthorization(t *testing.T) {
 			is(at("GET /api/sessions"), signedIn(200)),
 			{pattern: "GET /api/sessions/{id}", path: fixed(sessionPath), want: signedIn(200)},
 			{pattern: "GET /api/sessions/{id}/calendar.ics", path: fixed(sessionPath + "/calendar.ics"), want: signedIn(200)},
+			// RSVPs and joining: subscribers and admins; free members are told why not.
+			{pattern: "PUT /api/sessions/{id}/rsvp", path: fixed(sessionPath + "/rsvp"), body: same(map[string]any{"going": true}), want: want{401, 403, 403, 200, 403, 403, 200}},
+			{pattern: "GET /api/sessions/{id}/join", path: fixed("/api/sessions/" + joinable.ID + "/join"), want: want{401, 403, 403, 303, 403, 403, 303}},
+			{pattern: "GET /api/admin/sessions/{id}/attendance", path: fixed("/api/admin/sessions/" + past.ID + "/attendance"), want: adminOnly(200)},
+			{pattern: "GET /api/admin/sessions/{id}/attendance", path: fixed("/api/admin/sessions/" + past.ID + "/attendance?format=csv"), want: adminOnly(200)},
+			{pattern: "PUT /api/admin/sessions/{id}/attendance", path: fixed("/api/admin/sessions/" + past.ID + "/attendance"), body: same(map[string]any{"user_id": subscriber.id, "present": true}), want: adminOnly(200)},
+			{pattern: "PUT /api/admin/sessions/{id}/attendance", path: fixed("/api/admin/sessions/" + sess.ID + "/attendance"), body: same(map[string]any{"user_id": subscriber.id, "present": true}), want: adminOnly(409)},
+			is(at("GET /api/members/me/progress"), signedIn(200)),
+			with(at("PUT /api/members/me/progress/seen"), same(map[string]string{"level": "Apprentice"}), signedIn(204)),
+			is(at("GET /api/members/me/awards"), signedIn(200)),
+			with(at("POST /api/members/me/awards"), same(map[string]string{"kind": "mentoring", "note": "Paired with a new member"}), want{401, 403, 403, 201, 403, 403, 201}),
+			is(at("GET /api/admin/awards"), adminOnly(200)),
+			with(at("POST /api/admin/awards"), same(map[string]string{"user_id": subscriber.id, "kind": "contribution", "note": "Fixed the docs"}), adminOnly(201)),
+			{pattern: "POST /api/admin/awards/{id}/accept", path: acceptPath, want: adminOnly(200)},
+			{pattern: "DELETE /api/admin/awards/{id}", path: givenAward, want: adminOnly(204)},
+
 			with(at("POST /api/admin/sessions"), same(sessionBody()), adminOnly(201)),
 			{pattern: "PUT /api/admin/sessions/{id}", path: fixed("/api/admin/sessions/" + sess.ID), body: same(sessionBody()), want: adminOnly(200)},
 			{pattern: "PUT /api/admin/sessions/{id}/status", path: fixed("/api/admin/sessions/" + sess.ID + "/status"), body: same(map[string]string{"status": "scheduled"}), want: adminOnly(200)},
