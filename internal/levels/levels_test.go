@@ -114,7 +114,7 @@ func TestLevelsAreClimbedInOrder(t *testing.T) {
 		c    Counts
 		want string
 	}{
-		{Counts{Attended: 30, Projects: 12, Mentored: 3, Workshops: 2}, Apprentice}, // no contribution
+		{Counts{Attended: 30, Projects: 12, Mentored: 3, Workshops: 2}, Apprentice},   // no contribution
 		{Counts{Attended: 30, Contributions: 1, Projects: 12, Workshops: 2}, Builder}, // no mentoring
 		{Counts{Attended: 30, Contributions: 1, Projects: 12, Mentored: 2}, Expert},   // no workshop
 		{Counts{Attended: 7, Contributions: 5, Projects: 12, Mentored: 9, Workshops: 9}, Contributor},

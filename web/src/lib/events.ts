@@ -7,7 +7,14 @@
  */
 
 /** The notices the server sends. */
-export const LIVE_TOPICS = ['cohorts', 'sessions', 'subscription', 'profile', 'tribe'] as const;
+export const LIVE_TOPICS = [
+  'cohorts',
+  'sessions',
+  'subscription',
+  'profile',
+  'tribe',
+  'progress',
+] as const;
 export type LiveTopic = (typeof LIVE_TOPICS)[number];
 
 /** The part of EventSource this client uses (tests pass a fake). */

@@ -1,4 +1,4 @@
-import { Download, Pencil, Plus, Trash2, XCircle } from 'lucide-react';
+import { ClipboardCheck, Download, Pencil, Plus, Trash2, XCircle } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { EditConfirmDialog, EditForm, useEditConfirm } from '@/components/ui/edit-confirm-dialog';
@@ -7,7 +7,9 @@ import { ApiError, errorMessage } from '@/lib/api';
 import type { SessionView as LiveSession, SessionInput } from '@/lib/api-types/community';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
+import { AdminAwards } from './AdminAwards';
 import { AdminMembers } from './AdminMembers';
+import { AttendanceDialog } from './AttendanceDialog';
 import { useCreateLiveSession } from './api/create-live-session';
 import { useDeleteLiveSession } from './api/delete-live-session';
 import { useLiveSessions } from './api/get-live-sessions';
@@ -28,12 +30,13 @@ import { SessionCard, useErrorToast } from './SessionsPanel';
 
 const STATUSES: readonly SessionStatus[] = ['scheduled', 'live', 'completed', 'cancelled'];
 
-/** The Admin tab: members, live sessions, the wait list, and the knowledge base (seeding and documents). */
+/** The Admin tab: members, live sessions with attendance, awards, the wait list, and the knowledge base. */
 export function AdminTab() {
   return (
     <div className="flex flex-col gap-10">
       <AdminMembers />
       <AdminSessions />
+      <AdminAwards />
       <Waitlist />
       <KnowledgeAdmin />
     </div>
@@ -100,6 +103,7 @@ function AdminSessions() {
   const query = useLiveSessions();
   useErrorToast(query.error, 'Error loading sessions');
   const dialog = useEditConfirm<LiveSession>();
+  const [attendance, setAttendance] = useState<LiveSession | null>(null);
 
   const cancel = useSetLiveSessionStatus({
     mutationConfig: {
@@ -162,6 +166,17 @@ function AdminSessions() {
                   <Pencil size={14} aria-hidden="true" />
                   Edit
                 </Button>
+                {s.status !== 'cancelled' ? (
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    onClick={() => setAttendance(s)}
+                    aria-haspopup="dialog"
+                  >
+                    <ClipboardCheck size={14} aria-hidden="true" />
+                    Attendance
+                  </Button>
+                ) : null}
                 {/* A session that is over can only be completed: the server refuses to cancel it. */}
                 {s.status !== 'cancelled' && s.upcoming ? (
                   <Button
@@ -189,6 +204,13 @@ function AdminSessions() {
           ))}
         </ul>
       )}
+
+      <AttendanceDialog
+        session={attendance}
+        onOpenChange={(open) => {
+          if (!open) setAttendance(null);
+        }}
+      />
 
       <EditConfirmDialog<LiveSession, SessionInput>
         control={dialog}

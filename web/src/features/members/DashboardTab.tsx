@@ -1,11 +1,14 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Award, CalendarCheck, ChevronRight, CreditCard, ShieldCheck, Users } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import type { MembersOverview } from '@/lib/api-types/web';
 import { cn } from '@/lib/cn';
 import { Link } from '@/lib/router';
+import { toast } from '@/lib/toast';
+import { useProgress } from './api/get-progress';
+import { useMarkLevelSeen } from './api/mark-level-seen';
 import { CalendarFeedPanel } from './CalendarFeedPanel';
 import { LevelDialog } from './LevelDialog';
 import { type StatusBadge, spotsText, subscriptionBadge } from './logic';
@@ -19,9 +22,6 @@ const statusColor: Record<StatusBadge['tone'], string> = {
   cyan: 'text-term-cyan',
   neutral: 'text-fg',
 };
-
-/** Everyone starts here; levels above it are not tracked yet. */
-const CURRENT_LEVEL = 'Apprentice';
 
 function StatCard({
   label,
@@ -68,8 +68,25 @@ function subscriptionText(data: MembersOverview | undefined, isSubscriber: boole
   return 'You are a free member. Subscribe for $250 a month to join the live sessions and the group chat.';
 }
 
+/**
+ * Congratulates the member once for a level they reached since their last visit: the server says
+ * which (`reached`) until it is told the member has seen it. Mail for it comes with the
+ * notification settings.
+ */
+function useLevelCongratulation(reached: string | undefined): void {
+  const seen = useMarkLevelSeen();
+  const { mutate } = seen;
+  useEffect(() => {
+    if (!reached) return;
+    toast.success(`You reached ${reached}!`, 'Open your Tribe Level to see what comes next.');
+    mutate(reached);
+  }, [reached, mutate]);
+}
+
 export function DashboardTab({ overview, isSubscriber, onRefresh }: DashboardTabProps) {
   const [levelsOpen, setLevelsOpen] = useState(false);
+  const progress = useProgress();
+  useLevelCongratulation(progress.data?.reached);
   const data = overview.data;
   const badge = data ? subscriptionBadge(data.subscription) : null;
   const complimentary = data?.subscription?.complimentary === true;
@@ -114,15 +131,32 @@ export function DashboardTab({ overview, isSubscriber, onRefresh }: DashboardTab
             aria-haspopup="dialog"
             className="flex items-center justify-between gap-2 rounded-md text-left text-2xl font-bold text-term-cyan focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-term-cyan"
           >
-            {CURRENT_LEVEL}
+            {progress.data ? (
+              progress.data.level
+            ) : (
+              <span
+                aria-hidden="true"
+                className="inline-block h-8 w-32 rounded-md bg-ink-800 motion-safe:animate-pulse"
+              />
+            )}
             <ChevronRight size={20} aria-hidden="true" />
           </button>
-          <p className="text-xs text-muted">See how to level up</p>
+          <p className="text-xs text-muted">
+            {progress.data?.next
+              ? `Next: ${progress.data.next.level}`
+              : progress.data
+                ? 'The highest level'
+                : 'See how to level up'}
+          </p>
         </StatCard>
 
         <StatCard label="Sessions Attended" icon={<CalendarCheck size={14} aria-hidden="true" />}>
-          <p className="text-2xl font-bold text-fg">Coming Soon</p>
-          <p className="text-xs text-muted">Attendance tracking is on its way</p>
+          {progress.data ? (
+            <p className="text-2xl font-bold text-fg">{progress.data.attended}</p>
+          ) : (
+            <Skeleton className="h-8 w-12" />
+          )}
+          <p className="text-xs text-muted">Counted when you join through the site</p>
         </StatCard>
       </section>
 
@@ -150,7 +184,12 @@ export function DashboardTab({ overview, isSubscriber, onRefresh }: DashboardTab
       <SessionsPanel />
       <CalendarFeedPanel />
 
-      <LevelDialog open={levelsOpen} onOpenChange={setLevelsOpen} currentLevel={CURRENT_LEVEL} />
+      <LevelDialog
+        open={levelsOpen}
+        onOpenChange={setLevelsOpen}
+        progress={progress.data}
+        canSuggest={isSubscriber || data?.is_admin === true}
+      />
     </div>
   );
 }

@@ -1,8 +1,22 @@
-import { CheckCircle2, CircleDot, Lock } from 'lucide-react';
+import { CheckCircle2, Circle, CircleDot, Lock } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { FormField } from '@/components/ui/form-field';
+import { ApiError, errorMessage } from '@/lib/api';
+import type { Progress } from '@/lib/api-types/levels';
 import { cn } from '@/lib/cn';
-import { type LevelStatus, progression } from './logic';
-import { MemberDialog } from './parts';
+import { toast } from '@/lib/toast';
+import { useMyAwards } from './api/get-my-awards';
+import { useSuggestAward } from './api/suggest-award';
+import {
+  AWARD_KINDS,
+  type AwardKind,
+  awardKindLabel,
+  type LevelStatus,
+  progression,
+} from './logic';
+import { MemberDialog, TextAreaField } from './parts';
 
 const statusStyle: Record<
   LevelStatus,
@@ -16,13 +30,15 @@ const statusStyle: Record<
 export interface LevelDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** The member's current level name, e.g. "Apprentice". */
-  currentLevel: string;
+  /** The member's progress as the server counted it; undefined while it loads. */
+  progress: Progress | undefined;
+  /** Subscribers and admins may suggest an award for themselves. */
+  canSuggest: boolean;
 }
 
 /** The tribal progression dialog: five levels, where the member stands, and what comes next. */
-export function LevelDialog({ open, onOpenChange, currentLevel }: LevelDialogProps) {
-  const p = progression(currentLevel);
+export function LevelDialog({ open, onOpenChange, progress, canSuggest }: LevelDialogProps) {
+  const p = progression(progress);
   return (
     <MemberDialog
       open={open}
@@ -47,6 +63,7 @@ export function LevelDialog({ open, onOpenChange, currentLevel }: LevelDialogPro
       <ol className="mt-4 flex flex-col gap-2" aria-label="Levels">
         {p.rows.map((row) => {
           const style = statusStyle[row.status];
+          const percent = Math.round(row.progress * 100);
           return (
             <li key={row.name} className={cn('rounded-md border p-3', style.row)}>
               <div className="flex items-center justify-between gap-3">
@@ -58,19 +75,46 @@ export function LevelDialog({ open, onOpenChange, currentLevel }: LevelDialogPro
               </div>
               <p className="mt-1 text-sm text-muted">{row.requirements}</p>
               {row.status === 'IN_PROGRESS' ? (
-                <div
-                  role="progressbar"
-                  aria-label={`${row.name} progress`}
-                  aria-valuemin={0}
-                  aria-valuemax={100}
-                  aria-valuenow={Math.round(row.progress * 100)}
-                  className="mt-2 h-1.5 overflow-hidden rounded-full bg-ink-700"
-                >
+                <>
                   <div
-                    className="h-full rounded-full bg-term-cyan"
-                    style={{ width: `${row.progress * 100}%` }}
-                  />
-                </div>
+                    role="progressbar"
+                    aria-label={p.next ? `Progress towards ${p.next.name}` : `${row.name} progress`}
+                    aria-valuemin={0}
+                    aria-valuemax={100}
+                    aria-valuenow={percent}
+                    aria-valuetext={`${percent}%`}
+                    className="mt-2 h-1.5 overflow-hidden rounded-full bg-ink-700"
+                  >
+                    <div
+                      className="h-full rounded-full bg-term-cyan"
+                      style={{ width: `${percent}%` }}
+                    />
+                  </div>
+                  {p.steps.length > 0 && p.next ? (
+                    <ul
+                      className="mt-2 grid gap-1 font-mono text-xs sm:grid-cols-2"
+                      aria-label={`Towards ${p.next.name}`}
+                    >
+                      {p.steps.map((step) => (
+                        <li
+                          key={step.key}
+                          className={cn(
+                            'flex items-center gap-1.5',
+                            step.done ? 'text-term-green' : 'text-fg',
+                          )}
+                        >
+                          {step.done ? (
+                            <CheckCircle2 size={12} aria-hidden="true" />
+                          ) : (
+                            <Circle size={12} aria-hidden="true" className="text-dim" />
+                          )}
+                          {step.label} {Math.min(step.have, step.need)} / {step.need}
+                          {step.done ? <span className="sr-only"> (done)</span> : null}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
+                </>
               ) : null}
             </li>
           );
@@ -89,6 +133,126 @@ export function LevelDialog({ open, onOpenChange, currentLevel }: LevelDialogPro
           <p className="font-semibold text-term-green">Maximum Level Reached!</p>
         )}
       </div>
+
+      {progress ? (
+        <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-3">
+          {(
+            [
+              ['Sessions attended', progress.attended],
+              ['Projects shared', progress.projects],
+              ['Contributions', progress.contributions],
+              ['Members mentored', progress.mentored],
+              ['Workshops led', progress.workshops],
+            ] as const
+          ).map(([label, n]) => (
+            <div key={label} className="flex justify-between gap-2 border-b border-ink-800 py-1">
+              <dt className="text-muted">{label}</dt>
+              <dd className="font-mono text-fg">{n}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+
+      {canSuggest ? <SuggestAward /> : null}
     </MemberDialog>
+  );
+}
+
+/** A member's own suggestion of a contribution, mentoring or workshop, for an admin to accept. */
+function SuggestAward() {
+  const [open, setOpen] = useState(false);
+  const [kind, setKind] = useState<AwardKind>('contribution');
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const mine = useMyAwards({ queryConfig: { enabled: open } });
+  const suggest = useSuggestAward({
+    mutationConfig: {
+      onSuccess: () => {
+        toast.success('Suggestion sent', 'An admin will look at it.');
+        setNote('');
+      },
+    },
+  });
+  const pending = (mine.data ?? []).filter((a) => a.status === 'suggested');
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (note.trim() === '') {
+      setError('Please add a note saying what the award is for.');
+      return;
+    }
+    try {
+      await suggest.mutateAsync({ kind, note });
+    } catch (err) {
+      if (err instanceof ApiError && err.field === 'note') setError(err.message);
+      else toast.error('Error', errorMessage(err));
+    }
+  };
+
+  return (
+    <div className="mt-4 border-t border-ink-700 pt-4">
+      <Button
+        variant="outline"
+        size="sm"
+        aria-expanded={open}
+        aria-controls="suggest-award"
+        onClick={() => setOpen((v) => !v)}
+      >
+        Suggest a contribution, mentoring or workshop
+      </Button>
+      {open ? (
+        <form
+          id="suggest-award"
+          noValidate
+          onSubmit={(e) => void submit(e)}
+          className="mt-3 flex flex-col gap-3"
+        >
+          <FormField label="What did you do?" size="sm">
+            {(control) => (
+              <select
+                {...control}
+                value={kind}
+                onChange={(e) => setKind(e.target.value as AwardKind)}
+                className="h-11 rounded-md border border-ink-600 bg-ink-900 px-3 text-sm text-fg focus-visible:outline-2 focus-visible:outline-term-cyan"
+              >
+                {AWARD_KINDS.map((k) => (
+                  <option key={k} value={k}>
+                    {awardKindLabel(k)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FormField>
+          <TextAreaField
+            label="Note for the admins"
+            rows={3}
+            maxLength={500}
+            value={note}
+            onChange={(v) => {
+              setNote(v);
+              setError(undefined);
+            }}
+            error={error}
+          />
+          <div className="flex justify-end">
+            <Button type="submit" size="sm" disabled={suggest.isPending}>
+              {suggest.isPending ? 'Sending…' : 'Send suggestion'}
+            </Button>
+          </div>
+          {pending.length > 0 ? (
+            <div>
+              <p className="font-mono text-xs text-dim">Waiting for an admin</p>
+              <ul className="mt-1 flex flex-col gap-1 text-sm text-muted">
+                {pending.map((a) => (
+                  <li key={a.id}>
+                    {awardKindLabel(a.kind)}: {a.note}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </form>
+      ) : null}
+    </div>
   );
 }

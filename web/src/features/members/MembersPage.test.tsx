@@ -1,7 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Cohort, SessionView as LiveSession, Profile } from '@/lib/api-types/community';
+import type {
+  AttendanceSheet,
+  Cohort,
+  SessionView as LiveSession,
+  Profile,
+} from '@/lib/api-types/community';
+import type { Award, Progress } from '@/lib/api-types/levels';
 import type { MembersOverview, User } from '@/lib/api-types/web';
 import { session } from '@/lib/session';
 import { renderRoute } from '@/test/render';
@@ -65,11 +71,31 @@ function liveSession(id: string, upcoming: boolean, extra: Partial<LiveSession> 
     ends_at: '2026-12-04T00:00:00Z',
     upcoming,
     locked: true,
+    going_count: 0,
+    my_rsvp: null,
     created_at: '2026-11-23T10:00:00.000Z',
     updated_at: '2026-11-23T10:00:00.000Z',
     ...extra,
   };
 }
+
+const progress: Progress = {
+  level: 'Apprentice',
+  rank: 1,
+  attended: 2,
+  projects: 0,
+  contributions: 0,
+  mentored: 0,
+  workshops: 0,
+  next: {
+    level: 'Contributor',
+    fraction: 1 / 3,
+    requirements: [
+      { key: 'attended', label: 'Sessions', have: 2, need: 3, done: false },
+      { key: 'contributions', label: 'Contributions', have: 0, need: 1, done: false },
+    ],
+  },
+};
 
 function cohort(extra: Partial<Cohort> = {}): Cohort {
   return {
@@ -138,6 +164,7 @@ function baseRoutes(over: Partial<Record<string, Handler>> = {}): Record<string,
     'GET /api/calendar/feed': () => ({ status: 200, body: { exists: false, created_at: null } }),
     'GET /api/cohorts': () => ({ status: 200, body: { cohorts: [cohort()], my_cohort_id: null } }),
     'GET /api/profile': () => ({ status: 200, body: { profile } }),
+    'GET /api/members/me/progress': () => ({ status: 200, body: progress }),
   };
   for (const [key, handler] of Object.entries(over)) if (handler) routes[key] = handler;
   return routes;
@@ -183,7 +210,9 @@ describe('MembersPage', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Free Member')).toBeVisible();
     expect(screen.getByText('12 / 50')).toBeVisible();
     expect(screen.getByText('Growing Community')).toBeVisible();
-    expect(screen.getByText('Coming Soon')).toBeVisible();
+    expect(screen.queryByText('Coming Soon')).toBeNull();
+    const attended = screen.getByText('Sessions Attended').closest('div') as HTMLElement;
+    expect(await within(attended).findByText('2')).toBeVisible();
     expect(screen.getByRole('button', { name: 'Upgrade' })).toBeEnabled();
     // The community card and the locked session both offer it.
     expect((await screen.findAllByRole('button', { name: 'Subscribe to Join' })).length).toBe(2);
@@ -197,6 +226,9 @@ describe('MembersPage', { timeout: 20_000 }, () => {
     // A locked session offers the subscription, not the meeting.
     expect(screen.queryByText(/Meeting ID/)).toBeNull();
     expect(screen.queryByRole('link', { name: /Join Session/ })).toBeNull();
+    // Free members see the count going, but cannot answer.
+    expect(screen.getByText('Nobody has said they are going yet')).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Going' })).toBeNull();
 
     await userEvent.click(screen.getByRole('button', { name: 'Archive (1)' }));
     expect(screen.getByText('Session past')).toBeVisible();
@@ -221,6 +253,18 @@ describe('MembersPage', { timeout: 20_000 }, () => {
           status: 200,
           body: { user: { ...user, subscription: active } },
         }),
+        'PUT /api/sessions/next/rsvp': () => ({
+          status: 200,
+          body: {
+            session: liveSession('next', true, {
+              locked: false,
+              starts_at: '2099-12-03T22:00:00Z',
+              zoom_join_url: 'https://zoom.us/j/123',
+              going_count: 4,
+              my_rsvp: true,
+            }),
+          },
+        }),
         'GET /api/members/overview': () => ({
           status: 200,
           body: {
@@ -244,10 +288,12 @@ describe('MembersPage', { timeout: 20_000 }, () => {
             sessions: [
               liveSession('next', true, {
                 locked: false,
+                starts_at: '2099-12-03T22:00:00Z',
                 zoom_meeting_id: '123 456',
                 zoom_password: 'tribe-secret',
                 zoom_join_url: 'https://zoom.us/j/123',
                 meeting_link: '',
+                going_count: 3,
               }),
             ],
             can_join: true,
@@ -262,9 +308,28 @@ describe('MembersPage', { timeout: 20_000 }, () => {
     expect(screen.getByText('6 spots left')).toBeVisible();
     expect(screen.getByRole('button', { name: 'Manage' })).toBeVisible();
     expect(await screen.findByText('tribe-secret')).toBeVisible();
+    // Join goes through the site, which records attendance and redirects to the meeting.
     const join = screen.getByRole('link', { name: /Join Session/ });
-    expect(join).toHaveAttribute('href', 'https://zoom.us/j/123');
+    expect(join).toHaveAttribute('href', '/api/sessions/next/join');
     expect(join).toHaveAttribute('rel', 'noopener noreferrer');
+
+    // The RSVP control says which answer is chosen, and the count follows the answer.
+    expect(screen.getByText('3 going')).toBeVisible();
+    const going = screen.getByRole('button', { name: 'Going' });
+    expect(going).toHaveAttribute('aria-pressed', 'false');
+    expect(screen.getByRole('group', { name: /Will you be at Session next/ })).toBeVisible();
+    await userEvent.click(going);
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Going' })).toHaveAttribute('aria-pressed', 'true'),
+    );
+    expect(screen.getByText('4 going')).toBeVisible();
+    expect(screen.getByRole('button', { name: "Can't make it" })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
+    expect(calls.find((c) => c.key === 'PUT /api/sessions/next/rsvp')?.body).toEqual({
+      going: true,
+    });
     const chat = screen.getByRole('link', { name: 'Join the group chat' });
     expect(chat).toHaveAttribute('href', 'https://chat.example/invite/tribe');
     expect(chat).toHaveAttribute('target', '_blank');
@@ -291,12 +356,100 @@ describe('MembersPage', { timeout: 20_000 }, () => {
     expect(within(dialog).getAllByText('LOCKED')).toHaveLength(4);
     expect(within(dialog).getByText('Next Milestone')).toBeVisible();
     expect(within(dialog).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '33');
+    const towards = within(dialog).getByRole('list', { name: 'Towards Contributor' });
+    expect(within(towards).getByText('Sessions 2 / 3')).toBeVisible();
+    expect(within(towards).getByText('Contributions 0 / 1')).toBeVisible();
+    // A free member cannot suggest awards.
+    expect(within(dialog).queryByRole('button', { name: /Suggest/ })).toBeNull();
+  });
+
+  it('shows the real level, Maximum Level Reached at Master, and congratulates once', async () => {
+    const calls = mockServer(
+      baseRoutes({
+        'GET /api/members/me/progress': () => ({
+          status: 200,
+          body: {
+            ...progress,
+            level: 'Master',
+            rank: 5,
+            attended: 25,
+            next: null,
+            reached: 'Master',
+          },
+        }),
+        'PUT /api/members/me/progress/seen': () => ({ status: 204 }),
+      }),
+    );
+    renderRoute('/members');
+    const card = await screen.findByRole('button', { name: /Master/ });
+    await waitFor(() =>
+      expect(calls.find((c) => c.key === 'PUT /api/members/me/progress/seen')?.body).toEqual({
+        level: 'Master',
+      }),
+    );
+    expect(await screen.findByText('You reached Master!')).toBeVisible();
+    await userEvent.click(card);
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('5/5 levels')).toBeVisible();
+    expect(within(dialog).getAllByText('COMPLETED')).toHaveLength(5);
+    expect(within(dialog).getByText('Maximum Level Reached!')).toBeVisible();
+    expect(calls.filter((c) => c.key === 'PUT /api/members/me/progress/seen')).toHaveLength(1);
   });
 
   it('shows the Admin tab when the server says admin', async () => {
-    mockServer(
+    const suggestion: Award = {
+      id: 'a1',
+      user_id: 'u3',
+      member_name: 'Grace Hopper',
+      kind: 'contribution',
+      note: 'Wrote the evals guide',
+      status: 'suggested',
+      suggested: true,
+      awarded_by: null,
+      awarded_at: null,
+      created_at: '2026-11-20T10:00:00Z',
+    };
+    const sheet: AttendanceSheet = {
+      session_id: 'past',
+      title: 'Session past',
+      status: 'completed',
+      starts_at: '2026-11-01T17:00:00Z',
+      ends_at: '2026-11-01T19:00:00Z',
+      started: true,
+      going: 1,
+      present: 1,
+      rows: [
+        {
+          user_id: 'u3',
+          full_name: 'Grace Hopper',
+          email: 'grace@example.com',
+          rsvp: true,
+          joined_at: '2026-11-01T16:55:00Z',
+          correction: null,
+          corrected_by: null,
+          corrected_at: null,
+          present: true,
+        },
+      ],
+    };
+    const calls = mockServer(
       baseRoutes({
         'GET /api/members/overview': () => ({ status: 200, body: { ...overview, is_admin: true } }),
+        'GET /api/admin/awards': () => ({ status: 200, body: { awards: [suggestion] } }),
+        'POST /api/admin/awards/a1/accept': () => ({
+          status: 200,
+          body: { award: { ...suggestion, status: 'accepted', awarded_by: 'Ada Lovelace' } },
+        }),
+        'GET /api/admin/members': () => ({ status: 200, body: { members: [] } }),
+        'GET /api/admin/sessions/past/attendance': () => ({ status: 200, body: sheet }),
+        'PUT /api/admin/sessions/past/attendance': () => ({
+          status: 200,
+          body: {
+            ...sheet,
+            present: 0,
+            rows: [{ ...sheet.rows[0], present: false, correction: 'absent', corrected_by: 'Ada' }],
+          },
+        }),
         'GET /api/admin/waitlist': () => ({
           status: 200,
           body: {
@@ -325,6 +478,43 @@ describe('MembersPage', { timeout: 20_000 }, () => {
     const past = screen.getByText('Session past').closest('li') as HTMLElement;
     expect(within(next).getByRole('button', { name: /Cancel session/ })).toBeVisible();
     expect(within(past).queryByRole('button', { name: /Cancel session/ })).toBeNull();
+
+    // The attendance sheet of a past session: correct a member, download the CSV.
+    await userEvent.click(within(past).getByRole('button', { name: /Attendance/ }));
+    const dialog = await screen.findByRole('dialog', { name: /Attendance: Session past/ });
+    expect(await within(dialog).findByText('Grace Hopper')).toBeVisible();
+    expect(within(dialog).getByRole('link', { name: /Download CSV/ })).toHaveAttribute(
+      'href',
+      '/api/admin/sessions/past/attendance?format=csv',
+    );
+    const row = within(dialog).getByRole('group', { name: 'Attendance of Grace Hopper' });
+    expect(within(row).getByRole('button', { name: 'Present' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await userEvent.click(within(row).getByRole('button', { name: 'Absent' }));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('button', { name: 'Absent' })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      ),
+    );
+    expect(within(dialog).getByText(/Marked absent by Ada/)).toBeVisible();
+    expect(calls.find((c) => c.key === 'PUT /api/admin/sessions/past/attendance')?.body).toEqual({
+      user_id: 'u3',
+      present: false,
+    });
+    await userEvent.keyboard('{Escape}');
+
+    // Awards: a member's suggestion waits for an admin, who accepts it.
+    const awards = screen.getByRole('region', { name: 'Awards' });
+    expect(within(awards).getByText('Wrote the evals guide')).toBeVisible();
+    await userEvent.click(
+      within(awards).getByRole('button', { name: 'Accept Contribution of Grace Hopper' }),
+    );
+    await waitFor(() =>
+      expect(calls.some((c) => c.key === 'POST /api/admin/awards/a1/accept')).toBe(true),
+    );
   });
 
   it('validates the cohort form in the browser and shows a full cohort as Full', async () => {

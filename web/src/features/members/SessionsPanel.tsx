@@ -1,4 +1,4 @@
-import { CalendarPlus, Clock, Globe, KeyRound, Lock, Video } from 'lucide-react';
+import { CalendarPlus, Check, Clock, Globe, KeyRound, Lock, Users, Video, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
@@ -8,8 +8,9 @@ import type { SessionView as LiveSession } from '@/lib/api-types/community';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
 import { useLiveSessions } from './api/get-live-sessions';
-import { sessionCalendarUrl } from './api/urls';
-import { sessionWhen, splitSessions } from './logic';
+import { useSetRSVP } from './api/set-rsvp';
+import { sessionCalendarUrl, sessionJoinUrl } from './api/urls';
+import { goingText, rsvpOpen, sessionWhen, splitSessions } from './logic';
 import { EmptyState, LoadError, LoadingBlock } from './parts';
 import { SubscribeButton } from './SubscriptionActions';
 
@@ -27,6 +28,50 @@ const statusTone: Record<string, 'green' | 'cyan' | 'amber' | 'neutral'> = {
   completed: 'neutral',
 };
 
+/**
+ * "Going" / "Can't make it" for a session: two toggle buttons that say which is chosen
+ * (`aria-pressed`), in a group named after the session.
+ */
+function RSVPControl({ session }: { session: LiveSession }) {
+  const rsvp = useSetRSVP({
+    mutationConfig: { onError: (error) => toast.error('Error', errorMessage(error)) },
+  });
+  const chosen = rsvp.isPending ? rsvp.variables.going : session.my_rsvp;
+  const options = [
+    { going: true, label: 'Going', Icon: Check },
+    { going: false, label: "Can't make it", Icon: X },
+  ] as const;
+  return (
+    <fieldset className="flex flex-wrap items-center gap-2">
+      <legend className="sr-only">Will you be at {session.title}?</legend>
+      {options.map(({ going, label, Icon }) => {
+        const pressed = chosen === going;
+        return (
+          <button
+            key={label}
+            type="button"
+            aria-pressed={pressed}
+            disabled={rsvp.isPending}
+            onClick={() => {
+              if (!pressed) rsvp.mutate({ sessionId: session.id, going });
+            }}
+            className={cn(
+              buttonClasses('outline', 'sm'),
+              pressed &&
+                (going
+                  ? 'border-term-green bg-term-green/15 text-term-green'
+                  : 'border-term-amber bg-term-amber/10 text-term-amber'),
+            )}
+          >
+            <Icon size={14} aria-hidden="true" />
+            {label}
+          </button>
+        );
+      })}
+    </fieldset>
+  );
+}
+
 /** One session as members see it. `admin` adds nothing here; the Admin tab wraps it. */
 export function SessionCard({
   session,
@@ -38,6 +83,7 @@ export function SessionCard({
   const when = sessionWhen(session);
   const cancelled = session.status === 'cancelled';
   const joinUrl = session.zoom_join_url || session.meeting_link || '';
+  const canRSVP = !session.locked && session.upcoming && rsvpOpen(session);
   return (
     <Card className={cn('flex flex-col gap-3 p-4 sm:p-5', cancelled && 'opacity-80')}>
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -83,6 +129,17 @@ export function SessionCard({
             <dd className="text-fg">{when.viewer}</dd>
           </div>
         ) : null}
+        {!cancelled ? (
+          <div className="flex items-center gap-2">
+            <dt className="sr-only">Going</dt>
+            <dd className="flex items-center gap-1.5 text-muted">
+              <Users size={14} aria-hidden="true" className="text-dim" />
+              {session.upcoming
+                ? goingText(session.going_count)
+                : `${session.going_count} said they would go`}
+            </dd>
+          </div>
+        ) : null}
       </dl>
 
       {session.upcoming && !cancelled ? (
@@ -116,17 +173,21 @@ export function SessionCard({
                 <p className="text-muted">The meeting link will appear here before the session.</p>
               ) : null}
             </dl>
-            {joinUrl ? (
-              <a
-                href={joinUrl}
-                target="_blank"
-                rel="noopener noreferrer"
-                className={buttonClasses('primary', 'sm')}
-              >
-                <Video size={16} aria-hidden="true" />
-                Join Session
-              </a>
-            ) : null}
+            <div className="flex flex-wrap items-center gap-2">
+              {canRSVP ? <RSVPControl session={session} /> : null}
+              {joinUrl ? (
+                // Through the site, which counts the member present from 15 minutes before the start.
+                <a
+                  href={sessionJoinUrl(session.id)}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className={buttonClasses('primary', 'sm')}
+                >
+                  <Video size={16} aria-hidden="true" />
+                  Join Session
+                </a>
+              ) : null}
+            </div>
           </div>
         )
       ) : null}

@@ -6,6 +6,7 @@ import {
   initials,
   parseTags,
   progression,
+  rsvpOpen,
   sessionErrorField,
   sessionWhen,
   splitSessions,
@@ -99,8 +100,20 @@ describe('spotsText', () => {
 });
 
 describe('progression', () => {
-  it('puts an Apprentice at level 1 of 5 with the rest locked', () => {
-    const p = progression('Apprentice');
+  const apprentice = {
+    rank: 1,
+    next: {
+      level: 'Contributor',
+      fraction: 1 / 3,
+      requirements: [
+        { key: 'attended', label: 'Sessions', have: 2, need: 3, done: false },
+        { key: 'contributions', label: 'Contributions', have: 0, need: 1, done: false },
+      ],
+    },
+  };
+
+  it('puts an Apprentice at level 1 of 5 with the real way to Contributor', () => {
+    const p = progression(apprentice);
     expect(p.rows.map((r) => r.name)).toEqual([
       'Apprentice',
       'Contributor',
@@ -116,13 +129,20 @@ describe('progression', () => {
       'LOCKED',
     ]);
     expect(p.rows[0]?.progress).toBeCloseTo(1 / 3);
+    expect(p.steps.map((s) => `${s.label} ${s.have} / ${s.need}`)).toEqual([
+      'Sessions 2 / 3',
+      'Contributions 0 / 1',
+    ]);
     expect(p.position).toBe(1);
     expect(p.total).toBe(5);
     expect(p.next?.name).toBe('Contributor');
   });
 
-  it('completes the levels before the current one', () => {
-    const p = progression('Expert');
+  it('completes the levels before the current one and fills its bar by the fraction', () => {
+    const p = progression({
+      rank: 4,
+      next: { level: 'Master', fraction: 0.8, requirements: [] },
+    });
     expect(p.rows.map((r) => r.status)).toEqual([
       'COMPLETED',
       'COMPLETED',
@@ -130,20 +150,42 @@ describe('progression', () => {
       'IN_PROGRESS',
       'LOCKED',
     ]);
+    expect(p.rows[3]?.progress).toBe(0.8);
     expect(p.position).toBe(4);
     expect(p.next?.name).toBe('Master');
   });
 
-  it('has no next milestone at Master', () => {
-    const p = progression('Master');
+  it('has no next milestone at Master, where every level is completed', () => {
+    const p = progression({ rank: 5, next: null });
     expect(p.next).toBeNull();
-    expect(p.rows.at(-1)?.status).toBe('IN_PROGRESS');
+    expect(p.steps).toEqual([]);
+    expect(p.rows.every((r) => r.status === 'COMPLETED')).toBe(true);
+  });
+
+  it('starts at the first level with an empty bar while the progress loads', () => {
+    const p = progression(undefined);
+    expect(p.position).toBe(1);
+    expect(p.rows[0]).toMatchObject({ status: 'IN_PROGRESS', progress: 0 });
   });
 
   it('carries the requirements of the spec', () => {
-    const p = progression('Apprentice');
+    const p = progression(apprentice);
     expect(p.rows[1]?.requirements).toMatch(/3 sessions.*1 contribution/);
     expect(p.rows[4]?.requirements).toMatch(/25 sessions.*10 projects.*workshop/);
+  });
+});
+
+describe('rsvpOpen', () => {
+  const start = '2026-12-03T22:00:00Z';
+  const before = Date.parse(start) - 60_000;
+  it('takes answers until the start of a scheduled session', () => {
+    expect(rsvpOpen({ status: 'scheduled', starts_at: start }, before)).toBe(true);
+    expect(rsvpOpen({ status: 'scheduled', starts_at: start }, Date.parse(start))).toBe(false);
+  });
+  it('is closed for cancelled, live and completed sessions', () => {
+    for (const status of ['cancelled', 'live', 'completed']) {
+      expect(rsvpOpen({ status, starts_at: start }, before)).toBe(false);
+    }
   });
 });
 

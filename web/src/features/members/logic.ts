@@ -1,6 +1,7 @@
 /** The members area's rules that are worth testing on their own: texts, levels, dates, validation. */
 import type { Subscription } from '@/lib/api-types/billing';
 import type { CohortInput, SessionView as LiveSession } from '@/lib/api-types/community';
+import type { Progress, Step } from '@/lib/api-types/levels';
 
 const longDay = (timeZone?: string) =>
   new Intl.DateTimeFormat('en-US', {
@@ -82,7 +83,7 @@ export type LevelStatus = 'COMPLETED' | 'IN_PROGRESS' | 'LOCKED';
 
 export interface LevelRow extends TribalLevel {
   status: LevelStatus;
-  /** Fill of the level's bar, 0 to 1: a third for the level in progress. */
+  /** Fill of the level's bar, 0 to 1: for the current level, the real way to the next one. */
   progress: number;
 }
 
@@ -93,23 +94,34 @@ export interface Progression {
   position: number;
   total: number;
   next: TribalLevel | null;
+  /** Each requirement of the next level with the member's count ("Sessions 2 / 3"). */
+  steps: Step[];
 }
 
-/** Statuses of every level for a member at `currentName` (an unknown name counts as the first). */
-export function progression(currentName: string): Progression {
-  const found = TRIBAL_LEVELS.findIndex((level) => level.name === currentName);
-  const index = found < 0 ? 0 : found;
+/**
+ * Statuses of every level for a member's progress as the server computed it (the level is never
+ * decided here): levels before the current one are COMPLETED, the current one IN_PROGRESS with its
+ * bar filled by the real fraction towards the next, later ones LOCKED. At the last level there is
+ * nothing left to do, so every level reads COMPLETED. Without progress (still loading) the member
+ * is at the first level with an empty bar.
+ */
+export function progression(progress: Pick<Progress, 'rank' | 'next'> | undefined): Progression {
+  const total = TRIBAL_LEVELS.length;
+  const index = Math.min(Math.max((progress?.rank ?? 1) - 1, 0), total - 1);
+  const last = index === total - 1;
+  const fraction = Math.min(Math.max(progress?.next?.fraction ?? 0, 0), 1);
   const rows = TRIBAL_LEVELS.map((level, i): LevelRow => {
-    if (i < index) return { ...level, status: 'COMPLETED', progress: 1 };
-    if (i === index) return { ...level, status: 'IN_PROGRESS', progress: 1 / 3 };
+    if (i < index || (i === index && last)) return { ...level, status: 'COMPLETED', progress: 1 };
+    if (i === index) return { ...level, status: 'IN_PROGRESS', progress: fraction };
     return { ...level, status: 'LOCKED', progress: 0 };
   });
   return {
     rows,
     current: TRIBAL_LEVELS[index] as TribalLevel,
     position: index + 1,
-    total: TRIBAL_LEVELS.length,
+    total,
     next: TRIBAL_LEVELS[index + 1] ?? null,
+    steps: progress?.next?.requirements ?? [],
   };
 }
 
@@ -312,4 +324,46 @@ export function parseTags(text: string): string[] {
     .split(',')
     .map((tag) => tag.trim())
     .filter((tag) => tag !== '');
+}
+
+/** Whether a session still takes RSVPs: not cancelled, not marked live or completed, not started. */
+export function rsvpOpen(
+  session: Pick<LiveSession, 'status' | 'starts_at'>,
+  now: number = Date.now(),
+): boolean {
+  if (session.status !== 'scheduled') return false;
+  const start = Date.parse(session.starts_at);
+  return Number.isNaN(start) || now < start;
+}
+
+/** "1 going", "3 going", "Nobody has said they are going yet". */
+export function goingText(count: number): string {
+  return count === 0 ? 'Nobody has said they are going yet' : `${count} going`;
+}
+
+/** The kinds of award, in the order forms offer them. */
+export const AWARD_KINDS = ['contribution', 'mentoring', 'workshop'] as const;
+export type AwardKind = (typeof AWARD_KINDS)[number];
+
+/** How an award's kind reads: "Contribution", "Mentoring", "Workshop led". */
+export function awardKindLabel(kind: string): string {
+  if (kind === 'contribution') return 'Contribution';
+  if (kind === 'mentoring') return 'Mentoring';
+  if (kind === 'workshop') return 'Workshop led';
+  return kind;
+}
+
+/** A moment as "Mar 2, 2026, 5:05 PM" in the viewer's zone (or the one given). */
+export function formatDateTime(iso: string, timeZone?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    hour12: true,
+    timeZone,
+  }).format(date);
 }

@@ -37,3 +37,9 @@ export function refetchMembership(client: QueryClient): Promise<void> {
 export function refetchDocuments(client: QueryClient): Promise<void> {
   return client.invalidateQueries({ queryKey: membersKeys.documents });
 }
+
+/** Awards changed (admins): the list, and the admin's own progress should they be the member. */
+export function refetchAwards(client: QueryClient): Promise<void> {
+  void client.invalidateQueries({ queryKey: membersKeys.progress });
+  return client.invalidateQueries({ queryKey: membersKeys.awards });
+}

@@ -8,6 +8,15 @@ export const membersKeys = {
   feed: ['members', 'calendar-feed'] as const,
   waitlist: ['members', 'waitlist'] as const,
   adminMembers: ['members', 'admin-members'] as const,
+  /** The member's own progress through the levels. */
+  progress: ['members', 'progress'] as const,
+  /** The member's own awards and suggestions. */
+  myAwards: ['members', 'my-awards'] as const,
+  /** Every award (admins). */
+  awards: ['members', 'awards'] as const,
+  /** Every attendance sheet; one session's is `attendance(id)`. */
+  attendanceAll: ['members', 'attendance'] as const,
+  attendance: (sessionId: string) => ['members', 'attendance', sessionId] as const,
   /** Every page of the knowledge-base documents; one page is `documentsPage(limit, offset)`. */
   documents: ['members', 'documents'] as const,
   documentsPage: (limit: number, offset: number) =>

@@ -29,6 +29,11 @@ export function invalidateTopic(client: QueryClient, topic: LiveTopic): void {
       void session.refresh();
       void client.invalidateQueries({ queryKey: membersKeys.profile });
       return;
+    case 'progress':
+      // Attendance or an award changed: the level, the counts, the member's awards.
+      void client.invalidateQueries({ queryKey: membersKeys.progress });
+      void client.invalidateQueries({ queryKey: membersKeys.myAwards });
+      return;
   }
 }
 

@@ -7,3 +7,13 @@ export function sessionCalendarUrl(id: string): string {
 
 /** The wait list as CSV (admins). */
 export const WAITLIST_CSV_URL = '/api/admin/waitlist.csv';
+
+/** Joining a session: the server records attendance in the session's window and redirects to the meeting. */
+export function sessionJoinUrl(id: string): string {
+  return `/api/sessions/${encodeURIComponent(id)}/join`;
+}
+
+/** A session's attendance sheet as CSV (admins). */
+export function attendanceCsvUrl(id: string): string {
+  return `/api/admin/sessions/${encodeURIComponent(id)}/attendance?format=csv`;
+}
