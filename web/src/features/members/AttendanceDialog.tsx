@@ -79,7 +79,13 @@ function Sheet({ sessionId }: { sessionId: string }) {
           Members appear here when they answer the RSVP or join.
         </EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-ink-700">
+        // Focusable so that keyboard users can scroll the table sideways on a phone.
+        <section
+          className="overflow-x-auto rounded-lg border border-ink-700 focus-visible:outline-2 focus-visible:outline-term-cyan"
+          aria-label="Attendance sheet"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to scroll by keyboard
+          tabIndex={0}
+        >
           <table className="w-full min-w-[36rem] text-left text-sm">
             <thead className="bg-ink-850 font-mono text-xs text-dim">
               <tr>
@@ -113,7 +119,7 @@ function Sheet({ sessionId }: { sessionId: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
       {data.started ? (
         <MarkOther

@@ -91,28 +91,33 @@ export function LevelDialog({ open, onOpenChange, progress, canSuggest }: LevelD
                     />
                   </div>
                   {p.steps.length > 0 && p.next ? (
-                    <ul
-                      className="mt-2 grid gap-1 font-mono text-xs sm:grid-cols-2"
-                      aria-label={`Towards ${p.next.name}`}
-                    >
-                      {p.steps.map((step) => (
-                        <li
-                          key={step.key}
-                          className={cn(
-                            'flex items-center gap-1.5',
-                            step.done ? 'text-term-green' : 'text-fg',
-                          )}
-                        >
-                          {step.done ? (
-                            <CheckCircle2 size={12} aria-hidden="true" />
-                          ) : (
-                            <Circle size={12} aria-hidden="true" className="text-dim" />
-                          )}
-                          {step.label} {Math.min(step.have, step.need)} / {step.need}
-                          {step.done ? <span className="sr-only"> (done)</span> : null}
-                        </li>
-                      ))}
-                    </ul>
+                    <>
+                      <p className="mt-2 font-mono text-xs text-dim" aria-hidden="true">
+                        To reach {p.next.name}:
+                      </p>
+                      <ul
+                        className="mt-1 grid gap-1 font-mono text-xs sm:grid-cols-2"
+                        aria-label={`Towards ${p.next.name}`}
+                      >
+                        {p.steps.map((step) => (
+                          <li
+                            key={step.key}
+                            className={cn(
+                              'flex items-center gap-1.5',
+                              step.done ? 'text-term-green' : 'text-fg',
+                            )}
+                          >
+                            {step.done ? (
+                              <CheckCircle2 size={12} aria-hidden="true" />
+                            ) : (
+                              <Circle size={12} aria-hidden="true" className="text-dim" />
+                            )}
+                            {step.label} {Math.min(step.have, step.need)} / {step.need}
+                            {step.done ? <span className="sr-only"> (done)</span> : null}
+                          </li>
+                        ))}
+                      </ul>
+                    </>
                   ) : null}
                 </>
               ) : null}
@@ -135,7 +140,7 @@ export function LevelDialog({ open, onOpenChange, progress, canSuggest }: LevelD
       </div>
 
       {progress ? (
-        <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-3">
+        <dl className="mt-4 flex flex-wrap gap-2 text-xs" aria-label="What you have done">
           {(
             [
               ['Sessions attended', progress.attended],
@@ -145,7 +150,10 @@ export function LevelDialog({ open, onOpenChange, progress, canSuggest }: LevelD
               ['Workshops led', progress.workshops],
             ] as const
           ).map(([label, n]) => (
-            <div key={label} className="flex justify-between gap-2 border-b border-ink-800 py-1">
+            <div
+              key={label}
+              className="flex items-center gap-1.5 rounded-full border border-ink-700 px-2.5 py-1"
+            >
               <dt className="text-muted">{label}</dt>
               <dd className="font-mono text-fg">{n}</dd>
             </div>
