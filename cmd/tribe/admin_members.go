@@ -12,6 +12,7 @@ import (
 	"tribe/internal/auth"
 	"tribe/internal/billing"
 	"tribe/internal/errs"
+	"tribe/internal/plural"
 )
 
 // compArgs reads `EMAIL [--until YYYY-MM-DD]` (the flag before or after the
@@ -105,7 +106,7 @@ func adminMembers(ctx context.Context, bill *billing.Service, stdout io.Writer) 
 		return err
 	}
 	if len(list) == 0 {
-		_, _ = fmt.Fprintf(stdout, "No members yet (0 of %d seats).\n", st.Capacity)
+		_, _ = fmt.Fprintf(stdout, "No members yet (0 of %s).\n", plural.Count(st.Capacity, "seat", "seats"))
 		return nil
 	}
 	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
@@ -125,6 +126,6 @@ func adminMembers(ctx context.Context, bill *billing.Service, stdout io.Writer) 
 		_, _ = fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", m.Email, m.FullName, m.Status, access, m.JoinedAt.Format("2006-01-02"), comp)
 	}
 	_ = w.Flush()
-	_, _ = fmt.Fprintf(stdout, "%d of %d seats taken.\n", st.ActiveMembers, st.Capacity)
+	_, _ = fmt.Fprintf(stdout, "%d of %s taken.\n", st.ActiveMembers, plural.Count(st.Capacity, "seat", "seats"))
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"tribe/internal/content"
+	"tribe/internal/plural"
 )
 
 // maxPassageChars bounds each passage placed in the system prompt, so five
@@ -42,8 +43,8 @@ func siteFacts(d SiteDeps) string {
 	}
 	line("Neural Trader training: %s.", strings.Join(offers, "; "))
 	tr := sv.Tribe
-	line("%s: %s. %s; %s live sessions of %s; cohorts of about %s; capped at %d members; join or join the wait list at %s.",
-		tr.Name, tr.PriceText, tr.Billing, tr.SessionCadence, tr.SessionLength, tr.CohortSize, tr.Capacity, tr.JoinLink)
+	line("%s: %s. %s; %s live sessions of %s; cohorts of about %s; capped at %s; join or join the wait list at %s.",
+		tr.Name, tr.PriceText, tr.Billing, tr.SessionCadence, tr.SessionLength, tr.CohortSize, plural.Count(tr.Capacity, "member", "members"), tr.JoinLink)
 	var projects []string
 	for _, p := range site.Projects.Featured {
 		projects = append(projects, fmt.Sprintf("%s (%s)", p.Name, p.URL))

@@ -11,6 +11,7 @@ import (
 
 	"tribe/internal/errs"
 	"tribe/internal/holds"
+	"tribe/internal/plural"
 	"tribe/internal/store"
 )
 
@@ -108,9 +109,13 @@ func (s *Service) holdSeat(ctx context.Context, userID, client string) (hold, er
 			return err
 		}
 		if taken >= s.cfg.Capacity {
+			every := "all " + plural.Count(s.cfg.Capacity, "spot", "spots") + " are"
+			if s.cfg.Capacity == 1 {
+				every = "the 1 spot is"
+			}
 			return errs.Errorf(errs.AtCapacity,
-				"The tribe is full: all %d spots are taken or being paid for right now. Join the wait list and we'll tell you when a spot opens up.",
-				s.cfg.Capacity)
+				"The tribe is full: %s taken or being paid for right now. Join the wait list and we'll tell you when a spot opens up.",
+				every)
 		}
 		h = hold{ID: store.NewID(), ExpiresAt: now.Add(CheckoutTTL).Truncate(time.Second)}
 		if err := holds.Seats.Admit(ctx, tx, holds.Claim{ID: h.ID, UserID: userID, Client: client, Expires: h.ExpiresAt}, now); err != nil {

@@ -2,6 +2,7 @@ package billing
 
 import (
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -220,8 +221,13 @@ func TestSeatHoldLifecycle(t *testing.T) {
 		if _, err := e.svc.Checkout(e.ctx, ada, "ada@example.com", "client-"+ada, "members"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.svc.Checkout(e.ctx, bob, "bob@example.com", "client-"+bob, "members"); !errs.Is(err, errs.AtCapacity) {
+		_, err := e.svc.Checkout(e.ctx, bob, "bob@example.com", "client-"+bob, "members")
+		if !errs.Is(err, errs.AtCapacity) {
 			t.Fatalf("second member while the only seat is held: %v", err)
+		}
+		// One seat reads in the singular.
+		if msg := err.Error(); !strings.Contains(msg, "the 1 spot is taken") || strings.Contains(msg, "spots") {
+			t.Errorf("refusal at a cap of 1 reads %q", msg)
 		}
 		// Ada's session expires in Stripe: the seat is free again.
 		var session string

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tribe/internal/errs"
+	"tribe/internal/plural"
 	"tribe/internal/store"
 )
 
@@ -51,7 +52,7 @@ func (s *Service) Comp(ctx context.Context, userID string, until *time.Time) err
 			}
 			if taken >= s.cfg.Capacity {
 				return errs.Errorf(errs.AtCapacity,
-					"The tribe is full (%d of %d seats taken or held). Raise TRIBE_CAPACITY to make room.", taken, s.cfg.Capacity)
+					"The tribe is full (%d of %s taken or held). Raise TRIBE_CAPACITY to make room.", taken, plural.Count(s.cfg.Capacity, "seat", "seats"))
 			}
 		}
 		var end store.NullTime

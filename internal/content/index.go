@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"tribe/internal/plural"
 )
 
 // SearchIndex is the document served at /mcp/search-index.json. It is
@@ -110,8 +112,8 @@ func buildIndex(s *Site) SearchIndex {
 	tr := sv.Tribe
 	tribeText := strings.TrimSpace(sentence(tr.Name+": "+tr.Summary) + " Membership: " + FormatPrice(tr.PriceMonthly, tr.Currency) +
 		" per month. " + sentence(tr.Billing))
-	tribeText += fmt.Sprintf(" %s live sessions of %s in cohorts of %s, capped at %d members.",
-		capitalize(tr.SessionCadence), tr.SessionLength, tr.CohortSize, tr.Capacity)
+	tribeText += fmt.Sprintf(" %s live sessions of %s in cohorts of %s, capped at %s.",
+		capitalize(tr.SessionCadence), tr.SessionLength, tr.CohortSize, plural.Count(tr.Capacity, "member", "members"))
 	if len(tr.Features) > 0 {
 		tribeText += " Includes: " + strings.Join(tr.Features, "; ") + "."
 	}

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"tribe/internal/plural"
 )
 
 // checker collects the problems of one file; each helper names the JSON
@@ -40,7 +42,7 @@ func (c *checker) texts(field string, vs []string, min int) {
 // count requires at least min entries in a list.
 func (c *checker) count(field string, n, min int) {
 	if n < min {
-		c.fail(field, "must list at least %d %s", min, plural(min, "entry", "entries"))
+		c.fail(field, "must list at least %s", plural.Count(min, "entry", "entries"))
 	}
 }
 
@@ -137,13 +139,6 @@ func linkProblem(v string, kind linkKind) string {
 		return want
 	}
 	return ""
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func checkAbout(c *checker, a *About) {

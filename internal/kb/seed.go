@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"tribe/internal/content"
+	"tribe/internal/plural"
 	"tribe/internal/store"
 )
 
@@ -74,6 +75,14 @@ func FromContent(site *content.Site, capacity int) []SeedDoc {
 	return docs
 }
 
+// allPlaces names every place of the tribe: "all 50 places are", "the 1 place is".
+func allPlaces(capacity int) string {
+	if capacity == 1 {
+		return "the 1 place is"
+	}
+	return "all " + plural.Count(capacity, "place", "places") + " are"
+}
+
 type communityDoc struct {
 	title, typ, text string
 	tags             []string
@@ -95,11 +104,11 @@ func communityDocs(site *content.Site, capacity int) []communityDoc {
 			typ:   "membership",
 			text: fmt.Sprintf("%s is the paid community of %s. %s\n\n"+
 				"Membership costs %s per month. %s. Members meet in %s live group sessions of %s with %s, "+
-				"work in cohorts of about %s builders, and the tribe is capped at %d members so that every member gets attention. "+
-				"When all %d places are taken the Tribe page shows At Capacity, and you can join the wait list there: "+
+				"work in cohorts of about %s builders, and the tribe is capped at %s so that every member gets attention. "+
+				"When %s taken the Tribe page shows At Capacity, and you can join the wait list there: "+
 				"you get a confirmation e-mail and are told when a spot opens.",
 				name, site.About.Handle, t.Summary, price, strings.TrimSuffix(t.Billing, "."), t.SessionCadence, t.SessionLength,
-				site.About.Handle, t.CohortSize, capacity, capacity),
+				site.About.Handle, t.CohortSize, plural.Count(capacity, "member", "members"), allPlaces(capacity)),
 			tags: []string{"tribe", "community", "membership", "pricing", "capacity"},
 		},
 		{
@@ -311,6 +320,6 @@ func summarize(docs []SeedDoc) SeedResult {
 			r.Breakdown.Community++
 		}
 	}
-	r.Message = fmt.Sprintf("Seeded %d documents to knowledge base", r.Count)
+	r.Message = "Seeded " + plural.Count(r.Count, "document", "documents") + " to knowledge base"
 	return r
 }

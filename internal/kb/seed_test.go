@@ -108,6 +108,31 @@ func TestCommunityDocumentsUseTheConfiguredCapacity(t *testing.T) {
 	}
 }
 
+// TestCommunityDocumentsCountOnePlaceInTheSingular: a tribe capped at one
+// member once read "capped at 1 members" and "all 1 places are taken".
+func TestCommunityDocumentsCountOnePlaceInTheSingular(t *testing.T) {
+	site, err := content.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for capacity, want := range map[int][]string{
+		1:  {"capped at 1 member so", "When the 1 place is taken"},
+		50: {"capped at 50 members so", "When all 50 places are taken"},
+	} {
+		var text string
+		for _, d := range FromContent(site, capacity) {
+			if d.Metadata.Category == CategoryCommunity {
+				text += d.Content + "\n"
+			}
+		}
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("capacity %d: community documents do not say %q", capacity, w)
+			}
+		}
+	}
+}
+
 func sameMap(a, b map[string]string) bool {
 	if len(a) != len(b) {
 		return false

@@ -567,8 +567,12 @@ func TestFailedSignInsSlowDownAndRecover(t *testing.T) {
 	}
 	// After five failures even the right password waits from this client:
 	// the attempt is not checked.
-	if n := retryAfter(t, b.signIn("ada@example.com", "analytical")); n != 1 {
+	slowed := b.signIn("ada@example.com", "analytical")
+	if n := retryAfter(t, slowed); n != 1 {
 		t.Fatalf("Retry-After %d, want 1 after the first slowed failure", n)
+	}
+	if msg := slowed.errMessage(); !strings.Contains(msg, "wait 1 second and") {
+		t.Errorf("a one-second wait reads %q", msg)
 	}
 	// Another address is unaffected.
 	if r := b.signIn("grace@example.com", "guess"); r.status != 401 {
@@ -578,8 +582,12 @@ func TestFailedSignInsSlowDownAndRecover(t *testing.T) {
 	if r := b.signIn("ada@example.com", "guess again"); r.status != 401 {
 		t.Fatalf("after waiting: %d", r.status)
 	}
-	if n := retryAfter(t, b.signIn("ada@example.com", "analytical")); n != 2 {
+	slowed = b.signIn("ada@example.com", "analytical")
+	if n := retryAfter(t, slowed); n != 2 {
 		t.Fatalf("Retry-After %d, want the delay to double to 2", n)
+	}
+	if msg := slowed.errMessage(); !strings.Contains(msg, "wait 2 seconds and") {
+		t.Errorf("a two-second wait reads %q", msg)
 	}
 	time.Sleep(2100 * time.Millisecond)
 	if r := b.signIn("ada@example.com", "analytical"); r.status != 200 {

@@ -12,6 +12,7 @@ import (
 	"tribe/internal/config"
 	"tribe/internal/errs"
 	"tribe/internal/httpx"
+	"tribe/internal/plural"
 	"tribe/internal/ratelimit"
 )
 
@@ -125,7 +126,7 @@ func (a *authAPI) signin(w http.ResponseWriter, r *http.Request) error {
 	// client, so failing from elsewhere cannot lock the owner out.
 	account, client := auth.NormalizeEmail(in.Email), a.clientKey(r)
 	if wait := a.limits.signinAccount.Wait(account, client); wait > 0 {
-		return tooMany(w, wait, fmt.Sprintf("Too many failed sign-ins for this address. Please wait %d seconds and try again.", ratelimit.RetryAfter(wait)))
+		return tooMany(w, wait, fmt.Sprintf("Too many failed sign-ins for this address. Please wait %s and try again.", plural.Count(ratelimit.RetryAfter(wait), "second", "seconds")))
 	}
 	u, token, err := a.auth.SignIn(r.Context(), in.Email, in.Password, a.clientOf(r))
 	if errors.Is(err, auth.ErrInvalidCredentials) {

@@ -10,6 +10,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { ToolProgress } from '@/components/ui/tool-progress';
 import { errorMessage } from '@/lib/api';
 import { seedKnowledgeBase } from '@/lib/kb';
+import { plural } from '@/lib/plural';
 import { useNavigate } from '@/lib/router';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
@@ -102,7 +103,7 @@ function Workbench() {
       const result = await seedKnowledgeBase();
       void toast.success(
         'Knowledge base seeded',
-        `Seeded ${result.count} documents to knowledge base`,
+        `Seeded ${plural(result.count, 'document')} to knowledge base`,
       );
     } catch (error) {
       void toast.error('Seeding failed', errorMessage(error) || 'Failed to seed knowledge base');

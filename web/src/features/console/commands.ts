@@ -12,6 +12,7 @@ import { streamChat } from '@/lib/ai-stream';
 import { errorMessage } from '@/lib/api';
 import type { Result as SearchResult } from '@/lib/api-types/kb';
 import { searchKnowledge, seedKnowledgeBase } from '@/lib/kb';
+import { plural } from '@/lib/plural';
 
 /** How a block of output is coloured. */
 export type Tone = 'output' | 'muted' | 'error' | 'accent';
@@ -588,7 +589,7 @@ export async function runCommand(input: string, options: RunOptions): Promise<vo
       try {
         const result = await seedKnowledgeBase();
         const parts = Object.entries(result.breakdown).map(([k, v]) => `${k} ${v}`);
-        print(`${result.message}\n${result.count} documents: ${parts.join(', ')}.`);
+        print(`${result.message}\n${plural(result.count, 'document')}: ${parts.join(', ')}.`);
       } catch (error) {
         print(`Error: ${errorMessage(error)}`, 'error');
       }

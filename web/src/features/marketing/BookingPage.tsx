@@ -9,6 +9,7 @@ import { formatPrice } from '@/content/format';
 import { siteContent } from '@/content/site';
 import type { Session, TrainingOption } from '@/content/types';
 import { cn } from '@/lib/cn';
+import { plural } from '@/lib/plural';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import { BookButton } from './BookButton';
@@ -141,7 +142,7 @@ export function BookingPage() {
               <span>cohorts of about {tribe.cohort_size}</span>
               <span className="flex items-center gap-1.5 text-term-amber">
                 <Users size={14} aria-hidden="true" />
-                limited to {tribe.capacity} members
+                limited to {plural(tribe.capacity, 'member')}
               </span>
             </p>
           </div>

@@ -6,6 +6,7 @@ import { FormField } from '@/components/ui/form-field';
 import { ApiError, errorMessage } from '@/lib/api';
 import type { SessionView as LiveSession, SessionInput } from '@/lib/api-types/community';
 import { cn } from '@/lib/cn';
+import { plural } from '@/lib/plural';
 import { toast } from '@/lib/toast';
 import { AdminAwards } from './AdminAwards';
 import { AdminMembers } from './AdminMembers';
@@ -372,7 +373,7 @@ function Waitlist() {
           </h2>
           <p className="mt-1 text-sm text-muted">
             {query.data
-              ? `${entries.length} ${entries.length === 1 ? 'person' : 'people'}, newest first.`
+              ? `${plural(entries.length, 'person', 'people')}, newest first.`
               : 'Newest first.'}
           </p>
         </div>

@@ -7,6 +7,7 @@ import { ConfirmDialog } from '@/components/ui/edit-confirm-dialog';
 import { SocialIcon } from '@/components/ui/social-icon';
 import { errorMessage } from '@/lib/api';
 import type { Cohort, CohortInput } from '@/lib/api-types/community';
+import { plural } from '@/lib/plural';
 import { toast } from '@/lib/toast';
 import { useCreateCohort } from './api/create-cohort';
 import { useDeleteCohort } from './api/delete-cohort';
@@ -100,7 +101,7 @@ function CohortListItem({ cohort }: { cohort: Cohort }) {
         <div className="min-w-0 flex-1">
           <h3 className="font-semibold break-words text-fg">{cohort.name}</h3>
           <p className="font-mono text-xs text-dim">
-            {cohort.member_count} / {cohort.max_members} members
+            {cohort.member_count} / {plural(cohort.max_members, 'member')}
           </p>
         </div>
       </div>
@@ -192,7 +193,7 @@ function MyCohortCard({ cohort }: { cohort: Cohort }) {
             <p className="font-mono text-xs text-dim">Your cohort</p>
             <h2 className="text-2xl font-semibold break-words text-fg">{cohort.name}</h2>
             <p className="mt-1 flex flex-wrap items-center gap-2 font-mono text-xs text-muted">
-              {cohort.member_count} / {cohort.max_members} members
+              {cohort.member_count} / {plural(cohort.max_members, 'member')}
               {cohort.is_creator ? <Badge tone="cyan">creator</Badge> : null}
               {cohort.is_full ? <Badge tone="amber">full</Badge> : null}
             </p>

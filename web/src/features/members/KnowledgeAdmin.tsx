@@ -24,6 +24,7 @@ import type {
   SeedBreakdown,
   SeedResult,
 } from '@/lib/api-types/kb';
+import { plural } from '@/lib/plural';
 import { toast } from '@/lib/toast';
 import { useCreateDocument } from './api/create-document';
 import { useDeleteDocument } from './api/delete-document';
@@ -88,7 +89,10 @@ function SeedPanel() {
       onSuccess: (res) => {
         setResult(res);
         setFailure(null);
-        toast.success('Knowledge base seeded', `Seeded ${res.count} documents to knowledge base`);
+        toast.success(
+          'Knowledge base seeded',
+          `Seeded ${plural(res.count, 'document')} to knowledge base`,
+        );
       },
       onError: (error) => {
         setFailure(seedFailure(error));
@@ -210,9 +214,7 @@ function DocumentManager() {
             Documents
           </h3>
           <p className="mt-1 text-sm text-muted">
-            {query.data
-              ? `${total} ${total === 1 ? 'document' : 'documents'}, newest first. `
-              : 'Newest first. '}
+            {query.data ? `${plural(total, 'document')}, newest first. ` : 'Newest first. '}
             Those marked Seeded come from the content files and are rebuilt by the next seeding, so
             an edit to one is temporary.
           </p>

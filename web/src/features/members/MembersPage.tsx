@@ -11,6 +11,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api';
 import type { MembersOverview, User } from '@/lib/api-types/web';
 import { signOut } from '@/lib/auth-api';
+import { pluralNoun } from '@/lib/plural';
 import { createQueryClient } from '@/lib/query';
 import { useNavigate, useSearchParams } from '@/lib/router';
 import { session, useSession } from '@/lib/session';
@@ -280,7 +281,7 @@ function SignedInArea({ user, onSignOut }: { user: User; onSignOut: () => Promis
             ) : (
               <strong className="text-fg">{capacity}</strong>
             )}{' '}
-            members, so everyone gets to know each other.
+            {pluralNoun(capacity ?? 0, 'member')}, so everyone gets to know each other.
           </p>
         </Card>
         <Card>

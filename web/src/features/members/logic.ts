@@ -2,6 +2,7 @@
 import type { Subscription } from '@/lib/api-types/billing';
 import type { CohortInput, SessionView as LiveSession } from '@/lib/api-types/community';
 import type { Progress, Step } from '@/lib/api-types/levels';
+import { plural } from '@/lib/plural';
 
 const longDay = (timeZone?: string) =>
   new Intl.DateTimeFormat('en-US', {
@@ -62,7 +63,7 @@ export const SPOTS_LEFT_FROM = 30;
 export function spotsText(activeMembers: number, capacity: number): string {
   if (activeMembers < SPOTS_LEFT_FROM) return 'Growing Community';
   const left = Math.max(0, capacity - activeMembers);
-  return left === 1 ? '1 spot left' : `${left} spots left`;
+  return `${plural(left, 'spot')} left`;
 }
 
 export interface TribalLevel {

@@ -24,6 +24,7 @@ import { errorMessage } from '@/lib/api';
 import type { TribeStatus } from '@/lib/api-types/billing';
 import { cn } from '@/lib/cn';
 import { usePageTitle } from '@/lib/page-title';
+import { plural, pluralNoun } from '@/lib/plural';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import { type SessionState, useSession } from '@/lib/session';
@@ -33,6 +34,19 @@ import { goToCheckout, startCheckout } from './api/start-checkout';
 
 /** Icons for the six "what you will build" items, in order; extra items reuse the last. */
 const buildIcons: readonly LucideIcon[] = [Bot, Network, Database, Workflow, GitMerge, Rocket];
+
+/**
+ * What the At Capacity notice says of the places: "All 50 places are taken.", "The 1 place is
+ * taken.", and how many of them checkouts in progress hold.
+ */
+export function allTakenText(capacity: number, held = 0): string {
+  const taken = `${capacity === 1 ? 'The' : 'All'} ${plural(capacity, 'place')} ${pluralNoun(capacity, 'is', 'are')} taken`;
+  const freesUp = 'up if not paid within half an hour.';
+  if (held <= 0) return `${taken}.`;
+  if (capacity === 1) return `${taken} by a checkout in progress that frees ${freesUp}`;
+  const by = held === 1 ? 'a checkout in progress that frees' : 'checkouts in progress that free';
+  return `${taken}, ${held} of them by ${by} ${freesUp}`;
+}
 
 /** The capacity line: neutral until the live count arrives (and whenever it cannot). */
 export function CapacityNotice({
@@ -57,18 +71,16 @@ export function CapacityNotice({
           At Capacity
         </p>
         <p className="text-sm text-fg">
-          {status.held > 0
-            ? `All ${status.capacity} places are taken, ${status.held} of them by ${status.held === 1 ? 'a checkout in progress that frees' : 'checkouts in progress that free'} up if not paid within half an hour.`
-            : `All ${status.capacity} places are taken.`}{' '}
-          Join the wait list and you will hear first when a spot opens.
+          {allTakenText(status.capacity, status.held)} Join the wait list and you will hear first
+          when a spot opens.
         </p>
       </div>
     );
   }
   const text =
     status === null
-      ? `Limited to ${capacity} members`
-      : `${status.spots_left} ${status.spots_left === 1 ? 'spot' : 'spots'} left of ${status.capacity}${status.held > 0 ? `, ${status.held} being checked out` : ''}`;
+      ? `Limited to ${plural(capacity, 'member')}`
+      : `${plural(status.spots_left, 'spot')} left of ${status.capacity}${status.held > 0 ? `, ${status.held} being checked out` : ''}`;
   return (
     <p
       role={role}
@@ -388,7 +400,7 @@ export function TribePage(buttons: TribePageProps) {
               {[
                 `Live sessions of ${tribe.session_length}, ${tribe.session_cadence}`,
                 `Cohorts of about ${tribe.cohort_size}`,
-                `Limited to ${tribe.capacity} members`,
+                `Limited to ${plural(tribe.capacity, 'member')}`,
                 ...tribe.features.slice(2),
               ].map((f) => (
                 <li key={f} className="flex gap-2 text-sm text-fg">

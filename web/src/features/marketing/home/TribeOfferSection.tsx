@@ -4,6 +4,7 @@ import { Card } from '@/components/ui/card';
 import { Section } from '@/components/ui/section';
 import { formatPrice } from '@/content/format';
 import type { TribeOffer } from '@/content/types';
+import { plural } from '@/lib/plural';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 
@@ -31,7 +32,7 @@ export function TribeOfferSection({ tribe }: { tribe: TribeOffer }) {
           <p className="mt-1 text-sm text-muted">{tribe.billing}</p>
           <p className="mt-3 flex items-center gap-2 text-sm text-term-amber">
             <Users size={16} aria-hidden="true" />
-            Limited to {tribe.capacity} members
+            Limited to {plural(tribe.capacity, 'member')}
           </p>
           <Link
             to="/tribe"
