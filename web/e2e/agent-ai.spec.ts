@@ -55,11 +55,22 @@ test('the agent page shows the model calling its search tool and streams its ans
   await expect(log).toContainText(/The search found: .*Tribe/i);
   await expect(log).not.toContainText('Offline answer');
 
-  // A provider failing mid-answer ends the stream with the error, and the page says so.
+  // A provider failing mid-answer (members-area.md §4 Chat, §8): the empty assistant message is
+  // removed, the reason is a destructive toast, and Retry asks again. Nothing says "AI Error" in
+  // the conversation and no red banner repeats the toast.
+  const answersBefore = await log.getByRole('listitem').count();
   await box.fill('Please [fail] now');
   await box.press('Enter');
-  await expect(log).toContainText('AI Error:');
+  const toast = page.locator('[data-sonner-toast][data-type="error"]').filter({ hasText: 'Error' });
+  await expect(toast).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
   await expect(box).toBeEnabled();
+  await expect(log.getByRole('listitem')).toHaveCount(answersBefore + 1);
+  await expect(log.getByRole('listitem').last()).toContainText('Please [fail] now');
+  await expect(log).not.toContainText('AI Error');
+  const reason = (await toast.locator('[data-description]').textContent())?.trim() ?? '';
+  expect(reason).not.toBe('');
+  await expect(page.getByText(reason, { exact: true })).toHaveCount(1);
   await context.close();
 });
 

@@ -52,7 +52,7 @@ test.describe('console', () => {
     await expect(input).toBeEnabled();
     await expect(input).toBeFocused();
     await expect(output).toContainText('Available commands:');
-    await expect(output).toContainText('tools/call <name> <json-args>');
+    await expect(output).toContainText('tools/call <name> <json>');
     await expect(log).toContainText('help:');
     await expect(log).toContainText('Available commands:');
 
@@ -183,4 +183,54 @@ test.describe('console', () => {
     const box = await output.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
     expect(box.scroll).toBeLessThanOrEqual(box.client);
   });
+  for (const width of [320, 375, 1440]) {
+    test(`help at ${width} px keeps every command name whole and its description apart`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 800 });
+      const { input, output } = await openConsole(page);
+      await run(input, 'help');
+      // Where each name and its description sit: a name on one line, the description beside it or
+      // on a line of its own below, never wrapped in among the names ("resources/read <uri> read").
+      const rows = await output.evaluate((el) => {
+        const lineHeight = (node: Element) => Number.parseFloat(getComputedStyle(node).lineHeight);
+        return [...el.querySelectorAll('span')]
+          .filter((span) =>
+            /^(resources\/read <uri>|tools\/call <name> <json>)$/.test(
+              span.textContent?.trim() ?? '',
+            ),
+          )
+          .map((name) => {
+            const what = name.nextElementSibling as HTMLElement;
+            const n = name.getBoundingClientRect();
+            const w = what.getBoundingClientRect();
+            return {
+              name: name.textContent?.trim(),
+              what: what.textContent?.trim(),
+              nameLines: Math.round(n.height / lineHeight(name)),
+              whatLines: Math.round(w.height / lineHeight(what)),
+              beside: Math.abs(w.top - n.top) < 2 && w.left >= n.right - 1,
+              below: w.top >= n.bottom - 1 && w.left > n.left,
+            };
+          });
+      });
+      expect(rows.map((r) => r.name)).toEqual(['resources/read <uri>', 'tools/call <name> <json>']);
+      for (const row of rows) {
+        expect(row.nameLines, `${row.name} on one line`).toBe(1);
+        expect(row.whatLines, `${row.what} on one line`).toBe(1);
+        expect(row.beside || row.below, `${row.what} beside or below ${row.name}`).toBe(true);
+      }
+      expect(rows[0]?.what).toBe('read one resource');
+      expect(rows[1]?.what).toBe('call a tool');
+      const box = await output.evaluate((el) => ({
+        scroll: el.scrollWidth,
+        client: el.clientWidth,
+      }));
+      expect(box.scroll).toBeLessThanOrEqual(box.client);
+      await output.getByText('published resources').scrollIntoViewIfNeeded();
+      await page
+        .locator('[data-slot="console"]')
+        .screenshot({ path: `test-results/console/help-${width}.png` });
+    });
+  }
 });

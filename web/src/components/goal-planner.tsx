@@ -163,10 +163,10 @@ function BuiltInPlanner({ compact }: { compact: boolean }) {
             streaming={chat.streaming}
             // On its own page the plan grows with the page; in the dialog it scrolls inside.
             className={compact ? 'max-h-[45vh]' : undefined}
-            empty="Planning…"
+            empty={chat.streaming ? 'Planning…' : 'No plan yet.'}
           />
-          {chat.error && !chat.streaming ? (
-            <ChatError message={chat.error} onRetry={chat.retry} />
+          {chat.failure && !chat.streaming ? (
+            <ChatError failure={chat.failure} onRetry={chat.retry} />
           ) : null}
         </section>
       ) : null}

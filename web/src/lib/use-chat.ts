@@ -4,8 +4,11 @@
  * send / stop / retry / clear.
  *
  * Sending appends the person's message and an empty assistant message at once; the stream fills
- * the assistant message. When the answer fails before any text arrived, the empty message is
- * removed again and the error is kept for a Retry; an answer cut short keeps what it had.
+ * the assistant message. On failure (the request refused, or the provider failing mid-stream,
+ * which the server reports as an "AI Error: …" chunk) the empty assistant message is removed and
+ * the reason goes into a destructive toast (spec: members-area.md §4 Chat, §8); the error text
+ * never becomes part of the answer. An answer cut short keeps what it had, marked failed. The
+ * failure is kept for a Retry.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type ChatMessage, streamChat, type ToolStatus } from './ai-stream';
@@ -40,6 +43,8 @@ export interface Chat {
   streaming: boolean;
   /** Why the latest answer failed, or null. */
   error: string | null;
+  /** How it failed: no answer at all, or an answer cut short (its text stays); null when it did not. */
+  failure: ChatFailure | null;
   /** Asks `prompt` (trimmed; a blank prompt is ignored and returns false). */
   send: (prompt: string) => boolean;
   /** Stops the answer being streamed. */
@@ -49,6 +54,11 @@ export interface Chat {
   /** Forgets the conversation (stopping any answer). */
   clear: () => void;
 }
+
+export type ChatFailure = 'no-answer' | 'cut-short';
+
+/** The toast's id: a new failure replaces the last one instead of stacking under it. */
+const FAILURE_TOAST_ID = 'chat-failure';
 
 let nextId = 0;
 function newId(): string {
@@ -75,6 +85,7 @@ export function useChat(options: UseChatOptions = {}): Chat {
   const [tools, setTools] = useState<ToolStatus[]>([]);
   const [streaming, setStreaming] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<ChatFailure | null>(null);
   // The latest entries, for send and retry called from event handlers between renders.
   const entriesRef = useRef<ChatEntry[]>([]);
   const controllerRef = useRef<AbortController | null>(null);
@@ -98,6 +109,7 @@ export function useChat(options: UseChatOptions = {}): Chat {
       setEntries(() => [...history, user, answer]);
       setTools([]);
       setError(null);
+      setFailure(null);
       setStreaming(true);
       const controller = new AbortController();
       controllerRef.current = controller;
@@ -105,8 +117,17 @@ export function useChat(options: UseChatOptions = {}): Chat {
 
       const patch = (change: (e: ChatEntry) => ChatEntry) =>
         setEntries((prev) => prev.map((e) => (e.id === answer.id ? change(e) : e)));
-      const removeIfEmpty = () =>
-        setEntries((prev) => prev.filter((e) => e.id !== answer.id || e.content !== ''));
+      const fail = (message: string) => {
+        const partial = entriesRef.current.some((e) => e.id === answer.id && e.content !== '');
+        setEntries((prev) =>
+          prev
+            .filter((e) => e.id !== answer.id || e.content !== '')
+            .map((e) => (e.id === answer.id ? { ...e, failed: true } : e)),
+        );
+        setError(message);
+        setFailure(partial ? 'cut-short' : 'no-answer');
+        void toast.error('Error', message, { id: FAILURE_TOAST_ID });
+      };
       let streamError: string | null = null;
 
       streamChat(messages, {
@@ -116,7 +137,8 @@ export function useChat(options: UseChatOptions = {}): Chat {
           if (controller.signal.aborted) return;
           if (event.kind === 'content') {
             if (event.text.startsWith(AI_ERROR_PREFIX)) {
-              streamError = event.text.slice(AI_ERROR_PREFIX.length);
+              streamError = event.text.slice(AI_ERROR_PREFIX.length).trim() || START_FAILED;
+              return;
             }
             patch((e) => ({ ...e, content: e.content + event.text }));
           } else if (event.kind === 'tool_status') {
@@ -130,19 +152,12 @@ export function useChat(options: UseChatOptions = {}): Chat {
         },
       })
         .then(() => {
-          if (streamError !== null) {
-            patch((e) => ({ ...e, failed: true }));
-            setError(streamError);
-          }
+          if (streamError !== null && !controller.signal.aborted) fail(streamError);
         })
         .catch((cause: unknown) => {
           // Stop and Clear History settled the conversation themselves.
           if (controller.signal.aborted) return;
-          const message = chatErrorMessage(cause);
-          removeIfEmpty();
-          patch((e) => ({ ...e, failed: true }));
-          setError(message);
-          void toast.error('Error', message);
+          fail(chatErrorMessage(cause));
         })
         .finally(() => {
           if (controllerRef.current === controller) {
@@ -196,8 +211,9 @@ export function useChat(options: UseChatOptions = {}): Chat {
     setEntries(() => []);
     setTools([]);
     setError(null);
+    setFailure(null);
     setStreaming(false);
   }, [setEntries]);
 
-  return { entries, tools, streaming, error, send, stop, retry, clear };
+  return { entries, tools, streaming, error, failure, send, stop, retry, clear };
 }

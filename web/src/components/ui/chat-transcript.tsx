@@ -121,6 +121,8 @@ export function ChatTranscript({
                   )}
                   {entry.stopped ? (
                     <p className="mt-2 font-mono text-xs text-dim">(stopped)</p>
+                  ) : entry.failed ? (
+                    <p className="mt-2 font-mono text-xs text-dim">(incomplete)</p>
                   ) : null}
                 </div>
                 {!pending && entry.content !== '' && !entry.failed ? (

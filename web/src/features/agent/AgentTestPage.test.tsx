@@ -142,7 +142,7 @@ describe('AgentTestPage', { timeout: 20_000 }, () => {
     expect(call?.[1]?.signal?.aborted).toBe(true);
   });
 
-  it('removes the empty answer when the stream cannot start, and retries', async () => {
+  it('removes the empty answer when the stream cannot start, says why in a toast, and retries', async () => {
     let attempts = 0;
     const api = mockApi({
       'GET /api/auth/session': () => json(200, { user: admin }),
@@ -156,18 +156,20 @@ describe('AgentTestPage', { timeout: 20_000 }, () => {
     renderRoute('/agent-test');
     await userEvent.click(await screen.findByRole('button', { name: EXAMPLE_PROMPTS[0] }));
 
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('The assistant is busy right now.');
-    await expectToast('Error');
+    const toast = await expectToast('Error');
+    expect(toast).toHaveAttribute('data-type', 'error');
+    expect(toast).toHaveTextContent('The assistant is busy right now.');
+    // Said once, in the toast: no second banner repeats it.
+    expect(screen.getAllByText('The assistant is busy right now.')).toHaveLength(1);
     const log = screen.getByRole('log', { name: 'Conversation' });
     // Only the question is left: the empty assistant message is gone.
     expect(within(log).getAllByRole('listitem')).toHaveLength(1);
     expect(within(log).queryByText('Thinking')).not.toBeInTheDocument();
 
-    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await within(log).findByText('Here now.')).toBeVisible();
     expect(within(log).getAllByRole('listitem')).toHaveLength(2);
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
     expect(api.to('POST', '/api/ai/chat')[1]?.body).toEqual({
       messages: [{ role: 'user', content: EXAMPLE_PROMPTS[0] }],
     });
@@ -181,9 +183,124 @@ describe('AgentTestPage', { timeout: 20_000 }, () => {
     renderRoute('/agent-test');
     await userEvent.click(await screen.findByRole('button', { name: EXAMPLE_PROMPTS[1] }));
     // A proxy's page is no message from the site.
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Failed to start stream');
-    expect(alert).not.toHaveTextContent('bad gateway');
+    const toast = await expectToast('Error');
+    expect(toast).toHaveTextContent('Failed to start stream');
+    expect(document.body).not.toHaveTextContent('bad gateway');
+  });
+
+  it('follows the spec when the provider fails mid-stream: no empty answer, no "AI Error" bubble, one toast, Retry', async () => {
+    let attempts = 0;
+    const api = mockApi({
+      'GET /api/auth/session': () => json(200, { user: admin }),
+      'POST /api/ai/chat': () => {
+        attempts += 1;
+        if (attempts > 1) return stream([chunk({ content: 'Back again.' }), 'data: [DONE]\n\n']);
+        // What internal/web/routes_ai.go sends when the provider fails after the stream began.
+        return stream([
+          chunk(tool('running')),
+          chunk(tool('completed')),
+          `data: ${JSON.stringify({
+            object: 'chat.completion.chunk',
+            choices: [
+              {
+                index: 0,
+                delta: { content: 'AI Error: The AI service is not available right now.' },
+                finish_reason: 'error',
+              },
+            ],
+          })}\n\n`,
+          'data: [DONE]\n\n',
+        ]);
+      },
+    });
+    renderRoute('/agent-test');
+    const box = await screen.findByRole('textbox', { name: 'Prompt' });
+    await userEvent.type(box, 'What does the tribe cost?{Enter}');
+
+    const toast = await expectToast('Error');
+    expect(toast).toHaveAttribute('data-type', 'error');
+    expect(toast).toHaveTextContent('The AI service is not available right now.');
+    const log = screen.getByRole('log', { name: 'Conversation' });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeVisible());
+    // The empty assistant message is removed; the question stays.
+    expect(within(log).getAllByRole('listitem')).toHaveLength(1);
+    expect(log).toHaveTextContent('What does the tribe cost?');
+    expect(document.body).not.toHaveTextContent('AI Error');
+    // The sentence appears once (the toast), not again in a red banner.
+    expect(screen.getAllByText('The AI service is not available right now.')).toHaveLength(1);
+    expect(screen.getByText('No answer this time.')).toBeVisible();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await within(log).findByText('Back again.')).toBeVisible();
+    expect(api.to('POST', '/api/ai/chat')[1]?.body).toEqual({
+      messages: [{ role: 'user', content: 'What does the tribe cost?' }],
+    });
+  });
+
+  it('keeps what arrived when the provider fails after some text, marked incomplete', async () => {
+    mockApi({
+      'GET /api/auth/session': () => json(200, { user: admin }),
+      'POST /api/ai/chat': () =>
+        stream([
+          chunk({ content: 'This answer stops here' }),
+          chunk({ content: 'AI Error: The AI service stopped answering.' }),
+          'data: [DONE]\n\n',
+        ]),
+    });
+    renderRoute('/agent-test');
+    await userEvent.click(await screen.findByRole('button', { name: EXAMPLE_PROMPTS[3] }));
+    const toast = await expectToast('Error');
+    expect(toast).toHaveTextContent('The AI service stopped answering.');
+    const log = screen.getByRole('log', { name: 'Conversation' });
+    expect(within(log).getByText('This answer stops here')).toBeVisible();
+    expect(within(log).getByText('(incomplete)')).toBeVisible();
+    expect(log).not.toHaveTextContent('AI Error');
+    expect(within(log).queryByRole('button', { name: 'Copy answer' })).not.toBeInTheDocument();
+    expect(
+      screen.getByText('The answer above stopped before it was complete.'),
+    ).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeEnabled();
+  });
+
+  it('shows a tool as running while it runs, then completed', async () => {
+    const toolDone = deferred<void>();
+    const encoder = new TextEncoder();
+    mockApi({
+      'GET /api/auth/session': () => json(200, { user: admin }),
+      'POST /api/ai/chat': () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            async start(controller) {
+              controller.enqueue(encoder.encode(chunk(tool('running'))));
+              await toolDone.promise;
+              controller.enqueue(encoder.encode(chunk(tool('completed'))));
+              controller.enqueue(encoder.encode(chunk({ content: 'Found it.' })));
+              controller.enqueue(encoder.encode('data: [DONE]\n\n'));
+              controller.close();
+            },
+          }),
+          { status: 200, headers: { 'Content-Type': 'text/event-stream' } },
+        ),
+    });
+    renderRoute('/agent-test');
+    await userEvent.click(await screen.findByRole('button', { name: EXAMPLE_PROMPTS[2] }));
+
+    const tools = await screen.findByRole('list', { name: 'Tool calls' });
+    const item = within(tools).getByRole('listitem');
+    expect(item).toHaveAttribute('data-state', 'running');
+    expect(within(item).getByText('running')).toBeVisible();
+    expect(within(item).getByText('search_knowledge_base')).toBeVisible();
+    expect(within(item).getByText('“q”')).toBeVisible();
+    // The spinner turns while the tool runs (motion permitting).
+    expect(item.querySelector('svg')?.getAttribute('class')).toMatch(/animate-spin/);
+
+    toolDone.resolve();
+    await waitFor(() => expect(item).toHaveAttribute('data-state', 'completed'));
+    expect(within(item).getByText('completed')).toBeVisible();
+    expect(item.querySelector('.animate-spin, [class*="animate-spin"]')).toBeNull();
+    expect(
+      await within(screen.getByRole('log', { name: 'Conversation' })).findByText('Found it.'),
+    ).toBeVisible();
   });
 
   it('seeds the knowledge base with a toast, and reports a refusal', async () => {

@@ -151,8 +151,8 @@ function Workbench() {
             empty="No messages yet. Pick an example prompt or type your own below."
           />
 
-          {chat.error && !chat.streaming ? (
-            <ChatError message={chat.error} onRetry={chat.retry} />
+          {chat.failure && !chat.streaming ? (
+            <ChatError failure={chat.failure} onRetry={chat.retry} />
           ) : null}
 
           <form

@@ -58,7 +58,7 @@ export const USAGE = {
   search: 'Usage: search <query>\nExample: search engineering',
   ask: 'Usage: ask <question>\nExample: ask what does the tribe cost',
   read: 'Usage: resources/read <uri>\nExample: resources/read /content/about.json',
-  call: 'Usage: tools/call <name> <json-args>\nExample: tools/call search {"query":"tribe"}',
+  call: 'Usage: tools/call <name> <json>\nExample: tools/call search {"query":"tribe"}',
 } as const;
 
 /** The reply to input that is no command (it is then searched and asked). */
@@ -95,6 +95,15 @@ export const COMMAND_NAMES = [
   'clear',
 ] as const;
 
+/**
+ * The width of help's name column: its longest name, `tools/call <name> <json>`. Every row is the
+ * name padded to it, two spaces, then the description, so each is one two-column row that the
+ * console lays out (layout.ts): the description beside the names where the screen is wide enough,
+ * on its own indented line where it is not, and never wrapped into the names. Two leading spaces
+ * plus this column must fit a 320 px phone's 30 characters (layout.test.ts).
+ */
+export const HELP_NAME_WIDTH = 24;
+
 const HELP = [
   'Available commands:',
   ...(
@@ -115,14 +124,11 @@ const HELP = [
       ['resources/list', 'published resources'],
       ['resources/read <uri>', 'read one resource'],
       ['tools/list', 'tools the console calls'],
-      ['tools/call <name> <json-args>', 'call a tool'],
+      ['tools/call <name> <json>', 'call a tool'],
       ['seed-kb', 'rebuild the KB (admins)'],
       ['clear', 'clear the screen (Ctrl+L)'],
     ] as const
-  ).map(([name, what]) =>
-    // A name too long for the column gets its description on the next line.
-    name.length > 20 ? `  ${name}\n${' '.repeat(23)}${what}` : `  ${name.padEnd(21)}${what}`,
-  ),
+  ).map(([name, what]) => `  ${name.padEnd(HELP_NAME_WIDTH)}  ${what}`),
   'Examples:',
   '  search engineering',
   '  resources/read /content/about.json',
@@ -626,7 +632,7 @@ export async function runCommand(input: string, options: RunOptions): Promise<vo
       if (rest !== '') break;
       return local([
         out(TOOLS.map((t) => `${t.name} ${t.args}\n    ${t.description}`).join('\n')),
-        out("Call one with 'tools/call <name> <json-args>'.", 'muted'),
+        out("Call one with 'tools/call <name> <json>'.", 'muted'),
       ]);
     case 'tools/call':
       return callTool(rest, print, local);
