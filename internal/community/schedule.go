@@ -33,6 +33,26 @@ type Session struct {
 // Upcoming reports whether the session has not ended at now.
 func (s *Session) Upcoming(now time.Time) bool { return s.EndsAt.After(now) }
 
+// SessionStateEnded is the state of a session whose end has passed without
+// an admin marking it completed (or cancelled).
+const SessionStateEnded = "ended"
+
+// State is what the session is at now, for people to read, where the stored
+// status cannot know the time: cancelled and completed as stored; past its
+// end, ended (a session that is over is never "scheduled" or "live"); between
+// its start and end, live; before its start, the stored status.
+func (s *Session) State(now time.Time) string {
+	switch {
+	case s.Status == "cancelled" || s.Status == "completed":
+		return s.Status
+	case !s.Upcoming(now):
+		return SessionStateEnded
+	case !now.Before(s.StartsAt):
+		return "live"
+	}
+	return s.Status
+}
+
 // LoadZone resolves an IANA time-zone name. "Local" and the empty name are
 // refused: a session's time must not depend on the server's own zone.
 func LoadZone(name string) (*time.Location, error) {

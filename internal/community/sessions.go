@@ -30,6 +30,7 @@ type SessionView struct {
 	Duration     string    `json:"duration"`
 	Timezone     string    `json:"timezone"`
 	Status       string    `json:"status"`
+	State        string    `json:"state"`
 	MaxAttendees *int      `json:"max_attendees" tstype:"number | null,required"`
 	StartsAt     time.Time `json:"starts_at"`
 	EndsAt       time.Time `json:"ends_at"`
@@ -54,7 +55,7 @@ func (s *Session) View(v access.Viewer, now time.Time) SessionView {
 	canJoin := v.SeesPaidContent()
 	view := SessionView{
 		ID: s.ID, Title: s.Title, Description: s.Description, Tags: s.Tags, Date: s.Date, Time: s.Time,
-		Duration: s.Duration, Timezone: s.Timezone, Status: s.Status, MaxAttendees: s.MaxAttendees,
+		Duration: s.Duration, Timezone: s.Timezone, Status: s.Status, State: s.State(now), MaxAttendees: s.MaxAttendees,
 		StartsAt: s.StartsAt, EndsAt: s.EndsAt, Upcoming: s.Upcoming(now), Locked: !canJoin,
 		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
 	}

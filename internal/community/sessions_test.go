@@ -240,3 +240,40 @@ func TestFeedTokens(t *testing.T) {
 		wantCode(t, err, errs.NotFound)
 	})
 }
+
+// TestPastSessionIsNeverShownAsScheduled: a session that had ended still
+// carried its stored "scheduled" badge in the archive and the admin's list.
+// Its state says what it is at the time of the answer.
+func TestPastSessionIsNeverShownAsScheduled(t *testing.T) {
+	start := time.Date(2026, 3, 8, 17, 0, 0, 0, time.UTC)
+	at := func(status string) *Session {
+		return &Session{Status: status, StartsAt: start, EndsAt: start.Add(2 * time.Hour)}
+	}
+	before, during, after := start.Add(-time.Minute), start.Add(time.Hour), start.Add(3*time.Hour)
+	for _, tc := range []struct {
+		status string
+		now    time.Time
+		want   string
+	}{
+		{"scheduled", before, "scheduled"},
+		{"scheduled", during, "live"},
+		{"scheduled", after, "ended"},
+		{"scheduled", start.Add(2 * time.Hour), "ended"},
+		{"live", before, "live"},
+		{"live", after, "ended"},
+		{"completed", after, "completed"},
+		{"completed", before, "completed"},
+		{"cancelled", before, "cancelled"},
+		{"cancelled", during, "cancelled"},
+		{"cancelled", after, "cancelled"},
+	} {
+		s := at(tc.status)
+		if got := s.State(tc.now); got != tc.want {
+			t.Errorf("%s at %s: state %q, want %q", tc.status, tc.now.Format(time.Kitchen), got, tc.want)
+		}
+		view, _ := json.Marshal(s.View(access.Viewer{}, tc.now))
+		if want := `"status":"` + tc.status + `","state":"` + tc.want + `"`; !bytes.Contains(view, []byte(want)) {
+			t.Errorf("JSON %s lacks %s", view, want)
+		}
+	}
+}

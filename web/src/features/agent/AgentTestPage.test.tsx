@@ -256,9 +256,7 @@ describe('AgentTestPage', { timeout: 20_000 }, () => {
     expect(within(log).getByText('(incomplete)')).toBeVisible();
     expect(log).not.toHaveTextContent('AI Error');
     expect(within(log).queryByRole('button', { name: 'Copy answer' })).not.toBeInTheDocument();
-    expect(
-      screen.getByText('The answer above stopped before it was complete.'),
-    ).toBeVisible();
+    expect(screen.getByText('The answer above stopped before it was complete.')).toBeVisible();
     expect(screen.getByRole('button', { name: 'Retry' })).toBeEnabled();
   });
 

@@ -11,7 +11,7 @@ import { useProgress } from './api/get-progress';
 import { useMarkLevelSeen } from './api/mark-level-seen';
 import { CalendarFeedPanel } from './CalendarFeedPanel';
 import { LevelDialog } from './LevelDialog';
-import { type StatusBadge, spotsText, subscriptionBadge } from './logic';
+import { memberBadge, type StatusBadge, spotsText } from './logic';
 import { Skeleton } from './parts';
 import { SessionsPanel } from './SessionsPanel';
 import { ManageButton, SubscribeButton } from './SubscriptionActions';
@@ -48,11 +48,20 @@ function StatCard({
 export interface DashboardTabProps {
   overview: UseQueryResult<MembersOverview>;
   isSubscriber: boolean;
+  /** Admins have a subscriber's access without one (the server's rule). */
+  isAdmin: boolean;
   /** Re-syncs the subscription with Stripe and reads it again. */
   onRefresh: () => Promise<unknown>;
 }
 
-function subscriptionText(data: MembersOverview | undefined, isSubscriber: boolean): string {
+function subscriptionText(
+  data: MembersOverview | undefined,
+  isSubscriber: boolean,
+  isAdmin: boolean,
+): string {
+  if (isAdmin && !isSubscriber) {
+    return 'You are an admin: live sessions with their meeting details, the group chat, the Admin tab and the agent test page are open to you without a subscription.';
+  }
   if (data?.subscription?.complimentary && isSubscriber) {
     return 'You are a complimentary member: live sessions, the group chat and everything else are yours, with nothing to pay.';
   }
@@ -83,12 +92,12 @@ function useLevelCongratulation(reached: string | undefined): void {
   }, [reached, mutate]);
 }
 
-export function DashboardTab({ overview, isSubscriber, onRefresh }: DashboardTabProps) {
+export function DashboardTab({ overview, isSubscriber, isAdmin, onRefresh }: DashboardTabProps) {
   const [levelsOpen, setLevelsOpen] = useState(false);
   const progress = useProgress();
   useLevelCongratulation(progress.data?.reached);
   const data = overview.data;
-  const badge = data ? subscriptionBadge(data.subscription) : null;
+  const badge = data ? memberBadge(data) : null;
   const complimentary = data?.subscription?.complimentary === true;
 
   return (
@@ -166,9 +175,13 @@ export function DashboardTab({ overview, isSubscriber, onRefresh }: DashboardTab
             <CreditCard size={18} aria-hidden="true" className="text-term-green" />
             Subscription
           </h2>
-          <p className="mt-1 text-sm text-muted">{subscriptionText(data, isSubscriber)}</p>
+          <p className="mt-1 text-sm text-muted">{subscriptionText(data, isSubscriber, isAdmin)}</p>
         </div>
-        {isSubscriber ? (
+        {isAdmin && !isSubscriber ? (
+          <Link to="/agent-test" className={buttonClasses('outline')}>
+            Agent test page
+          </Link>
+        ) : isSubscriber ? (
           complimentary ? null : (
             <ManageButton onRefresh={onRefresh} />
           )

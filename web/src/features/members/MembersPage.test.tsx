@@ -66,6 +66,7 @@ function liveSession(id: string, upcoming: boolean, extra: Partial<LiveSession> 
     duration: '2 hours',
     timezone: 'America/New_York',
     status: 'scheduled',
+    state: upcoming ? 'scheduled' : 'ended',
     max_attendees: null,
     starts_at: '2026-12-03T22:00:00Z',
     ends_at: '2026-12-04T00:00:00Z',
@@ -599,5 +600,169 @@ describe('MembersPage', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Paris')).toBeVisible();
     const put = calls.find((c) => c.key === 'PUT /api/profile');
     expect(put?.body).toMatchObject({ location: 'Paris', full_name: 'Ada Lovelace' });
+  });
+});
+
+describe('what the members area tells an admin and shows of past sessions', {
+  timeout: 20_000,
+}, () => {
+  beforeEach(() => {
+    session.dispose();
+  });
+  afterEach(() => {
+    session.dispose();
+    vi.unstubAllGlobals();
+  });
+
+  const adminUser: User = { ...user, is_admin: true };
+  const unlocked = {
+    locked: false,
+    zoom_meeting_id: '987 654',
+    zoom_password: 'admin-sees-this',
+    zoom_join_url: 'https://zoom.us/j/987',
+    meeting_link: '',
+  };
+
+  it('tells an admin without a subscription that they are an admin, never a Free Member asked to pay', async () => {
+    mockServer(
+      baseRoutes({
+        'GET /api/auth/session': () => ({ status: 200, body: { user: adminUser } }),
+        'GET /api/members/overview': () => ({
+          status: 200,
+          // Payment off: a free member would be sent to the wait list.
+          body: {
+            ...overview,
+            is_admin: true,
+            tribe: { ...overview.tribe, payments_enabled: false },
+          },
+        }),
+        'GET /api/sessions': () => ({
+          status: 200,
+          body: { sessions: [liveSession('next', true, unlocked)], can_join: true },
+        }),
+      }),
+    );
+    renderRoute('/members');
+    const status = await screen.findByText('Admin', { selector: 'p' });
+    expect(status).toBeVisible();
+    expect(screen.getByText('Full access, no subscription needed')).toBeVisible();
+    expect(
+      screen.getByText(/You are an admin: live sessions with their meeting details/),
+    ).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Agent test page' })).toHaveAttribute(
+      'href',
+      '/agent-test',
+    );
+    expect(screen.getByText(/No group chat is set up yet/)).toBeVisible();
+    // The session's meeting is theirs to join.
+    expect(await screen.findByText('admin-sees-this')).toBeVisible();
+    expect(screen.getByRole('link', { name: /Join Session/ })).toBeVisible();
+    // Nothing tells them to pay or wait.
+    expect(screen.queryByText('Free Member')).toBeNull();
+    expect(screen.queryByText(/You are a free member/)).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Join the wait list' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Subscribe to Join' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Upgrade' })).toBeNull();
+  });
+
+  it('gives an admin the group chat invitation the server sends', async () => {
+    mockServer(
+      baseRoutes({
+        'GET /api/auth/session': () => ({ status: 200, body: { user: adminUser } }),
+        'GET /api/members/overview': () => ({
+          status: 200,
+          body: { ...overview, is_admin: true, group_chat_url: 'https://chat.example/invite' },
+        }),
+        'GET /api/sessions': () => ({
+          status: 200,
+          body: { sessions: [liveSession('next', true, unlocked)], can_join: true },
+        }),
+      }),
+    );
+    renderRoute('/members');
+    expect(await screen.findByRole('link', { name: 'Join the group chat' })).toHaveAttribute(
+      'href',
+      'https://chat.example/invite',
+    );
+    expect(screen.queryByRole('button', { name: 'Subscribe to Join' })).toBeNull();
+  });
+
+  it('shows an admin who also pays their subscription, renewal and Manage', async () => {
+    const active = {
+      status: 'active',
+      current_period_end: '2026-12-24T12:00:00Z',
+      cancel_at_period_end: false,
+      complimentary: false,
+      has_subscription_id: true,
+    };
+    mockServer(
+      baseRoutes({
+        'GET /api/auth/session': () => ({
+          status: 200,
+          body: { user: { ...adminUser, subscription: active } },
+        }),
+        'GET /api/members/overview': () => ({
+          status: 200,
+          body: { ...overview, is_admin: true, is_subscriber: true, subscription: active },
+        }),
+      }),
+    );
+    renderRoute('/members');
+    expect(await screen.findByText('Active Subscriber')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Manage' })).toBeVisible();
+  });
+
+  it('badges a session that is over as ended (or completed, cancelled), never scheduled, in the Archive and the admin list', async () => {
+    const past = { starts_at: '2026-03-08T22:00:00Z', ends_at: '2026-03-09T00:00:00Z' };
+    mockServer(
+      baseRoutes({
+        'GET /api/auth/session': () => ({ status: 200, body: { user: adminUser } }),
+        'GET /api/members/overview': () => ({ status: 200, body: { ...overview, is_admin: true } }),
+        'GET /api/admin/waitlist': () => ({ status: 200, body: { entries: [] } }),
+        'GET /api/sessions': () => ({
+          status: 200,
+          body: {
+            sessions: [
+              // Stored as scheduled, but over: the server says ended.
+              liveSession('over', false, { ...past, status: 'scheduled', state: 'ended' }),
+              liveSession('done', false, { ...past, status: 'completed', state: 'completed' }),
+              liveSession('off', false, { ...past, status: 'cancelled', state: 'cancelled' }),
+              liveSession('now', true, { status: 'scheduled', state: 'live' }),
+              liveSession('next', true, { status: 'scheduled', state: 'scheduled' }),
+            ],
+            can_join: true,
+          },
+        }),
+      }),
+    );
+    renderRoute('/members');
+    const badgeOf = (title: string) => {
+      const card = screen.getByText(title).closest('li') as HTMLElement;
+      return within(card).getAllByText(/^(scheduled|live|ended|completed|cancelled)$/);
+    };
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Archive (3)' }));
+    expect(badgeOf('Session over').map((b) => b.textContent)).toEqual(['ended']);
+    expect(badgeOf('Session done').map((b) => b.textContent)).toEqual(['completed']);
+    expect(badgeOf('Session off').map((b) => b.textContent)).toEqual(['cancelled']);
+    const archive = screen.getByText('Session over').closest('ul') as HTMLElement;
+    expect(within(archive).queryByText('scheduled')).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Upcoming (2)' }));
+    expect(badgeOf('Session now').map((b) => b.textContent)).toEqual(['live']);
+    expect(badgeOf('Session next').map((b) => b.textContent)).toEqual(['scheduled']);
+
+    await userEvent.click(screen.getByRole('tab', { name: /Admin/ }));
+    const list = (await screen.findByRole('heading', { name: 'Manage live sessions' })).closest(
+      'section',
+    ) as HTMLElement;
+    const adminBadge = (title: string) =>
+      within(within(list).getByText(title).closest('li') as HTMLElement)
+        .getAllByText(/^(scheduled|live|ended|completed|cancelled)$/)
+        .map((b) => b.textContent);
+    expect(adminBadge('Session over')).toEqual(['ended']);
+    expect(adminBadge('Session done')).toEqual(['completed']);
+    expect(adminBadge('Session off')).toEqual(['cancelled']);
+    expect(adminBadge('Session next')).toEqual(['scheduled']);
   });
 });

@@ -309,6 +309,12 @@ function SignedInArea({ user, onSignOut }: { user: User; onSignOut: () => Promis
               The group chat is being set up. Your invitation will come by e-mail and in the next
               live session.
             </p>
+          ) : isAdmin ? (
+            // Admins get the invitation without a subscription; there is none to give yet.
+            <p className="mt-2 text-sm text-muted">
+              No group chat is set up yet. Set TRIBE_GROUP_CHAT_URL to the invitation and
+              subscribers and admins will find it here.
+            </p>
           ) : (
             <>
               <p className="mt-2 text-sm text-muted">
@@ -335,6 +341,7 @@ function SignedInArea({ user, onSignOut }: { user: User; onSignOut: () => Promis
           <DashboardTab
             overview={overview}
             isSubscriber={isSubscriber}
+            isAdmin={isAdmin}
             onRefresh={refreshSubscription}
           />
         </TabsContent>

@@ -21,11 +21,12 @@ export function useErrorToast(error: unknown, title: string): void {
   }, [error, title]);
 }
 
-const statusTone: Record<string, 'green' | 'cyan' | 'amber' | 'neutral'> = {
+const stateTone: Record<string, 'green' | 'cyan' | 'amber' | 'neutral'> = {
   live: 'green',
   scheduled: 'cyan',
   cancelled: 'amber',
   completed: 'neutral',
+  ended: 'neutral',
 };
 
 /**
@@ -90,7 +91,8 @@ export function SessionCard({
         <h3 className={cn('text-lg font-semibold text-fg', cancelled && 'line-through')}>
           {session.title}
         </h3>
-        <Badge tone={statusTone[session.status] ?? 'neutral'}>{session.status}</Badge>
+        {/* The state, not the stored status: a session that is over never reads "scheduled". */}
+        <Badge tone={stateTone[session.state] ?? 'neutral'}>{session.state}</Badge>
       </div>
       {session.description ? (
         <p className="text-sm whitespace-pre-line text-muted">{session.description}</p>

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Subscription } from '@/lib/api-types/billing';
 import type { CohortInput, SessionView as LiveSession } from '@/lib/api-types/community';
+import { untilNextChange } from './api/get-live-sessions';
 import {
   cohortErrorField,
   initials,
+  memberBadge,
   parseTags,
   progression,
   rsvpOpen,
@@ -306,5 +308,61 @@ describe('small helpers', () => {
   it('parses tags', () => {
     expect(parseTags(' agents, memory ,, rag ')).toEqual(['agents', 'memory', 'rag']);
     expect(parseTags('')).toEqual([]);
+  });
+});
+
+describe('memberBadge', () => {
+  const sub: Subscription = {
+    status: 'active',
+    current_period_end: '2027-01-15T12:00:00Z',
+    cancel_at_period_end: false,
+    complimentary: false,
+    has_subscription_id: true,
+  };
+  it('calls an admin without a subscription an admin, not a Free Member', () => {
+    const badge = memberBadge({ subscription: null, is_subscriber: false, is_admin: true });
+    expect(badge.label).toBe('Admin');
+    expect(badge.detail).toBe('Full access, no subscription needed');
+    // A lapsed subscription does not make an admin a "canceled" member either.
+    expect(
+      memberBadge({
+        subscription: { ...sub, status: 'canceled' },
+        is_subscriber: false,
+        is_admin: true,
+      }).label,
+    ).toBe('Admin');
+  });
+  it('shows the subscription of an admin who pays, and of everyone else', () => {
+    expect(
+      memberBadge({ subscription: sub, is_subscriber: true, is_admin: true }, 'UTC').label,
+    ).toBe('Active Subscriber');
+    expect(memberBadge({ subscription: null, is_subscriber: false, is_admin: false }).label).toBe(
+      'Free Member',
+    );
+  });
+});
+
+describe('untilNextChange', () => {
+  const now = Date.parse('2026-12-03T20:00:00Z');
+  const at = (starts: string, ends: string) =>
+    ({ starts_at: starts, ends_at: ends }) as LiveSession;
+  it('waits for the next start or end, a second after it', () => {
+    const list = {
+      sessions: [
+        at('2026-11-01T20:00:00Z', '2026-11-01T22:00:00Z'),
+        at('2026-12-03T22:00:00Z', '2026-12-04T00:00:00Z'),
+      ],
+      can_join: true,
+    };
+    expect(untilNextChange(list, now)).toBe(2 * 3_600_000 + 1_000);
+    // Under way: its end is next.
+    expect(untilNextChange(list, Date.parse('2026-12-03T23:00:00Z'))).toBe(3_600_000 + 1_000);
+  });
+  it('never waits more than six hours, and not at all when nothing will change', () => {
+    const far = { sessions: [at('2027-06-01T20:00:00Z', '2027-06-01T22:00:00Z')], can_join: true };
+    expect(untilNextChange(far, now)).toBe(6 * 3_600_000);
+    const over = { sessions: [at('2026-11-01T20:00:00Z', '2026-11-01T22:00:00Z')], can_join: true };
+    expect(untilNextChange(over, now)).toBe(false);
+    expect(untilNextChange(undefined, now)).toBe(false);
   });
 });

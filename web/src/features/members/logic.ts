@@ -2,6 +2,7 @@
 import type { Subscription } from '@/lib/api-types/billing';
 import type { CohortInput, SessionView as LiveSession } from '@/lib/api-types/community';
 import type { Progress, Step } from '@/lib/api-types/levels';
+import type { MembersOverview } from '@/lib/api-types/web';
 import { plural } from '@/lib/plural';
 
 const longDay = (timeZone?: string) =>
@@ -54,6 +55,21 @@ export function subscriptionBadge(
     return { label: 'Cancels Soon', tone: 'amber', detail: end ? `Ends ${end}` : null };
   }
   return { label: subscription.status, tone: 'neutral', detail: null };
+}
+
+/**
+ * The Dashboard's status badge for the member reading it: the subscription's (spec §4), except
+ * that an admin whom no subscription gives access is shown as what they are, an admin with the
+ * access of one, never a "Free Member".
+ */
+export function memberBadge(
+  overview: Pick<MembersOverview, 'subscription' | 'is_subscriber' | 'is_admin'>,
+  timeZone?: string,
+): StatusBadge {
+  if (overview.is_admin && !overview.is_subscriber) {
+    return { label: 'Admin', tone: 'amber', detail: 'Full access, no subscription needed' };
+  }
+  return subscriptionBadge(overview.subscription, timeZone);
 }
 
 /** From this many active members on, the members card counts the spots left (spec §9). */

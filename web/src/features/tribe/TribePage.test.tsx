@@ -247,6 +247,16 @@ describe('Tribe calls to action follow the real state', () => {
     expect(screen.queryByRole('button', { name: 'Join Wait List' })).toBeNull();
   });
 
+  it('sends an admin without a subscription to the members area, offering no wait list or payment', async () => {
+    serve({ ...open, payments_enabled: false }, { ...ada, is_admin: true });
+    renderRoute('/tribe');
+    expect(await screen.findAllByRole('link', { name: 'Go to the Members Area' })).toHaveLength(3);
+    expect(screen.getByText(/You are an admin: the sessions, the meeting details/)).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Subscribe' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Join Wait List' })).toBeNull();
+    expect(screen.queryByText(/join the wait list/i)).toBeNull();
+  });
+
   it('offers the wait list when payment is off, and its dialog does not claim the tribe is full', async () => {
     serve({ ...open, payments_enabled: false }, ada);
     renderRoute('/tribe');

@@ -109,8 +109,8 @@ export interface TribePageProps {
   LoginButton: ComponentType<TribeDialogButtonProps>;
 }
 
-/** Who is looking: the calls to action differ for each. */
-export type Audience = 'visitor' | 'member' | 'subscriber';
+/** Who is looking: the calls to action differ for each. An admin has a subscriber's access without paying. */
+export type Audience = 'visitor' | 'member' | 'subscriber' | 'admin';
 
 /** Statuses that give tribe access (the server's rule, docs/billing.md). */
 const ACCESS_STATUSES = ['active', 'trialing', 'past_due'];
@@ -118,7 +118,8 @@ const ACCESS_STATUSES = ['active', 'trialing', 'past_due'];
 export function audienceOf(state: SessionState): Audience {
   if (state.status !== 'signed-in') return 'visitor';
   const sub = state.user.subscription;
-  return sub && ACCESS_STATUSES.includes(sub.status) ? 'subscriber' : 'member';
+  if (sub && ACCESS_STATUSES.includes(sub.status)) return 'subscriber';
+  return state.user.is_admin ? 'admin' : 'member';
 }
 
 /**
@@ -181,7 +182,7 @@ function TribeActions({
   const wrap = cn('flex flex-col gap-3 sm:flex-row', className);
   const primary = buttonClasses('primary', 'lg');
   const outline = buttonClasses('outline', 'lg');
-  if (audience === 'subscriber') {
+  if (audience === 'subscriber' || audience === 'admin') {
     return (
       <div className={wrap}>
         <Link to="/members" className={primary}>
@@ -230,6 +231,9 @@ function TribeActions({
 function closingText(audience: Audience, reason: WaitlistReason | null): string {
   if (audience === 'subscriber')
     return 'You are in. Your sessions and cohort are in the members area.';
+  if (audience === 'admin') {
+    return 'You are an admin: the sessions, the meeting details and the Admin tab are in the members area, no subscription needed.';
+  }
   if (reason === 'full')
     return 'The tribe is full: join the wait list to hear first when a spot opens.';
   if (reason === 'payments-off') {
@@ -295,7 +299,7 @@ export function TribePage(buttons: TribePageProps) {
           </p>
           <div className="mt-6 flex flex-col items-center gap-2">
             <CapacityNotice capacity={tribe.capacity} status={status} />
-            {reason === 'payments-off' && audience !== 'subscriber' ? (
+            {reason === 'payments-off' && (audience === 'visitor' || audience === 'member') ? (
               <p className="text-sm text-muted">
                 Online payment is not set up yet: join the wait list to hear when you can join.
               </p>

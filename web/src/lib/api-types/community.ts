@@ -103,6 +103,7 @@ export interface SessionView {
   duration: string;
   timezone: string;
   status: string;
+  state: string;
   max_attendees: number | null;
   starts_at: string;
   ends_at: string;
