@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import {
   type Browser,
   type BrowserContext,
@@ -90,7 +91,12 @@ test('dashboard, level dialog, admin sessions, and a free member never gets a me
   const admin = await adminPage(browser);
   const a = admin.page;
   await expect(a.getByRole('heading', { name: /Welcome back, Ada Admin/ })).toBeVisible();
-  await expect(a.getByText('Free Member', { exact: true })).toBeVisible();
+  // An admin without a subscription is shown as what they are, never asked to pay or wait.
+  await expect(a.getByText('Admin', { exact: true }).first()).toBeVisible();
+  await expect(a.getByText('Full access, no subscription needed')).toBeVisible();
+  await expect(a.getByText('Free Member', { exact: true })).toHaveCount(0);
+  await expect(a.getByRole('link', { name: 'Join the wait list' })).toHaveCount(0);
+  await expect(a.getByRole('button', { name: /Subscribe to Join|Upgrade/ })).toHaveCount(0);
   await expect(a.getByText(/^\d+ \/ 50$/)).toBeVisible();
   await expect(a.getByText('Growing Community', { exact: true })).toBeVisible();
   await expect(
@@ -158,6 +164,10 @@ test('dashboard, level dialog, admin sessions, and a free member never gets a me
   await expect(form).toBeHidden();
   const adminCard = a.getByRole('listitem').filter({ hasText: futureTitle });
   await expect(adminCard.getByText(secret)).toBeVisible();
+  await expect(adminCard.getByText('scheduled', { exact: true })).toBeVisible();
+  const adminPast = a.getByRole('listitem').filter({ hasText: pastTitle });
+  await expect(adminPast.getByText('ended', { exact: true })).toBeVisible();
+  await expect(adminPast.getByText('scheduled', { exact: true })).toHaveCount(0);
   await shoot(a, 'admin-tab');
 
   // Edit, then cancel the past one and check the delete confirmation.
@@ -209,6 +219,10 @@ test('dashboard, level dialog, admin sessions, and a free member never gets a me
   await archive.click();
   await expect(m.getByText(pastTitle)).toBeVisible();
   await expect(m.getByText(futureTitle)).toHaveCount(0);
+  // The session is over: its badge says so, not "scheduled" as it was stored.
+  const pastCard = m.getByRole('listitem').filter({ hasText: pastTitle });
+  await expect(pastCard.getByText('ended', { exact: true })).toBeVisible();
+  await expect(pastCard.getByText('scheduled', { exact: true })).toHaveCount(0);
 
   // The .ics downloads for the member, without meeting details.
   const download = m.waitForEvent('download');
@@ -396,62 +410,96 @@ test('profile edit, cancel and save', async ({ browser }) => {
   await context.close();
 });
 
-test('an admin’s four tabs stay on one row at 375 px that scrolls to the selected tab', async ({
+test('on a phone an admin sees all four tabs and every wait-list date; the Admin tab passes axe at 375 and 1440 px', async ({
   browser,
 }) => {
+  test.setTimeout(90_000);
   const admin = await adminPage(browser);
   const page = admin.page;
-  await page.setViewportSize({ width: 375, height: 812 });
-  await page.goto('/members');
+  const waiting = `someone.with.a.rather.long.address.${Date.now()}@example-company.test`;
+  const joined = await admin.context.request.post('/api/waitlist', {
+    data: { full_name: 'Wendy Waiting', email: waiting },
+  });
+  expect(joined.status()).toBeLessThan(300);
+
   const list = page.getByRole('tablist', { name: 'Members area' });
-  await expect(tab(page, /Admin/)).toBeAttached();
-  const geometry = () =>
+  const tabBoxes = () =>
     list.evaluate((el) => {
       const box = el.getBoundingClientRect();
-      const tabs = [...el.querySelectorAll('[role="tab"]')].map((t) => {
-        const r = t.getBoundingClientRect();
-        return { top: Math.round(r.top), left: r.left, right: r.right };
-      });
       return {
-        tops: [...new Set(tabs.map((t) => t.top))],
         scrolls: el.scrollWidth > el.clientWidth,
-        selected:
-          tabs[
-            [...el.querySelectorAll('[role="tab"]')].findIndex(
-              (t) => t.getAttribute('aria-selected') === 'true',
-            )
-          ],
+        viewport: document.documentElement.clientWidth,
         box: { left: box.left, right: box.right },
+        tabs: [...el.querySelectorAll('[role="tab"]')].map((t) => {
+          const r = t.getBoundingClientRect();
+          return { name: t.textContent?.trim(), left: r.left, right: r.right, width: r.width };
+        }),
       };
     });
-  const before = await geometry();
-  expect(before.tops, 'every tab on one row').toHaveLength(1);
-  expect(before.scrolls, 'the row scrolls sideways').toBe(true);
+  for (const width of [320, 375]) {
+    await page.setViewportSize({ width, height: 812 });
+    await page.goto('/members');
+    await expect(tab(page, /Admin/)).toBeVisible();
+    const g = await tabBoxes();
+    expect(g.scrolls, `the tab row scrolls at ${width}px`).toBe(false);
+    expect(g.tabs.map((t) => t.name)).toEqual(['Dashboard', 'My Cohort', 'Profile', 'Adminadmin']);
+    for (const t of g.tabs) {
+      expect(t.left, `${t.name} starts in view at ${width}px`).toBeGreaterThanOrEqual(
+        g.box.left - 1,
+      );
+      expect(t.right, `${t.name} ends in view at ${width}px`).toBeLessThanOrEqual(
+        Math.min(g.box.right, g.viewport) + 1,
+      );
+      expect(t.width, `${t.name} is a comfortable target`).toBeGreaterThanOrEqual(44);
+    }
+    // The arrow keys still move between the tabs.
+    await tab(page, 'Dashboard').focus();
+    await page.keyboard.press('End');
+    await expect(tab(page, /Admin/)).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Home');
+    await expect(tab(page, 'Dashboard')).toHaveAttribute('aria-selected', 'true');
+  }
 
-  await tab(page, /Admin/).click();
-  await expect(tab(page, /Admin/)).toHaveAttribute('aria-selected', 'true');
-  await expect
-    .poll(async () => {
-      const { selected, box } = await geometry();
-      return (
-        selected !== undefined && selected.left >= box.left - 1 && selected.right <= box.right + 1
-      );
-    })
-    .toBe(true);
-  // Back to the first tab by keyboard: it comes back into view too.
-  await page.keyboard.press('Home');
-  await expect(tab(page, 'Dashboard')).toHaveAttribute('aria-selected', 'true');
-  await expect
-    .poll(async () => {
-      const { selected, box } = await geometry();
-      return (
-        selected !== undefined && selected.left >= box.left - 1 && selected.right <= box.right + 1
-      );
-    })
-    .toBe(true);
   mkdirSync(SHOTS, { recursive: true });
-  await tab(page, /Admin/).click();
-  await page.screenshot({ path: `${SHOTS}/admin-tabs-375.png` });
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    await page.goto('/members');
+    await tab(page, /Admin/).click();
+    const section = page.locator('section', {
+      has: page.getByRole('heading', { name: 'Wait list' }),
+    });
+    const entry = section.getByText(waiting);
+    await expect(entry).toBeVisible();
+    // The date this person joined is on screen, not behind a sideways scroll.
+    const row =
+      width === 375
+        ? section.getByRole('listitem').filter({ hasText: waiting })
+        : section.getByRole('row').filter({ hasText: waiting });
+    const date = row.getByText(/\w+ \d{1,2}, \d{4}/);
+    await expect(date).toBeVisible();
+    const inView = await date.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return r.left >= 0 && r.right <= document.documentElement.clientWidth;
+    });
+    expect(inView, `the Joined date is within the screen at ${width}px`).toBe(true);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow, `the Admin tab scrolls sideways at ${width}px`).toBeLessThanOrEqual(0);
+    const results = await new AxeBuilder({ page })
+      .include('[role="tabpanel"]')
+      .include('[role="tablist"]')
+      .analyze();
+    const serious = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(serious, `axe at ${width}px`).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/admin-tab-waitlist-${width}.png`, fullPage: true });
+    await section.screenshot({ path: `${SHOTS}/waitlist-${width}.png` });
+  }
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto('/members');
+  await list.screenshot({ path: `${SHOTS}/admin-tabs-375.png` });
   await admin.context.close();
 });
 

@@ -24,15 +24,28 @@ export function revealSelectedTab(list: HTMLElement): void {
   if (by !== 0) list.scrollTo({ left: list.scrollLeft + by });
 }
 
+/** How a row of tabs behaves on phones (below the sm breakpoint). */
+export type TabsPhoneLayout = 'scroll' | 'grid';
+
+export interface TabsListProps extends ComponentProps<typeof TabsPrimitive.List> {
+  /**
+   * `scroll` (the default): the tabs stay on one line that scrolls sideways (the last visible tab
+   * is cut off, which shows there is more), for rows of a few short tabs. `grid`: every tab is in
+   * view, as a grid of buttons whose columns the caller sets (`max-sm:grid-cols-2`), for rows
+   * whose tabs matter equally and must not hide behind a scroll, such as the members area's.
+   */
+  phone?: TabsPhoneLayout;
+}
+
 /**
  * The row of tabs; give it an `aria-label` naming what the tabs choose between. On phones the
- * tabs stay on one line that scrolls sideways (the last visible tab is cut off, which shows there
- * is more) instead of wrapping into a second row that breaks the folder-tab look, and the
- * selected tab is scrolled into view whenever the selection changes (focus does the same for the
- * arrow keys). The bottom rule is an inset shadow there, because the scrolling box would clip the
- * 1 px the active tab overlaps the border by. From the sm breakpoint the row wraps.
+ * row either scrolls or becomes a grid (`phone`); a scrolling row does not wrap into a second row
+ * that breaks the folder-tab look, and scrolls its selected tab into view whenever the selection
+ * changes (focus does the same for the arrow keys). The bottom rule is an inset shadow there,
+ * because the scrolling box would clip the 1 px the active tab overlaps the border by. From the
+ * sm breakpoint the row wraps.
  */
-export function TabsList({ className, ref, ...rest }: ComponentProps<typeof TabsPrimitive.List>) {
+export function TabsList({ className, ref, phone = 'scroll', ...rest }: TabsListProps) {
   const own = useRef<HTMLDivElement | null>(null);
   useEffect(() => {
     const list = own.current;
@@ -52,10 +65,15 @@ export function TabsList({ className, ref, ...rest }: ComponentProps<typeof Tabs
   return (
     <TabsPrimitive.List
       ref={setRef}
+      data-phone={phone}
       className={cn(
-        'flex gap-x-1 gap-y-2 border-b border-ink-700 sm:flex-wrap',
-        'max-sm:overflow-x-auto max-sm:overflow-y-hidden max-sm:border-b-0',
-        'max-sm:shadow-[inset_0_-1px_0_var(--color-ink-700)] max-sm:[scrollbar-width:none]',
+        'group/tabs flex gap-x-1 gap-y-2 border-b border-ink-700 sm:flex-wrap',
+        phone === 'scroll'
+          ? cn(
+              'max-sm:overflow-x-auto max-sm:overflow-y-hidden max-sm:border-b-0',
+              'max-sm:shadow-[inset_0_-1px_0_var(--color-ink-700)] max-sm:[scrollbar-width:none]',
+            )
+          : 'max-sm:grid max-sm:gap-2 max-sm:border-b-0',
         className,
       )}
       {...rest}
@@ -78,6 +96,10 @@ export function TabsTrigger({ className, ...rest }: ComponentProps<typeof TabsPr
         'data-[state=active]:bg-ink-900 data-[state=active]:text-term-green',
         'focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-term-cyan',
         'disabled:pointer-events-none disabled:opacity-50',
+        // In a phone grid (TabsList phone="grid") each tab is a whole button, the selected one green.
+        'max-sm:group-data-[phone=grid]/tabs:justify-center max-sm:group-data-[phone=grid]/tabs:rounded-md',
+        'max-sm:group-data-[phone=grid]/tabs:border-ink-700 max-sm:group-data-[phone=grid]/tabs:px-2',
+        'max-sm:group-data-[phone=grid]/tabs:data-[state=active]:border-term-green/60',
         className,
       )}
       {...rest}

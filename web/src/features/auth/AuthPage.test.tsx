@@ -43,6 +43,7 @@ describe('/auth', { timeout: 20_000 }, () => {
     expect(within(form).getByLabelText('Password')).toHaveAccessibleDescription(
       'At least 8 characters.',
     );
+    expect(within(form).getByText('At least 8 characters.')).toBeVisible();
   });
 
   it('lists only what the members area has, and points questions to the console on Home', async () => {
@@ -253,6 +254,11 @@ describe('/auth', { timeout: 20_000 }, () => {
     const { router } = renderRoute('/auth?reset=true&token=tok123');
     const form = await screen.findByRole('form', { name: 'Set a new password' });
     expect(screen.queryByRole('tab')).not.toBeInTheDocument();
+    // The length rule is said before anything is typed or sent.
+    expect(within(form).getByText('At least 8 characters.')).toBeVisible();
+    expect(within(form).getByLabelText('New password')).toHaveAccessibleDescription(
+      'At least 8 characters.',
+    );
     await user.type(within(form).getByLabelText('New password'), 'short');
     await user.type(within(form).getByLabelText('Confirm new password'), 'other');
     await user.click(within(form).getByRole('button', { name: 'Set New Password' }));

@@ -392,37 +392,53 @@ function Waitlist() {
       ) : entries.length === 0 ? (
         <EmptyState title="Nobody on the wait list yet" />
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-ink-700">
-          <table className="w-full min-w-[32rem] text-left text-sm">
-            <thead className="bg-ink-850 font-mono text-xs text-dim">
-              <tr>
-                <th scope="col" className="px-3 py-2 font-normal">
-                  Name
-                </th>
-                <th scope="col" className="px-3 py-2 font-normal">
-                  E-mail
-                </th>
-                <th scope="col" className="px-3 py-2 font-normal">
-                  Joined
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e, i) => (
-                <tr
-                  key={e.id}
-                  className={cn('border-t border-ink-700', i % 2 === 1 && 'bg-ink-850/40')}
-                >
-                  <td className="px-3 py-2 text-fg">{e.full_name}</td>
-                  <td className="px-3 py-2 break-all text-muted">{e.email}</td>
-                  <td className="px-3 py-2 whitespace-nowrap text-muted">
-                    {formatLongDate(e.created_at)}
-                  </td>
+        <>
+          {/* Phones: one card per person, so the date is never off-screen behind a scroll. */}
+          <ul aria-label="Wait list" className="flex flex-col gap-2 sm:hidden">
+            {entries.map((e) => (
+              <li key={e.id} className="rounded-lg border border-ink-700 bg-ink-850/40 px-3 py-2">
+                <p className="font-medium break-words text-fg">{e.full_name}</p>
+                <p className="text-sm break-all text-muted">{e.email}</p>
+                <p className="mt-1 text-xs text-dim">
+                  Joined <span className="text-muted">{formatLongDate(e.created_at)}</span>
+                </p>
+              </li>
+            ))}
+          </ul>
+          {/* Wider screens: a table that fits without scrolling (long addresses break). */}
+          <div className="hidden rounded-lg border border-ink-700 sm:block">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Wait list</caption>
+              <thead className="bg-ink-850 font-mono text-xs text-dim">
+                <tr>
+                  <th scope="col" className="px-3 py-2 font-normal">
+                    Name
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-normal">
+                    E-mail
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-normal">
+                    Joined
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {entries.map((e, i) => (
+                  <tr
+                    key={e.id}
+                    className={cn('border-t border-ink-700', i % 2 === 1 && 'bg-ink-850/40')}
+                  >
+                    <td className="px-3 py-2 break-words text-fg">{e.full_name}</td>
+                    <td className="px-3 py-2 break-all text-muted">{e.email}</td>
+                    <td className="px-3 py-2 whitespace-nowrap text-muted">
+                      {formatLongDate(e.created_at)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
     </section>
   );

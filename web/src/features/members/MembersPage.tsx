@@ -327,7 +327,12 @@ function SignedInArea({ user, onSignOut }: { user: User; onSignOut: () => Promis
       </div>
 
       <Tabs value={tab} onValueChange={setTab} className="mt-10">
-        <TabsList aria-label="Members area">
+        {/* On phones every tab stays in view, two or three to a row, none behind a scroll. */}
+        <TabsList
+          aria-label="Members area"
+          phone="grid"
+          className={isAdmin ? 'max-sm:grid-cols-2' : 'max-sm:grid-cols-3'}
+        >
           <TabsTrigger value="dashboard">Dashboard</TabsTrigger>
           <TabsTrigger value="cohort">My Cohort</TabsTrigger>
           <TabsTrigger value="profile">Profile</TabsTrigger>
