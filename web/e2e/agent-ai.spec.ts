@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { confirmedPage } from './accounts';
 import { whenHydrated } from './hydration';
@@ -71,6 +73,21 @@ test('the agent page shows the model calling its search tool and streams its ans
   const reason = (await toast.locator('[data-description]').textContent())?.trim() ?? '';
   expect(reason).not.toBe('');
   await expect(page.getByText(reason, { exact: true })).toHaveCount(1);
+  mkdirSync('test-results/agent', { recursive: true });
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    await page.getByRole('button', { name: 'Retry' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/agent/upstream-failure-${width}.png` });
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(serious, `axe at ${width}px`).toEqual([]);
+  }
+  // Retry asks the same question again (and fails the same way here).
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+  await expect(log.getByRole('listitem')).toHaveCount(answersBefore + 1);
   await context.close();
 });
 
