@@ -353,7 +353,21 @@ test('cohorts between two members, with live updates across browsers', async ({ 
 test('profile edit, cancel and save', async ({ browser }) => {
   test.setTimeout(60_000);
   const { context, page } = await memberPage(browser, 'Pat Profile', 'profile');
+  // A member's three tabs fit a 320 px phone on one row, each label on one line.
+  await page.setViewportSize({ width: 320, height: 700 });
   await page.goto('/members');
+  const tabs = page.getByRole('tablist', { name: 'Members area' });
+  await expect(tab(page, 'Profile')).toBeVisible();
+  const fit = await tabs.evaluate((el) => ({
+    scrolls: el.scrollWidth > el.clientWidth,
+    rows: new Set(
+      [...el.querySelectorAll('[role="tab"]')].map((t) => t.getBoundingClientRect().top),
+    ).size,
+    tallest: Math.max(...[...el.querySelectorAll('[role="tab"]')].map((t) => t.clientHeight)),
+  }));
+  expect(fit).toEqual({ scrolls: false, rows: 1, tallest: expect.any(Number) });
+  expect(fit.tallest, 'a tab label wraps').toBeLessThanOrEqual(48);
+  await page.setViewportSize({ width: 1280, height: 720 });
   await tab(page, 'Profile').click();
   await expect(page.getByRole('heading', { name: 'Your profile' })).toBeVisible();
   await shoot(page, 'profile-view');

@@ -98,7 +98,7 @@ export function TabsTrigger({ className, ...rest }: ComponentProps<typeof TabsPr
         'disabled:pointer-events-none disabled:opacity-50',
         // In a phone grid (TabsList phone="grid") each tab is a whole button, the selected one green.
         'max-sm:group-data-[phone=grid]/tabs:justify-center max-sm:group-data-[phone=grid]/tabs:rounded-md',
-        'max-sm:group-data-[phone=grid]/tabs:border-ink-700 max-sm:group-data-[phone=grid]/tabs:px-2',
+        'max-sm:group-data-[phone=grid]/tabs:border-ink-700 max-sm:group-data-[phone=grid]/tabs:px-1',
         'max-sm:group-data-[phone=grid]/tabs:data-[state=active]:border-term-green/60',
         className,
       )}
