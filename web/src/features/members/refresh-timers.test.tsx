@@ -10,7 +10,6 @@
  */
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Providers } from '@/app/providers';
 import type { Subscription, User } from '@/lib/api-types';
 import { createMemoryHistory, Router } from '@/lib/router';
 import { toast } from '@/lib/toast';
@@ -101,12 +100,11 @@ function serve(current: () => Subscription | null) {
 
 function renderMembers(path: string) {
   const router = createMemoryHistory([path]);
+  // No toast region: the toasts are recorded by the spies below.
   render(
-    <Providers>
-      <Router history={router}>
-        <MembersPage />
-      </Router>
-    </Providers>,
+    <Router history={router}>
+      <MembersPage />
+    </Router>,
   );
   return router;
 }
@@ -120,7 +118,9 @@ describe('billing timers on the members page', { timeout: 60_000 }, () => {
   let visibility: DocumentVisibilityState = 'visible';
   beforeEach(() => {
     resetAuthState();
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+    });
     start = Date.now();
     visibility = 'visible';
     vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility);
@@ -197,7 +197,10 @@ describe('billing timers on the members page', { timeout: 60_000 }, () => {
   it('after the portal opens refreshes every 3 s for 30 s each time the tab is visible again, for 5 minutes', async () => {
     const times = serve(() => paid);
     const tab = { closed: false, opener: {}, location: { href: '' }, close: vi.fn() };
-    vi.stubGlobal('open', vi.fn(() => tab));
+    vi.stubGlobal(
+      'open',
+      vi.fn(() => tab),
+    );
     renderMembers('/members');
     await settle();
 
