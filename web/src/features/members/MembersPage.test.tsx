@@ -468,7 +468,14 @@ describe('MembersPage', { timeout: 20_000 }, () => {
     );
     renderRoute('/members');
     await userEvent.click(await screen.findByRole('tab', { name: /Admin/ }));
-    expect(await screen.findByText('lin@example.com')).toBeVisible();
+    // A table on wider screens, one card per person on phones (CSS shows one of them).
+    const table = await screen.findByRole('table', { name: 'Wait list' });
+    expect(within(table).getByRole('columnheader', { name: 'Joined' })).toBeInTheDocument();
+    expect(within(table).getByText('lin@example.com')).toBeInTheDocument();
+    const cards = screen.getByRole('list', { name: 'Wait list' });
+    expect(within(cards).getByRole('listitem')).toHaveTextContent(
+      /Lin\s*lin@example\.com\s*Joined November 20, 2026/,
+    );
     expect(screen.getByRole('link', { name: /Export CSV/ })).toHaveAttribute(
       'href',
       '/api/admin/waitlist.csv',
