@@ -25,6 +25,7 @@ const realTick = () => new Promise<void>((resolve) => realSetTimeout(resolve, 0)
 const tribe = {
   capacity: 50,
   active_members: 12,
+  held: 0,
   spots_left: 38,
   at_capacity: false,
   payments_enabled: true,
