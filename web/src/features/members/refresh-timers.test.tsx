@@ -10,11 +10,11 @@
  */
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Subscription, User } from '@/lib/api-types';
+import type { Subscription } from '@/lib/api-types/billing';
+import type { MembersOverview, User } from '@/lib/api-types/web';
 import { createMemoryHistory, Router } from '@/lib/router';
 import { toast } from '@/lib/toast';
 import { ada, json, mockApi, resetAuthState } from '@/test/mock-api';
-import type { MembersOverview } from './api/types';
 import { MembersPage } from './MembersPage';
 
 // Captured before the clock is faked: lets real work (module loads, stream reads) happen between
