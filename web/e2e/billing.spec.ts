@@ -196,10 +196,15 @@ test('a member subscribes, the webhook turns the open dashboard active, and Mana
     timeout: 15_000,
   });
   await expect(page.getByText(/^Renews /)).toBeVisible();
-  await expect(card.getByRole('link', { name: /Join Session/ })).toHaveAttribute(
-    'href',
-    'https://zoom.us/j/321654987',
-  );
+  // Join goes through the site, which records attendance and redirects the
+  // subscriber, and only the subscriber, to the meeting.
+  const join = card.getByRole('link', { name: /Join Session/ });
+  await expect(join).toHaveAttribute('href', /^\/api\/sessions\/[^/]+\/join$/);
+  const joined = await page.request.get((await join.getAttribute('href')) ?? '', {
+    maxRedirects: 0,
+  });
+  expect(joined.status()).toBe(303);
+  expect(joined.headers().location).toBe('https://zoom.us/j/321654987');
   await expect(card.getByText('paid-only')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Subscribe to Join' })).toHaveCount(0);
   await shoot(page, 'active-subscriber');

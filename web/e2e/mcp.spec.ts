@@ -54,6 +54,7 @@ test.describe('MCP server', () => {
 
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([
+        'find_available_slots',
         'list_services',
         'read_json_path',
         'read_resource',
