@@ -39,6 +39,8 @@ const AgenticPaymentsPage = lazyPage(
 );
 const AiDefencePage = lazyPage(() => import('@/features/showcase/AiDefencePage'), 'AiDefencePage');
 const AimdsPage = lazyPage(() => import('@/features/showcase/AimdsPage'), 'AimdsPage');
+const BookRoute = lazyPage(() => import('./pages/book'), 'BookRoute');
+const BookingRoute = lazyPage(() => import('./pages/book'), 'BookingRoute');
 
 /** Every page route of the single-page app (the spec's route table, minus server-only files). */
 export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType }> = [
@@ -57,6 +59,19 @@ export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType 
   { path: '/agentic-payments', Component: AgenticPaymentsPage },
   { path: '/ai-defence', Component: AiDefencePage },
   { path: '/aimds', Component: AimdsPage },
+  // The offers of content/services.json booked on the site ("booking": "native").
+  { path: '/book/session-15', Component: BookRoute },
+  { path: '/book/session-30', Component: BookRoute },
+  { path: '/book/session-60', Component: BookRoute },
+  { path: '/book/private', Component: BookRoute },
+];
+
+/**
+ * Pages under a path prefix, one per id, rendered in the browser only (the server serves the app
+ * shell for them: internal/web/routes.go appPrefixes).
+ */
+export const prefixRoutes: ReadonlyArray<{ prefix: string; Component: ComponentType }> = [
+  { prefix: '/bookings/', Component: BookingRoute },
 ];
 
 /**
@@ -65,7 +80,12 @@ export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType 
  */
 export function pageFor(pathname: string): ComponentType {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return pageRoutes.find((route) => route.path === path)?.Component ?? NotFoundPage;
+  const exact = pageRoutes.find((route) => route.path === path)?.Component;
+  if (exact) return exact;
+  const prefixed = prefixRoutes.find(
+    (route) => path.startsWith(route.prefix) && /^[^/]+$/.test(path.slice(route.prefix.length)),
+  );
+  return prefixed?.Component ?? NotFoundPage;
 }
 
 /**

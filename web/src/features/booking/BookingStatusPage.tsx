@@ -1,0 +1,474 @@
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { CalendarPlus, CheckCircle2, Clock, ExternalLink as LinkIcon, XCircle } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { ExternalLink } from '@/components/ui/external-link';
+import { Modal } from '@/components/ui/modal';
+import { Page } from '@/components/ui/page';
+import { PageHeader } from '@/components/ui/page-header';
+import { ApiError, errorMessage } from '@/lib/api';
+import { createQueryClient } from '@/lib/query';
+import { Link, useLocation, useSearchParams } from '@/lib/router';
+import { useCancelBooking, useRescheduleBooking } from './api/change-booking';
+import { useBooking } from './api/get-booking';
+import { RetryLaterError, retryText } from './api/request';
+import type { Booking, BookingStatus, BookingView } from './api/types';
+import { longDate } from './calendar';
+import { SlotPicker } from './SlotPicker';
+import { canChange, canReschedule, POLL_FOR_MS, POLL_MS, STATUS_TEXT } from './status';
+import { detectTimeZone, formatInZone, formatMinor, slotLabel, wallClock } from './time';
+
+const TONE: Record<BookingStatus, BadgeTone> = {
+  held: 'amber',
+  requested: 'cyan',
+  confirmed: 'green',
+  cancelled: 'neutral',
+  expired: 'neutral',
+  declined: 'neutral',
+  completed: 'green',
+  no_show: 'neutral',
+};
+
+/** /bookings/{id}?token=…: a booking through its manage link. */
+export function BookingStatusPage({ client }: { client?: QueryClient }) {
+  const [own] = useState(() => client ?? createQueryClient());
+  return (
+    <QueryClientProvider client={own}>
+      <BookingStatusView />
+    </QueryClientProvider>
+  );
+}
+
+function BookingStatusView() {
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const id = decodeURIComponent(pathname.replace(/^\/bookings\//, '').replace(/\/+$/, ''));
+  const token = params.get('token') ?? '';
+  const [since] = useState(() => Date.now());
+  const query = useBooking({
+    id,
+    token,
+    queryConfig: {
+      enabled: id !== '' && token !== '',
+      // A hold waiting for Stripe's word: ask every 2 s for up to 2 minutes.
+      refetchInterval: (q) =>
+        q.state.data?.booking.status === 'held' && Date.now() - since < POLL_FOR_MS
+          ? POLL_MS
+          : false,
+      retry: false,
+    },
+  });
+
+  if (token === '' || (query.error instanceof ApiError && query.error.status === 404)) {
+    return <NotFound />;
+  }
+  if (query.isError) {
+    return (
+      <Page title="Your booking">
+        <PageHeader command="booking --status" title="Your booking" />
+        <div role="alert" className="mt-6 text-fg">
+          <p>The booking could not be loaded: {errorMessage(query.error)}</p>
+          <Button variant="outline" className="mt-4" onClick={() => void query.refetch()}>
+            Try again
+          </Button>
+        </div>
+      </Page>
+    );
+  }
+  if (!query.data) {
+    return (
+      <Page title="Your booking">
+        <PageHeader command="booking --status" title="Your booking" />
+        <p className="mt-6 text-muted" role="status">
+          Loading your booking…
+        </p>
+      </Page>
+    );
+  }
+  return (
+    <BookingDetails
+      view={query.data}
+      id={id}
+      token={token}
+      waitedOut={query.data.booking.status === 'held' && Date.now() - since >= POLL_FOR_MS}
+    />
+  );
+}
+
+function NotFound() {
+  return (
+    <Page title="Booking not found">
+      <PageHeader
+        command="booking --status"
+        title="Booking not found"
+        lead="This link does not open a booking: it may be incomplete, or too old. Open the link in your confirmation e-mail again, or book a new session."
+      />
+      <Link to="/booking" className={buttonClasses('outline', 'md', 'mt-8')}>
+        Sessions and prices
+      </Link>
+    </Page>
+  );
+}
+
+function BookingDetails({
+  view,
+  id,
+  token,
+  waitedOut,
+}: {
+  view: BookingView;
+  id: string;
+  token: string;
+  waitedOut: boolean;
+}) {
+  const b = view.booking;
+  const [visitorZone] = useState(detectTimeZone);
+  const ownerZone = view.owner_time_zone;
+  const statusText = STATUS_TEXT[b.status] ?? b.status;
+  const changeable = canChange(view);
+  const active = b.status === 'requested' || b.status === 'confirmed';
+  const [moving, setMoving] = useState(false);
+
+  return (
+    <Page title="Your booking">
+      <PageHeader command="booking --status" title={b.type_name ?? 'Your booking'}>
+        <p className="mt-4 flex flex-wrap items-center gap-3" role="status" aria-live="polite">
+          <span className="sr-only">Status: </span>
+          <Badge tone={TONE[b.status] ?? 'neutral'} className="text-sm">
+            {b.status === 'confirmed' ? <CheckCircle2 size={14} aria-hidden="true" /> : null}
+            {b.status === 'held' ? <Clock size={14} aria-hidden="true" /> : null}
+            {statusText}
+          </Badge>
+        </p>
+      </PageHeader>
+
+      <div className="mt-8 grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <Card className="flex flex-col gap-4">
+          <StatusNote booking={b} waitedOut={waitedOut} />
+          <dl className="grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
+            <dt className="font-mono text-dim">Your time</dt>
+            <dd className="text-fg">
+              {formatInZone(b.start, visitorZone)} <span className="text-dim">({visitorZone})</span>
+            </dd>
+            {ownerZone && ownerZone !== visitorZone ? (
+              <>
+                <dt className="font-mono text-dim">rUv's time</dt>
+                <dd className="text-fg">
+                  {formatInZone(b.start, ownerZone)} <span className="text-dim">({ownerZone})</span>
+                </dd>
+              </>
+            ) : null}
+            <dt className="font-mono text-dim">Length</dt>
+            <dd className="text-fg">
+              {Math.round((Date.parse(b.end) - Date.parse(b.start)) / 60_000)} minutes
+            </dd>
+            <dt className="font-mono text-dim">Booked by</dt>
+            <dd className="break-all text-fg">
+              {b.name} ({b.email})
+            </dd>
+            {b.amount > 0 ? (
+              <>
+                <dt className="font-mono text-dim">Price</dt>
+                <dd className="text-fg">
+                  {formatMinor(b.amount, b.currency)}
+                  {b.paid_at
+                    ? ', paid'
+                    : b.status === 'requested'
+                      ? ', arranged after confirmation'
+                      : ''}
+                  {b.refunded > 0 ? `; ${formatMinor(b.refunded, b.currency)} refunded` : ''}
+                </dd>
+              </>
+            ) : null}
+            {b.notes ? (
+              <>
+                <dt className="font-mono text-dim">To cover</dt>
+                <dd className="whitespace-pre-wrap text-fg">{b.notes}</dd>
+              </>
+            ) : null}
+          </dl>
+          {b.status === 'confirmed' && b.meeting_link ? (
+            <ExternalLink
+              href={b.meeting_link}
+              className={buttonClasses('primary', 'md', 'self-start')}
+            >
+              <LinkIcon size={16} aria-hidden="true" />
+              Join the call
+            </ExternalLink>
+          ) : null}
+        </Card>
+
+        <div className="flex flex-col gap-4">
+          {active && view.ics_url ? (
+            <a href={view.ics_url} download className={buttonClasses('outline', 'md')}>
+              <CalendarPlus size={16} aria-hidden="true" />
+              Add to calendar (.ics)
+            </a>
+          ) : null}
+          {active && changeable ? (
+            <ManageButtons view={view} id={id} token={token} moving={moving} onMoving={setMoving} />
+          ) : active ? (
+            <Card>
+              <h2 className="font-semibold text-fg">Need to change it?</h2>
+              <p className="mt-2 text-sm text-muted">
+                This session starts soon and can no longer be moved or cancelled online.
+                {view.owner_email ? (
+                  <>
+                    {' '}
+                    Write to {view.owner_name ?? 'rUv'} at{' '}
+                    <a
+                      href={`mailto:${view.owner_email}`}
+                      className="text-term-cyan underline underline-offset-4"
+                    >
+                      {view.owner_email}
+                    </a>
+                    .
+                  </>
+                ) : (
+                  ' Reply to your confirmation e-mail to reach rUv.'
+                )}
+              </p>
+            </Card>
+          ) : null}
+        </div>
+      </div>
+
+      {moving ? (
+        <Reschedule view={view} id={id} token={token} onDone={() => setMoving(false)} />
+      ) : null}
+    </Page>
+  );
+}
+
+function StatusNote({ booking: b, waitedOut }: { booking: Booking; waitedOut: boolean }) {
+  switch (b.status) {
+    case 'held':
+      return (
+        <p className="text-sm text-fg">
+          {waitedOut
+            ? 'Stripe has not confirmed the payment yet. Some payments take a few minutes: reload this page later, or look for the confirmation e-mail.'
+            : 'Your time is held while the payment is confirmed. This page updates by itself.'}
+          {b.expires_at ? ` The hold ends at ${formatInZone(b.expires_at, detectTimeZone())}.` : ''}
+        </p>
+      );
+    case 'requested':
+      return (
+        <p className="text-sm text-fg">
+          Your request is with rUv, who confirms it by e-mail. Nothing has been charged: payment is
+          arranged after confirmation. The time is kept for you meanwhile.
+        </p>
+      );
+    case 'confirmed':
+      return (
+        <p className="text-sm text-fg">
+          Your session is booked. The invitation is in your e-mail; the call link is below and in
+          the invitation.
+        </p>
+      );
+    case 'cancelled':
+      return (
+        <p className="text-sm text-fg">
+          This booking was cancelled{b.cancelled_by === 'booker' ? ' at your request' : ''}.
+          {b.refunded > 0
+            ? ` ${formatMinor(b.refunded, b.currency)} was refunded to your card.`
+            : ''}
+        </p>
+      );
+    case 'expired':
+      return (
+        <p className="text-sm text-fg">
+          The payment was not completed in time, so the time was given back. Nothing was charged;
+          you can book again.
+        </p>
+      );
+    case 'declined':
+      return (
+        <p className="text-sm text-fg">
+          rUv could not take this request. Nothing was charged; please choose another time.
+        </p>
+      );
+    default:
+      return null;
+  }
+}
+
+function refundText(b: Booking): string {
+  if (b.amount > 0 && b.paid_at) {
+    return `You get a full refund of ${formatMinor(b.amount - b.refunded, b.currency)} to the card you paid with; banks take 5 to 10 days to show it.`;
+  }
+  return 'Nothing has been charged, so there is nothing to refund.';
+}
+
+function ManageButtons({
+  view,
+  id,
+  token,
+  moving,
+  onMoving,
+}: {
+  view: BookingView;
+  id: string;
+  token: string;
+  moving: boolean;
+  onMoving: (moving: boolean) => void;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const cancel = useCancelBooking({
+    mutationConfig: {
+      onSuccess: () => setConfirming(false),
+      onError: (error) => {
+        setConfirming(false);
+        setProblem(
+          error instanceof RetryLaterError
+            ? `${error.message} Try again ${retryText(error.retryAfter)}.`
+            : errorMessage(error),
+        );
+      },
+    },
+  });
+  const movable = canReschedule(view);
+  return (
+    <Card className="flex flex-col gap-3">
+      <h2 className="font-semibold text-fg">Change of plans?</h2>
+      {view.change_until ? (
+        <p className="text-sm text-muted">
+          You can move or cancel online until {formatInZone(view.change_until, detectTimeZone())}.
+        </p>
+      ) : null}
+      {movable ? (
+        <Button variant="outline" onClick={() => onMoving(!moving)} aria-expanded={moving}>
+          {moving ? 'Keep the current time' : 'Reschedule'}
+        </Button>
+      ) : (
+        <p className="text-sm text-muted">
+          This booking has been moved as often as allowed online.
+        </p>
+      )}
+      <button
+        ref={cancelRef}
+        type="button"
+        className={buttonClasses('ghost', 'md', 'hover:text-term-red')}
+        onClick={() => setConfirming(true)}
+        aria-haspopup="dialog"
+      >
+        <XCircle size={16} aria-hidden="true" />
+        Cancel booking
+      </button>
+      {problem ? (
+        <p role="alert" className="text-sm text-term-red">
+          {problem}
+        </p>
+      ) : null}
+      <Modal
+        open={confirming}
+        onOpenChange={setConfirming}
+        role="alertdialog"
+        windowTitle="~ $ booking --cancel"
+        title="Cancel this booking?"
+        description={refundText(view.booking)}
+        returnFocusTo={cancelRef}
+      >
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <Button variant="outline" onClick={() => setConfirming(false)}>
+            Keep booking
+          </Button>
+          <Button
+            className="bg-term-red text-ink-950 shadow-none hover:bg-term-red/85"
+            disabled={cancel.isPending}
+            onClick={() => cancel.mutate({ id, token })}
+          >
+            {cancel.isPending ? 'Cancelling…' : 'Cancel booking'}
+          </Button>
+        </div>
+      </Modal>
+    </Card>
+  );
+}
+
+function Reschedule({
+  view,
+  id,
+  token,
+  onDone,
+}: {
+  view: BookingView;
+  id: string;
+  token: string;
+  onDone: () => void;
+}) {
+  const [zone, setZone] = useState(detectTimeZone);
+  const [slot, setSlot] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  const move = useRescheduleBooking({
+    mutationConfig: {
+      onSuccess: () => onDone(),
+      onError: (error) => {
+        if (error instanceof ApiError && error.code === 'slot_taken') {
+          setSlot(null);
+          setProblem(
+            'Someone booked that time a moment ago. Here are the times still free: please choose another.',
+          );
+          return;
+        }
+        setProblem(
+          error instanceof RetryLaterError
+            ? `${error.message} Try again ${retryText(error.retryAfter)}.`
+            : errorMessage(error),
+        );
+      },
+    },
+  });
+  const chosen = slot ? wallClock(slot) : null;
+  return (
+    <section aria-labelledby="reschedule-heading" className="mt-10">
+      <h2
+        id="reschedule-heading"
+        ref={headingRef}
+        tabIndex={-1}
+        className="text-2xl font-bold text-fg focus:outline-none"
+      >
+        Choose a new time
+      </h2>
+      <Card className="mt-4 flex flex-col gap-6 p-4 sm:p-6">
+        {problem ? (
+          <p
+            role="alert"
+            className="rounded-md border border-term-amber/60 bg-term-amber/10 p-3 text-sm text-fg"
+          >
+            {problem}
+          </p>
+        ) : null}
+        <SlotPicker
+          type={view.booking.type}
+          zone={zone}
+          onZoneChange={setZone}
+          slot={slot}
+          onSlotChange={setSlot}
+          exclude={view.booking.start}
+        />
+        {slot && chosen ? (
+          <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+            <p className="text-sm text-fg">
+              New time: {longDate(chosen.date)} at {slotLabel(slot)} ({zone})
+            </p>
+            <Button
+              disabled={move.isPending}
+              onClick={() => {
+                setProblem(null);
+                move.mutate({ id, token, start: slot });
+              }}
+            >
+              {move.isPending ? 'Moving…' : 'Move my booking here'}
+            </Button>
+          </div>
+        ) : null}
+      </Card>
+    </section>
+  );
+}
