@@ -16,7 +16,7 @@ import {
 } from './calendar';
 import { MonthCalendar } from './MonthCalendar';
 import { TimeZonePicker } from './TimeZonePicker';
-import { slotLabel } from './time';
+import { slotLabels } from './time';
 
 /** How far ahead the calendar goes; the server's booking window decides what is free in it. */
 const MONTHS_AHEAD = 12;
@@ -87,11 +87,12 @@ export function SlotPicker({
     }
   }, [current, available, date, slot, onSlotChange]);
 
-  const times = date
+  const timesList = date
     ? (current?.days.find((d) => d.date === date)?.slots ?? []).filter(
         (s) => !sameInstant(s, exclude),
       )
     : [];
+  const labels = slotLabels(timesList);
 
   return (
     <div className="flex flex-col gap-5">
@@ -158,7 +159,7 @@ export function SlotPicker({
                 {longDate(date)}
               </h3>
               <ul className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-3">
-                {times.map((s) => (
+                {timesList.map((s, i) => (
                   <li key={s}>
                     <button
                       type="button"
@@ -172,7 +173,7 @@ export function SlotPicker({
                           : 'border-ink-600 bg-ink-850/60 text-fg hover:border-term-green/70 hover:text-term-green',
                       )}
                     >
-                      {slotLabel(s)}
+                      {labels[i]}
                     </button>
                   </li>
                 ))}

@@ -29,6 +29,27 @@ export function slotLabel(instant: string): string {
   return w ? clock12(w.hour, w.minute) : instant;
 }
 
+/** "GMT-4" from the offset an RFC 3339 instant is written with ("Z" is "GMT"). */
+export function offsetLabel(instant: string): string {
+  const m = /(Z|[+-]\d{2}:\d{2})$/.exec(instant);
+  if (!m || m[1] === 'Z' || m[1] === '+00:00' || m[1] === '-00:00') return 'GMT';
+  const [h, min] = (m[1] as string).slice(1).split(':').map(Number) as [number, number];
+  return `GMT${(m[1] as string)[0]}${h}${min ? `:${String(min).padStart(2, '0')}` : ''}`;
+}
+
+/**
+ * The labels of one day's slots. On the night the clocks go back a reading happens twice: both
+ * times then carry their offset ("1:30 AM (GMT-4)", "1:30 AM (GMT-5)"), so they can be told apart.
+ */
+export function slotLabels(slots: readonly string[]): string[] {
+  const plain = slots.map(slotLabel);
+  return plain.map((label, i) =>
+    plain.indexOf(label) !== plain.lastIndexOf(label)
+      ? `${label} (${offsetLabel(slots[i] as string)})`
+      : label,
+  );
+}
+
 /** The visitor's own IANA zone as the browser knows it, UTC when it does not say. */
 export function detectTimeZone(): string {
   try {
