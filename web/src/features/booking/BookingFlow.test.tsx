@@ -10,6 +10,7 @@ import { BookingFlow } from './BookingFlow';
 import { findOffer } from './offers';
 import { SlotPicker } from './SlotPicker';
 import {
+  env,
   errorResponse,
   fakeServer,
   jsonResponse,
@@ -18,7 +19,7 @@ import {
   typesRoute,
 } from './test-server';
 
-const savedTz = process.env.TZ;
+const savedTz = env.TZ;
 
 function client() {
   return new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -27,12 +28,12 @@ function client() {
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(new Date('2026-03-02T15:00:00Z'));
-  process.env.TZ = 'America/New_York';
+  env.TZ = 'America/New_York';
 });
 
 afterEach(() => {
   vi.useRealTimers();
-  process.env.TZ = savedTz;
+  env.TZ = savedTz;
   session.dispose();
   vi.unstubAllGlobals();
 });
@@ -289,7 +290,7 @@ describe('SlotPicker across daylight-saving changes', { timeout: 20_000 }, () =>
   it('shows the 23-hour day of spring forward in the visitor zone, not the browser zone', async () => {
     // The browser is in Tokyo; the visitor chose New York, where 2:00-3:00 AM does not exist on
     // 8 March 2026. The owner (Paris, still on winter time) is free 06:00-10:00 Paris time.
-    process.env.TZ = 'Asia/Tokyo';
+    env.TZ = 'Asia/Tokyo';
     const zone = 'America/New_York';
     const slots = [
       '2026-03-08T01:00:00-05:00',
@@ -311,7 +312,7 @@ describe('SlotPicker across daylight-saving changes', { timeout: 20_000 }, () =>
   });
 
   it('shows both readings of the 25-hour day of fall back, told apart', async () => {
-    process.env.TZ = 'Australia/Sydney';
+    env.TZ = 'Australia/Sydney';
     const zone = 'America/New_York';
     const slots = [
       '2026-11-01T00:30:00-04:00',

@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { ExternalLink } from '@/components/ui/external-link';
 import { formatPrice } from '@/content/format';
 import { ApiError, errorMessage } from '@/lib/api';
-import { useNavigate } from '@/lib/router';
+import { useNavigate, useSearchParams } from '@/lib/router';
 import { useSession } from '@/lib/session';
 import { useCreateBooking } from './api/create-booking';
 import { useBookingTypes } from './api/get-types';
@@ -54,6 +54,9 @@ export function BookingFlow({
   const problemRef = useRef<HTMLDivElement>(null);
   const formHeading = useRef<HTMLHeadingElement>(null);
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // Back from Stripe's page without paying: the hold was released (docs/api.md, "Returning from Stripe").
+  const checkoutCancelled = params.get('cancelled') === '1';
   const session = useSession();
   const types = useBookingTypes();
 
@@ -153,6 +156,12 @@ export function BookingFlow({
   const chosen = slot ? wallClock(slot) : null;
   return (
     <div className="flex flex-col gap-8">
+      {checkoutCancelled && !problem ? (
+        <p className="rounded-md border border-ink-600 bg-ink-900 p-4 text-sm text-fg">
+          Payment was cancelled and nothing was charged. The time you chose is free again: choose it
+          or another one to book.
+        </p>
+      ) : null}
       {problem ? (
         <div
           ref={problemRef}

@@ -11,13 +11,15 @@ import { PageHeader } from '@/components/ui/page-header';
 import { ApiError, errorMessage } from '@/lib/api';
 import { createQueryClient } from '@/lib/query';
 import { Link, useLocation, useSearchParams } from '@/lib/router';
+import { useBookingEvents } from './api/booking-events';
 import { useCancelBooking, useRescheduleBooking } from './api/change-booking';
 import { useBooking } from './api/get-booking';
 import { RetryLaterError, retryText } from './api/request';
 import type { Booking, BookingStatus, BookingView } from './api/types';
 import { longDate } from './calendar';
+import { durationText } from './offers';
 import { SlotPicker } from './SlotPicker';
-import { canChange, canReschedule, POLL_FOR_MS, POLL_MS, STATUS_TEXT } from './status';
+import { canReschedule, isOpen, POLL_FOR_MS, POLL_MS, refundText, STATUS_TEXT } from './status';
 import { detectTimeZone, formatInZone, formatMinor, slotLabel, wallClock } from './time';
 
 const TONE: Record<BookingStatus, BadgeTone> = {
@@ -47,19 +49,23 @@ function BookingStatusView() {
   const id = decodeURIComponent(pathname.replace(/^\/bookings\//, '').replace(/\/+$/, ''));
   const token = params.get('token') ?? '';
   const [since] = useState(() => Date.now());
+  // Browsers follow the booking's live stream; without EventSource the page polls.
+  const live = typeof EventSource !== 'undefined';
   const query = useBooking({
     id,
     token,
     queryConfig: {
       enabled: id !== '' && token !== '',
-      // A hold waiting for Stripe's word: ask every 2 s for up to 2 minutes.
+      // Without the live stream, a hold waiting for Stripe's word is read every 2 s for 2 minutes.
       refetchInterval: (q) =>
-        q.state.data?.booking.status === 'held' && Date.now() - since < POLL_FOR_MS
+        !live && q.state.data?.booking.status === 'held' && Date.now() - since < POLL_FOR_MS
           ? POLL_MS
           : false,
       retry: false,
     },
   });
+  const status = query.data?.booking.status;
+  useBookingEvents(id, token, status !== undefined && isOpen(status));
 
   if (token === '' || (query.error instanceof ApiError && query.error.status === 404)) {
     return <NotFound />;
@@ -92,7 +98,7 @@ function BookingStatusView() {
       view={query.data}
       id={id}
       token={token}
-      waitedOut={query.data.booking.status === 'held' && Date.now() - since >= POLL_FOR_MS}
+      waitedOut={status === 'held' && Date.now() - since >= POLL_FOR_MS}
     />
   );
 }
@@ -125,15 +131,15 @@ function BookingDetails({
 }) {
   const b = view.booking;
   const [visitorZone] = useState(detectTimeZone);
-  const ownerZone = view.owner_time_zone;
+  const ownerZone = b.owner_time_zone;
   const statusText = STATUS_TEXT[b.status] ?? b.status;
-  const changeable = canChange(view);
   const active = b.status === 'requested' || b.status === 'confirmed';
   const [moving, setMoving] = useState(false);
+  const icsUrl = `/api/bookings/${encodeURIComponent(id)}/calendar.ics?token=${encodeURIComponent(token)}`;
 
   return (
     <Page title="Your booking">
-      <PageHeader command="booking --status" title={b.type_name ?? 'Your booking'}>
+      <PageHeader command="booking --status" title={b.type_name || 'Your booking'}>
         <p className="mt-4 flex flex-wrap items-center gap-3" role="status" aria-live="polite">
           <span className="sr-only">Status: </span>
           <Badge tone={TONE[b.status] ?? 'neutral'} className="text-sm">
@@ -150,20 +156,20 @@ function BookingDetails({
           <dl className="grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
             <dt className="font-mono text-dim">Your time</dt>
             <dd className="text-fg">
-              {formatInZone(b.start, visitorZone)} <span className="text-dim">({visitorZone})</span>
+              {formatInZone(b.start, visitorZone)}{' '}
+              <span className="text-muted">({visitorZone})</span>
             </dd>
             {ownerZone && ownerZone !== visitorZone ? (
               <>
-                <dt className="font-mono text-dim">rUv's time</dt>
+                <dt className="font-mono text-dim">{b.owner_name || 'The host'}'s time</dt>
                 <dd className="text-fg">
-                  {formatInZone(b.start, ownerZone)} <span className="text-dim">({ownerZone})</span>
+                  {formatInZone(b.start, ownerZone)}{' '}
+                  <span className="text-muted">({ownerZone})</span>
                 </dd>
               </>
             ) : null}
             <dt className="font-mono text-dim">Length</dt>
-            <dd className="text-fg">
-              {Math.round((Date.parse(b.end) - Date.parse(b.start)) / 60_000)} minutes
-            </dd>
+            <dd className="text-fg">{durationText(b.duration)}</dd>
             <dt className="font-mono text-dim">Booked by</dt>
             <dd className="break-all text-fg">
               {b.name} ({b.email})
@@ -173,7 +179,7 @@ function BookingDetails({
                 <dt className="font-mono text-dim">Price</dt>
                 <dd className="text-fg">
                   {formatMinor(b.amount, b.currency)}
-                  {b.paid_at
+                  {b.paid
                     ? ', paid'
                     : b.status === 'requested'
                       ? ', arranged after confirmation'
@@ -185,10 +191,15 @@ function BookingDetails({
             {b.notes ? (
               <>
                 <dt className="font-mono text-dim">To cover</dt>
-                <dd className="whitespace-pre-wrap text-fg">{b.notes}</dd>
+                <dd className="whitespace-pre-wrap break-words text-fg">{b.notes}</dd>
               </>
             ) : null}
           </dl>
+          {b.status === 'held' && b.checkout_url ? (
+            <a href={b.checkout_url} className={buttonClasses('primary', 'md', 'self-start')}>
+              Continue to payment
+            </a>
+          ) : null}
           {b.status === 'confirmed' && b.meeting_link ? (
             <ExternalLink
               href={b.meeting_link}
@@ -201,33 +212,32 @@ function BookingDetails({
         </Card>
 
         <div className="flex flex-col gap-4">
-          {active && view.ics_url ? (
-            <a href={view.ics_url} download className={buttonClasses('outline', 'md')}>
+          {b.status === 'confirmed' ? (
+            <a href={icsUrl} download="booking.ics" className={buttonClasses('outline', 'md')}>
               <CalendarPlus size={16} aria-hidden="true" />
               Add to calendar (.ics)
             </a>
           ) : null}
-          {active && changeable ? (
-            <ManageButtons view={view} id={id} token={token} moving={moving} onMoving={setMoving} />
+          {active && b.can_change ? (
+            <ManageButtons booking={b} id={id} token={token} moving={moving} onMoving={setMoving} />
           ) : active ? (
             <Card>
               <h2 className="font-semibold text-fg">Need to change it?</h2>
               <p className="mt-2 text-sm text-muted">
-                This session starts soon and can no longer be moved or cancelled online.
-                {view.owner_email ? (
+                This session can no longer be moved or cancelled online.{' '}
+                {b.contact_email ? (
                   <>
-                    {' '}
-                    Write to {view.owner_name ?? 'rUv'} at{' '}
+                    Write to {b.owner_name || 'the host'} at{' '}
                     <a
-                      href={`mailto:${view.owner_email}`}
-                      className="text-term-cyan underline underline-offset-4"
+                      href={`mailto:${b.contact_email}`}
+                      className="break-all text-term-cyan underline underline-offset-4"
                     >
-                      {view.owner_email}
+                      {b.contact_email}
                     </a>
                     .
                   </>
                 ) : (
-                  ' Reply to your confirmation e-mail to reach rUv.'
+                  'Reply to your confirmation e-mail.'
                 )}
               </p>
             </Card>
@@ -235,8 +245,8 @@ function BookingDetails({
         </div>
       </div>
 
-      {moving ? (
-        <Reschedule view={view} id={id} token={token} onDone={() => setMoving(false)} />
+      {moving && active && b.can_change ? (
+        <Reschedule booking={b} id={id} token={token} onDone={() => setMoving(false)} />
       ) : null}
     </Page>
   );
@@ -270,7 +280,8 @@ function StatusNote({ booking: b, waitedOut }: { booking: Booking; waitedOut: bo
     case 'cancelled':
       return (
         <p className="text-sm text-fg">
-          This booking was cancelled{b.cancelled_by === 'booker' ? ' at your request' : ''}.
+          This booking was cancelled
+          {b.cancelled_by === 'booker' ? ' at your request' : ' by the host'}.
           {b.refunded > 0
             ? ` ${formatMinor(b.refunded, b.currency)} was refunded to your card.`
             : ''}
@@ -294,21 +305,14 @@ function StatusNote({ booking: b, waitedOut }: { booking: Booking; waitedOut: bo
   }
 }
 
-function refundText(b: Booking): string {
-  if (b.amount > 0 && b.paid_at) {
-    return `You get a full refund of ${formatMinor(b.amount - b.refunded, b.currency)} to the card you paid with; banks take 5 to 10 days to show it.`;
-  }
-  return 'Nothing has been charged, so there is nothing to refund.';
-}
-
 function ManageButtons({
-  view,
+  booking,
   id,
   token,
   moving,
   onMoving,
 }: {
-  view: BookingView;
+  booking: Booking;
   id: string;
   token: string;
   moving: boolean;
@@ -330,13 +334,14 @@ function ManageButtons({
       },
     },
   });
-  const movable = canReschedule(view);
+  const movable = canReschedule(booking);
   return (
     <Card className="flex flex-col gap-3">
       <h2 className="font-semibold text-fg">Change of plans?</h2>
-      {view.change_until ? (
+      {booking.change_until ? (
         <p className="text-sm text-muted">
-          You can move or cancel online until {formatInZone(view.change_until, detectTimeZone())}.
+          You can move or cancel online until {formatInZone(booking.change_until, detectTimeZone())}
+          .
         </p>
       ) : null}
       {movable ? (
@@ -369,7 +374,7 @@ function ManageButtons({
         role="alertdialog"
         windowTitle="~ $ booking --cancel"
         title="Cancel this booking?"
-        description={refundText(view.booking)}
+        description={refundText(booking)}
         returnFocusTo={cancelRef}
       >
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
@@ -390,12 +395,12 @@ function ManageButtons({
 }
 
 function Reschedule({
-  view,
+  booking,
   id,
   token,
   onDone,
 }: {
-  view: BookingView;
+  booking: Booking;
   id: string;
   token: string;
   onDone: () => void;
@@ -445,12 +450,12 @@ function Reschedule({
           </p>
         ) : null}
         <SlotPicker
-          type={view.booking.type}
+          type={booking.type}
           zone={zone}
           onZoneChange={setZone}
           slot={slot}
           onSlotChange={setSlot}
-          exclude={view.booking.start}
+          exclude={booking.start}
         />
         {slot && chosen ? (
           <div className="flex flex-col gap-3 sm:flex-row sm:items-center">

@@ -9,17 +9,18 @@ import {
   todayIn,
   weekday,
 } from './calendar';
+import { env } from './test-server';
 import { clock12, offsetLabel, searchZones, slotLabel, slotLabels } from './time';
 import { charCount, validateBooking } from './validate';
 
 describe('calendar dates', () => {
-  const savedTz = process.env.TZ;
+  const savedTz = env.TZ;
   // A browser in a zone that changes its clocks must not skip or repeat a date of the grid.
   beforeEach(() => {
-    process.env.TZ = 'America/New_York';
+    env.TZ = 'America/New_York';
   });
   afterEach(() => {
-    process.env.TZ = savedTz;
+    env.TZ = savedTz;
   });
 
   it('lists every date of a month exactly once, across the clock changes', () => {

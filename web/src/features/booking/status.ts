@@ -1,6 +1,7 @@
-import type { BookingStatus, BookingView } from './api/types';
+import type { Booking, BookingStatus } from './api/types';
+import { formatMinor } from './time';
 
-/** How long the page follows a hold waiting for payment (2 s apart), before it stops asking. */
+/** Without the live stream (no EventSource), a hold is read again every 2 s for up to 2 minutes. */
 export const POLL_MS = 2_000;
 export const POLL_FOR_MS = 120_000;
 
@@ -16,18 +17,22 @@ export const STATUS_TEXT: Record<BookingStatus, string> = {
   no_show: 'Missed',
 };
 
-/** Whether the booking may still be moved or cancelled online, as far as the page can tell. */
-export function canChange(view: BookingView, now: number = Date.now()): boolean {
-  const { status } = view.booking;
-  if (status !== 'requested' && status !== 'confirmed') return false;
-  if (view.can_change !== undefined) return view.can_change;
-  if (view.change_until) return Date.parse(view.change_until) > now;
-  return Date.parse(view.booking.start) > now;
+/** Statuses that may still change (paid, confirmed, moved, cancelled): the page follows them live. */
+export function isOpen(status: BookingStatus): boolean {
+  return status === 'held' || status === 'requested' || status === 'confirmed';
 }
 
-/** Whether a move is still allowed (at most two per booking). */
-export function canReschedule(view: BookingView, now: number = Date.now()): boolean {
-  if (!canChange(view, now)) return false;
-  if (view.can_reschedule !== undefined) return view.can_reschedule;
-  return view.booking.reschedule_count < 2;
+/** Whether a move is still allowed: changeable, and moved fewer than twice. */
+export function canReschedule(b: Booking): boolean {
+  return b.can_change && b.reschedules_left > 0;
+}
+
+/** What cancelling gives back, said before the booker confirms. */
+export function refundText(b: Booking): string {
+  const paid = b.paid ? b.amount - b.refunded : 0;
+  if (paid > 0) {
+    return `You get a full refund of ${formatMinor(paid, b.currency)} to the card you paid with; banks take 5 to 10 days to show it.`;
+  }
+  if (b.amount > 0) return 'Nothing has been charged, so there is nothing to refund.';
+  return 'This session is free: nothing to refund.';
 }

@@ -1,7 +1,7 @@
 /** A fake booking server behind `fetch` for the booking tests: routes match on method and path. */
 import { vi } from 'vitest';
 import { ada } from '@/test/mock-api';
-import type { Booking, BookingView, SlotDay } from './api/types';
+import type { Booking, SlotDay } from './api/types';
 
 export interface SeenCall {
   method: string;
@@ -128,28 +128,29 @@ export function booking(overrides: Partial<Booking> = {}): Booking {
     status: 'confirmed',
     start: '2026-03-10T14:00:00Z',
     end: '2026-03-10T14:30:00Z',
+    duration: 30,
     name: 'Grace Hopper',
     email: 'grace@example.com',
     notes: '',
     time_zone: 'America/New_York',
+    owner_name: 'rUv',
+    owner_time_zone: 'Europe/Paris',
+    contact_email: 'ruv@ruv.io',
     amount: 29900,
     currency: 'USD',
+    price_text: '$299.00',
+    paid: true,
     refunded: 0,
-    paid_at: '2026-03-01T10:00:00Z',
     reschedule_count: 0,
+    reschedules_left: 2,
+    can_change: true,
+    change_until: '2026-03-09T14:00:00Z',
     created_at: '2026-03-01T10:00:00Z',
-    updated_at: '2026-03-01T10:00:00Z',
     ...overrides,
   };
 }
 
-export function view(overrides: Partial<BookingView> = {}, b: Partial<Booking> = {}): BookingView {
-  return {
-    booking: booking(b),
-    owner_time_zone: 'America/Toronto',
-    owner_email: 'ruv@ruv.io',
-    owner_name: 'rUv',
-    can_change: true,
-    ...overrides,
-  };
-}
+/** A process environment to set the browser's zone in (Node reads TZ again when it changes). */
+export const env = (
+  globalThis as unknown as { process: { env: Record<string, string | undefined> } }
+).process.env;

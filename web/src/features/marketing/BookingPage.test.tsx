@@ -19,7 +19,11 @@ describe('Booking page', () => {
     expect(within(cards[1] as HTMLElement).getByText('★ Most popular')).toBeInTheDocument();
     // The sessions are booked on the site: Book Now opens their page in the same tab.
     expect(
-      cards.map((c) => within(c).getByRole('link', { name: /^Book Now/ }).getAttribute('href')),
+      cards.map((c) =>
+        within(c)
+          .getByRole('link', { name: /^Book Now/ })
+          .getAttribute('href'),
+      ),
     ).toEqual(['/book/session-15', '/book/session-30', '/book/session-60']);
     for (const card of cards) {
       expect(within(card).getByRole('link', { name: /^Book Now/ })).not.toHaveAttribute('target');

@@ -49,31 +49,62 @@ export const BOOKING_STATUSES = [
 ] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
-/** A booking as its booker and the owner see it. */
+/** A booking as its token holder sees it (docs/api.md, "The booking object"). */
 export interface Booking {
   id: string;
   type: string;
-  /** The type's name, when the server adds it. */
-  type_name?: string;
+  type_name: string;
   status: BookingStatus;
+  /** UTC instants. */
   start: string;
   end: string;
-  /** A hold's end: Checkout must be paid before it. */
+  /** Minutes. */
+  duration: number;
+  /** Only while held: Checkout must be paid before it. */
   expires_at?: string;
   name: string;
   email: string;
   notes: string;
   /** The booker's zone. */
   time_zone: string;
+  owner_name: string;
+  owner_time_zone: string;
+  /** Where to write when the booking can no longer be changed online. */
+  contact_email: string;
+  /** What the type cost when booked; 0 for a free call. */
   amount: number;
   currency: string;
+  /** `amount` written for people: "$299.00". */
+  price_text: string;
+  paid: boolean;
   refunded: number;
-  paid_at?: string;
-  /** Only for a confirmed booking, to its booker and the owner. */
+  /** Only when confirmed and the owner set one. */
   meeting_link?: string;
+  /** Only while held: the same Stripe page. */
+  checkout_url?: string;
   reschedule_count: number;
-  cancelled_by?: string;
+  reschedules_left: number;
+  /** The booker may still cancel or move it online (before `change_until`). */
+  can_change: boolean;
+  change_until?: string;
+  cancelled_by?: 'booker' | 'owner';
   created_at: string;
+}
+
+/** A refund as the admin list shows it. */
+export interface Refund {
+  stripe_refund_id: string;
+  amount: number;
+  currency: string;
+  created_at: string;
+}
+
+/** The admin's view of a booking. */
+export interface AdminBooking extends Booking {
+  user_id: string;
+  paid_at?: string;
+  payment_intent: string;
+  refunds: Refund[];
   updated_at: string;
 }
 
@@ -90,30 +121,19 @@ export interface BookingInput {
 /** `201` of `POST /api/bookings`. */
 export interface BookingCreated {
   booking: Booking;
+  /** The manage token, given only now. */
+  token: string;
+  /** The booking's page with its token. */
+  manage_url: string;
   /** Paid type with payments on: where to pay. */
   checkout_url?: string;
-  /** The manage token, given only now. */
-  token?: string;
-  /** The booking's page with its token. */
-  manage_url?: string;
 }
 
-/** `GET /api/bookings/{id}?token=…`: a booking seen through its manage link. */
+/** `GET /api/bookings/{id}?token=…` and the answers of its changes. */
 export interface BookingView {
   booking: Booking;
-  /** The owner's zone, for "the owner's time". */
-  owner_time_zone?: string;
-  /** Where to write after the cut-off. */
-  owner_email?: string;
-  owner_name?: string;
-  /** Before this instant the booker may move or cancel online. */
-  change_until?: string;
-  /** Whether moving or cancelling online is still possible now. */
-  can_change?: boolean;
-  /** Whether a move is still possible (at most two). */
-  can_reschedule?: boolean;
-  /** The invitation as a file (.ics). */
-  ics_url?: string;
+  /** What a cancellation refunded. */
+  refund?: { amount: number; currency: string } | null;
 }
 
 /** One range of hours on the owner's clock, "09:00" to "17:00". */
@@ -157,7 +177,7 @@ export interface BookingSettings {
 }
 
 /** One currency's booking money in a month, smallest unit. */
-export interface Revenue {
+export interface RevenueTotal {
   currency: string;
   gross: number;
   refunded: number;
@@ -166,11 +186,14 @@ export interface Revenue {
 
 /** `GET /api/admin/bookings`. */
 export interface AdminBookings {
-  bookings: Booking[];
-  /** This month's money, per currency. */
-  revenue?: Revenue[];
-  /** The owner's zone, to show times on the owner's clock. */
-  time_zone?: string;
+  bookings: AdminBooking[];
+  /** The month's money (this month of the owner's calendar by default). */
+  revenue: { month: string; totals: RevenueTotal[] };
+}
+
+/** `GET|PUT /api/admin/booking/settings`. */
+export interface SettingsBody {
+  settings: BookingSettings;
 }
 
 export type AdminScope = 'upcoming' | 'past' | 'cancelled';
@@ -179,7 +202,7 @@ export type AdminAction = 'confirm' | 'decline' | 'cancel' | 'complete' | 'no-sh
 /** The owner's private feed of every booking. */
 export interface BookingFeedStatus {
   exists: boolean;
-  created_at?: string;
+  created_at: string | null;
 }
 
 export interface BookingFeedCreated {
