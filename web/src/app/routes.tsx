@@ -22,7 +22,7 @@ const BookingPage = lazyPage(() => import('@/features/marketing/BookingPage'), '
 const McpPage = lazyPage(() => import('@/features/mcp/McpPage'), 'McpPage');
 const TribeRoute = lazyPage(() => import('./pages/tribe'), 'TribeRoute');
 const AuthPage = lazyPage(() => import('@/features/auth/AuthPage'), 'AuthPage');
-const MembersPage = lazyPage(() => import('@/features/members/MembersPage'), 'MembersPage');
+const MembersRoute = lazyPage(() => import('./pages/members'), 'MembersRoute');
 const AgentTestPage = lazyPage(() => import('@/features/agent/AgentTestPage'), 'AgentTestPage');
 const GoalPage = lazyPage(() => import('@/features/goal/GoalPage'), 'GoalPage');
 const LeanAgenticPage = lazyPage(
@@ -51,7 +51,7 @@ export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType 
   { path: '/tribe', Component: TribeRoute },
   { path: '/booking', Component: BookingPage },
   { path: '/auth', Component: AuthPage },
-  { path: '/members', Component: MembersPage },
+  { path: '/members', Component: MembersRoute },
   { path: '/agent-test', Component: AgentTestPage },
   { path: '/goal', Component: GoalPage },
   { path: '/lean-agentic', Component: LeanAgenticPage },
