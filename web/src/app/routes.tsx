@@ -39,8 +39,8 @@ const AgenticPaymentsPage = lazyPage(
 );
 const AiDefencePage = lazyPage(() => import('@/features/showcase/AiDefencePage'), 'AiDefencePage');
 const AimdsPage = lazyPage(() => import('@/features/showcase/AimdsPage'), 'AimdsPage');
-const BookRoute = lazyPage(() => import('./pages/book'), 'BookRoute');
-const BookingRoute = lazyPage(() => import('./pages/book'), 'BookingRoute');
+// /book/{type} and /bookings/{id}: one chunk for the booking flow, which tells them apart.
+const BookingPages = lazyPage(() => import('./pages/book'), 'BookingPages');
 
 /** Every page route of the single-page app (the spec's route table, minus server-only files). */
 export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType }> = [
@@ -60,10 +60,10 @@ export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType 
   { path: '/ai-defence', Component: AiDefencePage },
   { path: '/aimds', Component: AimdsPage },
   // The offers of content/services.json booked on the site ("booking": "native").
-  { path: '/book/session-15', Component: BookRoute },
-  { path: '/book/session-30', Component: BookRoute },
-  { path: '/book/session-60', Component: BookRoute },
-  { path: '/book/private', Component: BookRoute },
+  { path: '/book/session-15', Component: BookingPages },
+  { path: '/book/session-30', Component: BookingPages },
+  { path: '/book/session-60', Component: BookingPages },
+  { path: '/book/private', Component: BookingPages },
 ];
 
 /**
@@ -71,7 +71,7 @@ export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType 
  * shell for them: internal/web/routes.go appPrefixes).
  */
 export const prefixRoutes: ReadonlyArray<{ prefix: string; Component: ComponentType }> = [
-  { prefix: '/bookings/', Component: BookingRoute },
+  { prefix: '/bookings/', Component: BookingPages },
 ];
 
 /**
