@@ -253,10 +253,11 @@ function DayCell({
         className={cn(
           'relative inline-flex h-11 w-full max-w-12 flex-col items-center justify-center rounded-md font-mono text-sm',
           'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-term-cyan',
-          free
-            ? 'border border-term-green/50 bg-term-green/10 font-semibold text-fg hover:bg-term-green/20'
-            : 'cursor-default text-dim',
-          selected && 'border-term-green bg-term-green text-ink-950 hover:bg-term-green',
+          selected
+            ? 'border border-term-green bg-term-green font-semibold text-ink-950'
+            : free
+              ? 'border border-term-green/50 bg-term-green/10 font-semibold text-fg hover:bg-term-green/20'
+              : 'cursor-default text-dim',
           isToday && !selected && 'underline decoration-term-cyan decoration-2 underline-offset-4',
         )}
       >
