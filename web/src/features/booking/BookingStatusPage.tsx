@@ -266,8 +266,8 @@ function StatusNote({ booking: b, waitedOut }: { booking: Booking; waitedOut: bo
     case 'requested':
       return (
         <p className="text-sm text-fg">
-          Your request is with rUv, who confirms it by e-mail. Nothing has been charged: payment is
-          arranged after confirmation. The time is kept for you meanwhile.
+          Your request is with {b.owner_name || 'the host'}, who confirms it by e-mail. Nothing has
+          been charged: payment is arranged after confirmation. The time is kept for you meanwhile.
         </p>
       );
     case 'confirmed':
@@ -297,7 +297,8 @@ function StatusNote({ booking: b, waitedOut }: { booking: Booking; waitedOut: bo
     case 'declined':
       return (
         <p className="text-sm text-fg">
-          rUv could not take this request. Nothing was charged; please choose another time.
+          {b.owner_name || 'The host'} could not take this request. Nothing was charged; please
+          choose another time.
         </p>
       );
     default:

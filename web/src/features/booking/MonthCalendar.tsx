@@ -3,6 +3,7 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { cn } from '@/lib/cn';
 import {
   addDays,
+  addMonths,
   compareMonths,
   DAY_NAMES,
   longDate,
@@ -118,11 +119,8 @@ export function MonthCalendar({
     moveTo(next);
   };
 
-  const goMonth = (n: number) => {
-    const target = monthOf(sameDayInMonth(focusDay, n));
-    setFocused(sameDayInMonth(focusDay, n));
-    onMonthChange(target);
-  };
+  // The month buttons leave the roving day to the new month's first free day (once it is known).
+  const goMonth = (n: number) => onMonthChange(addMonths(month, n));
 
   return (
     <div className="w-full">

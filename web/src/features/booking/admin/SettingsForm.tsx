@@ -363,7 +363,7 @@ function DayRanges({
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: a range is known by its place, as the server names it
             <div key={i} className="flex flex-col gap-1">
-              <div className="flex flex-wrap items-center gap-2">
+              <div className="grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)_auto] items-center gap-2 sm:flex sm:flex-wrap">
                 <input
                   type="time"
                   aria-label={`${label} range ${i + 1} start`}
@@ -372,7 +372,7 @@ function DayRanges({
                   aria-describedby={err ? errId : undefined}
                   value={r.start}
                   onChange={(e) => set('start', e.target.value)}
-                  className={cn(input, 'w-32')}
+                  className={cn(input, 'sm:w-32')}
                 />
                 <span className="text-sm text-muted">to</span>
                 <input
@@ -385,7 +385,7 @@ function DayRanges({
                   onChange={(e) =>
                     set('end', e.target.value === '00:00' ? '24:00' : e.target.value)
                   }
-                  className={cn(input, 'w-32')}
+                  className={cn(input, 'sm:w-32')}
                 />
                 <Button
                   size="sm"
