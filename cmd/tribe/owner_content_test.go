@@ -15,12 +15,13 @@ import (
 )
 
 // ownerEdits are a site owner's changes to a copy of the content: a price
-// raised, a session renamed, a booking link removed, the tribe's price, the
+// raised, a session renamed, another no longer booked on the site and its
+// booking link removed (bookings paused), the tribe's price, the
 // consultant's title and a social link changed (in every file that has it).
 var ownerEdits = []struct{ file, from, to string }{
 	{"services.json", `"name": "Quick Consultation"`, `"name": "Rapid Review"`},
 	{"services.json", `"price": 149,`, `"price": 177,`},
-	{"services.json", `"booking_link": "https://cal.com/ruv/60min"`, `"booking_link": ""`},
+	{"services.json", "\"booking\": \"native\",\n      \"booking_link\": \"https://cal.com/ruv/60min\"", `"booking_link": ""`},
 	{"services.json", `"price_monthly": 250,`, `"price_monthly": 275,`},
 	{"about.json", `Independent AI Consultant & Enterprise AI Architect`, `Independent AI Consultant & Agentic Systems Architect`},
 	{"about.json", `linkedin.com/in/reuvencohen`, `linkedin.com/in/owner-example`},

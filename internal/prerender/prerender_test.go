@@ -137,17 +137,17 @@ func around(s string, i int) string {
 }
 
 // The owner raises a price, renames a session and pauses bookings of
-// another: the pages that show them say so in their HTML, and the paused
-// session has no live Book link.
+// another (no longer booked on the site, and no link): the pages that show
+// them say so in their HTML, and the paused session has no live Book link.
 func TestPagesRenderTheOwnersContent(t *testing.T) {
 	app := builtApp(t)
 	r := newRenderer(t, app)
 	doc := contentDoc(t, map[string][]string{"services": {
 		`"name": "Quick Consultation"`, `"name": "Rapid Review"`,
 		`"price": 149,`, `"price": 177,`,
-		`"booking_link": "https://cal.com/ruv/60min"`, `"booking_link": ""`,
+		"\"booking\": \"native\",\n      \"booking_link\": \"https://cal.com/ruv/60min\"", `"booking_link": ""`,
 	}})
-	for _, route := range []string{"/", "/booking"} {
+	for _, route := range []string{"/", "/booking", "/book/session-15"} {
 		page, err := r.Page(route, doc)
 		if err != nil {
 			t.Fatal(err)
@@ -170,6 +170,10 @@ func TestPagesRenderTheOwnersContent(t *testing.T) {
 	paused := regexp.MustCompile(`<button type="button" disabled="" class="[^"]*" aria-label="Book Now: 60-minute Strategy Session">`)
 	if !paused.MatchString(booking) {
 		t.Error("the session without a booking link is not a disabled Book button on /booking")
+	}
+	// The sessions still booked on the site go to their own page, in the same tab.
+	if !strings.Contains(booking, `href="/book/session-30"`) || strings.Contains(booking, `href="/book/session-60"`) {
+		t.Error("/booking does not link the native sessions, and only them, to /book/{type}")
 	}
 	if home, _ := r.Page("/", doc); !strings.Contains(home, `"price":"177"`) {
 		t.Error("Home's structured data does not offer the new price")

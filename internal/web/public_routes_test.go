@@ -263,6 +263,8 @@ func TestSitemapListsPublicPages(t *testing.T) {
 		"/booking": "monthly 0.7", "/.well-known/mcp.json": "monthly 0.6", "/mcp.json": "monthly 0.6",
 		"/tribe": "weekly 0.8", "/lean-agentic": "monthly 0.6", "/midstreamer": "monthly 0.6",
 		"/agentic-payments": "monthly 0.6", "/ai-defence": "monthly 0.6", "/aimds": "monthly 0.6",
+		"/book/session-15": "monthly 0.6", "/book/session-30": "monthly 0.6", "/book/session-60": "monthly 0.6",
+		"/book/private": "monthly 0.6",
 	}
 	for path, w := range want {
 		if got[path] != w {

@@ -28,4 +28,27 @@ func TestAppRoutesMatchWebRouter(t *testing.T) {
 	if !slices.Equal(got, web) {
 		t.Fatalf("internal/web/routes.go has %v\nweb/src/app/routes.tsx has %v", got, web)
 	}
+	var prefixes []string
+	for _, m := range regexp.MustCompile(`\{\s*prefix:\s*'([^']+)',\s*Component:`).FindAllStringSubmatch(string(src), -1) {
+		prefixes = append(prefixes, m[1])
+	}
+	if gotPrefixes := slices.Sorted(slices.Values(appPrefixes)); !slices.Equal(gotPrefixes, slices.Sorted(slices.Values(prefixes))) {
+		t.Fatalf("internal/web/routes.go has prefixes %v\nweb/src/app/routes.tsx has %v", gotPrefixes, prefixes)
+	}
+}
+
+// A booking's page (/bookings/{id}) is the app shell, never indexed; a
+// deeper path or the bare prefix is not a page.
+func TestPrefixRoutes(t *testing.T) {
+	for path, want := range map[string]bool{
+		"/bookings/abc123": true,
+		"/bookings/":       false,
+		"/bookings":        false,
+		"/bookings/a/b":    false,
+		"/bookingsx/a":     false,
+	} {
+		if got := isPrefixRoute(path); got != want {
+			t.Errorf("isPrefixRoute(%q) = %v, want %v", path, got, want)
+		}
+	}
 }

@@ -149,6 +149,17 @@ func TestPrerenderedPagesShellAndBaseURL(t *testing.T) {
 	if resp, _ := get(t, srv, "/shell.html", nil); resp.StatusCode != 404 {
 		t.Errorf("/shell.html served directly with %d", resp.StatusCode)
 	}
+	// A booking's own page is the shell with 200, never indexed (its address holds a token);
+	// the bare prefix and deeper paths are not pages.
+	resp, body = get(t, srv, "/bookings/bk_1?token=abc", nil)
+	if resp.StatusCode != 200 || body != `<div id="root"></div>` || resp.Header.Get("X-Robots-Tag") != "noindex" {
+		t.Errorf("/bookings/{id}: %d %q robots %q", resp.StatusCode, body, resp.Header.Get("X-Robots-Tag"))
+	}
+	for _, p := range []string{"/bookings/", "/bookings/bk_1/more"} {
+		if resp, _ := get(t, srv, p, nil); resp.StatusCode != 404 && resp.StatusCode != 308 {
+			t.Errorf("%s: %d, want 404 (or the redirect of a trailing slash)", p, resp.StatusCode)
+		}
+	}
 }
 
 func TestAssetsCachingAndCompression(t *testing.T) {

@@ -334,6 +334,12 @@ func (s *staticSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveFile(w, r, s.pageFor(r.Context(), p), http.StatusOK, cacheRevalidate)
 		return
 	}
+	if isPrefixRoute(p) {
+		// One person's page (a booking through its manage link): never indexed.
+		w.Header().Set("X-Robots-Tag", "noindex")
+		s.serveFile(w, r, s.shell, http.StatusOK, cacheRevalidate)
+		return
+	}
 	name := strings.TrimPrefix(p, "/")
 	if f, ok := s.files[name]; ok && !strings.HasSuffix(name, ".html") {
 		cache := cacheHour

@@ -62,7 +62,7 @@ type BookingView struct {
 // AdminBookingView is a booking as the owner sees it: the booker's view and
 // the payment's details.
 type AdminBookingView struct {
-	BookingView
+	BookingView   `tstype:",extends"`
 	UserID        string                 `json:"user_id"`
 	PaidAt        *time.Time             `json:"paid_at,omitempty"`
 	PaymentIntent string                 `json:"payment_intent"`

@@ -33,8 +33,19 @@ export type StructuredData = Record<string, unknown>;
 /** The head metadata of a path: its route's, or the 404 page's for any other path. */
 export function metaFor(pathname: string): { path: string | null; meta: PageMeta } {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  const meta = pageMeta[path];
+  // A booking's own page (/bookings/{id}) has the head of all of them, and no index.
+  const meta =
+    pageMeta[path] ?? (/^\/bookings\/[^/]+$/.test(path) ? pageMeta['/bookings'] : undefined);
   return meta ? { path, meta } : { path: null, meta: notFoundMeta };
+}
+
+/** Where an offer is booked: the site's own page when booked on the site, else its link. */
+function offerUrl(
+  offer: { id: string; booking?: string; booking_link: string },
+  base: string,
+): string {
+  if (offer.booking === 'native') return `${base}/book/${offer.id}`;
+  return offer.booking_link || `${base}/booking`;
 }
 
 /** Routes whose structured data is built from the content files. */
@@ -75,7 +86,7 @@ export function structuredData(
           description: s.description,
           price: String(s.price),
           priceCurrency: services.currency,
-          url: s.booking_link || `${base}/booking`,
+          url: offerUrl(s, base),
           availability: 'https://schema.org/InStock',
         })),
       };
@@ -109,10 +120,15 @@ export function structuredData(
           name: 'Sessions and training',
           itemListElement: [
             ...services.sessions.map((s) =>
-              offer(`${s.name} (${s.duration} minutes)`, s.description, s.price, s.booking_link),
+              offer(`${s.name} (${s.duration} minutes)`, s.description, s.price, offerUrl(s, base)),
             ),
             ...services.training.map((t) =>
-              offer(`Neural Trader ${t.title}`, t.subtitle ?? t.duration, t.price, t.booking_link),
+              offer(
+                `Neural Trader ${t.title}`,
+                t.subtitle ?? t.duration,
+                t.price,
+                offerUrl(t, base),
+              ),
             ),
           ],
         },

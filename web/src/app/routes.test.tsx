@@ -24,6 +24,11 @@ const specRoutes = [
   '/agentic-payments',
   '/ai-defence',
   '/aimds',
+  // Booking on the site (issue 22): one page per offer booked natively.
+  '/book/session-15',
+  '/book/session-30',
+  '/book/session-60',
+  '/book/private',
 ];
 
 /** Renders a route as its audience sees it: the members area signed in, everything else signed out. */
@@ -57,7 +62,8 @@ describe('routes', () => {
   });
 
   it('has head metadata for exactly the routes the router has', () => {
-    expect(Object.keys(pageMeta).sort()).toEqual([...specRoutes].sort());
+    // '/bookings' is the head of every /bookings/{id} page.
+    expect(Object.keys(pageMeta).sort()).toEqual([...specRoutes, '/bookings'].sort());
   });
 
   it.each(specRoutes)('%s sets the title its prerendered HTML carries', async (path) => {
@@ -108,5 +114,15 @@ describe('pageFor', () => {
     expect(pageFor('/about')).not.toBe(NotFoundPage);
     expect(pageFor('/about/team')).toBe(NotFoundPage);
     expect(pageFor('/nope')).toBe(NotFoundPage);
+  });
+
+  it('gives /bookings/{id} its page, but not the bare prefix or a deeper path', () => {
+    const booking = pageFor('/bookings/abc');
+    expect(booking).not.toBe(NotFoundPage);
+    expect(pageFor('/bookings/abc/')).toBe(booking);
+    expect(pageFor('/bookings/')).toBe(NotFoundPage);
+    expect(pageFor('/bookings')).toBe(NotFoundPage);
+    expect(pageFor('/bookings/a/b')).toBe(NotFoundPage);
+    expect(pageFor('/book/unknown')).toBe(NotFoundPage);
   });
 });

@@ -22,7 +22,7 @@ const BookingPage = lazyPage(() => import('@/features/marketing/BookingPage'), '
 const McpPage = lazyPage(() => import('@/features/mcp/McpPage'), 'McpPage');
 const TribeRoute = lazyPage(() => import('./pages/tribe'), 'TribeRoute');
 const AuthPage = lazyPage(() => import('@/features/auth/AuthPage'), 'AuthPage');
-const MembersPage = lazyPage(() => import('@/features/members/MembersPage'), 'MembersPage');
+const MembersRoute = lazyPage(() => import('./pages/members'), 'MembersRoute');
 const AgentTestPage = lazyPage(() => import('@/features/agent/AgentTestPage'), 'AgentTestPage');
 const GoalPage = lazyPage(() => import('@/features/goal/GoalPage'), 'GoalPage');
 const LeanAgenticPage = lazyPage(
@@ -39,6 +39,8 @@ const AgenticPaymentsPage = lazyPage(
 );
 const AiDefencePage = lazyPage(() => import('@/features/showcase/AiDefencePage'), 'AiDefencePage');
 const AimdsPage = lazyPage(() => import('@/features/showcase/AimdsPage'), 'AimdsPage');
+// /book/{type} and /bookings/{id}: one chunk for the booking flow, which tells them apart.
+const BookingPages = lazyPage(() => import('./pages/book'), 'BookingPages');
 
 /** Every page route of the single-page app (the spec's route table, minus server-only files). */
 export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType }> = [
@@ -49,7 +51,7 @@ export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType 
   { path: '/tribe', Component: TribeRoute },
   { path: '/booking', Component: BookingPage },
   { path: '/auth', Component: AuthPage },
-  { path: '/members', Component: MembersPage },
+  { path: '/members', Component: MembersRoute },
   { path: '/agent-test', Component: AgentTestPage },
   { path: '/goal', Component: GoalPage },
   { path: '/lean-agentic', Component: LeanAgenticPage },
@@ -57,6 +59,19 @@ export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType 
   { path: '/agentic-payments', Component: AgenticPaymentsPage },
   { path: '/ai-defence', Component: AiDefencePage },
   { path: '/aimds', Component: AimdsPage },
+  // The offers of content/services.json booked on the site ("booking": "native").
+  { path: '/book/session-15', Component: BookingPages },
+  { path: '/book/session-30', Component: BookingPages },
+  { path: '/book/session-60', Component: BookingPages },
+  { path: '/book/private', Component: BookingPages },
+];
+
+/**
+ * Pages under a path prefix, one per id, rendered in the browser only (the server serves the app
+ * shell for them: internal/web/routes.go appPrefixes).
+ */
+export const prefixRoutes: ReadonlyArray<{ prefix: string; Component: ComponentType }> = [
+  { prefix: '/bookings/', Component: BookingPages },
 ];
 
 /**
@@ -65,7 +80,12 @@ export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType 
  */
 export function pageFor(pathname: string): ComponentType {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return pageRoutes.find((route) => route.path === path)?.Component ?? NotFoundPage;
+  const exact = pageRoutes.find((route) => route.path === path)?.Component;
+  if (exact) return exact;
+  const prefixed = prefixRoutes.find(
+    (route) => path.startsWith(route.prefix) && /^[^/]+$/.test(path.slice(route.prefix.length)),
+  );
+  return prefixed?.Component ?? NotFoundPage;
 }
 
 /**

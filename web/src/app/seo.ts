@@ -14,6 +14,17 @@ export interface PageMeta {
 
 const common = ['agentic AI', 'AI agents', 'rUv', 'Reuven Cohen'];
 
+/** A booking page's head: prerendered and indexed, its offer's name, length and price in the page. */
+function bookMeta(title: string, what: string): PageMeta {
+  return {
+    title,
+    description: `Book ${what} with rUv: choose a free time in your own time zone, then pay online or send a request.`,
+    keywords: [...common, 'book a session', 'AI consulting', 'online booking'],
+    prerender: true,
+    index: true,
+  };
+}
+
 export const pageMeta: Readonly<Record<string, PageMeta>> = {
   '/': {
     title: 'Agentic Coaching & Mentoring',
@@ -130,6 +141,29 @@ export const pageMeta: Readonly<Record<string, PageMeta>> = {
     keywords: [...common, 'AIMDS', 'AI security platform', 'Rust'],
     prerender: true,
     index: true,
+  },
+  '/book/session-15': bookMeta(
+    'Book a 15-minute session',
+    'a 15-minute one-on-one video session for one focused question',
+  ),
+  '/book/session-30': bookMeta(
+    'Book a 30-minute session',
+    'a 30-minute one-on-one video session to look at your code or design together',
+  ),
+  '/book/session-60': bookMeta(
+    'Book a 60-minute session',
+    'a 60-minute one-on-one session for system design, team strategy or pair programming',
+  ),
+  '/book/private': bookMeta(
+    'Book Neural Trader private training',
+    'two hours of personalised one-on-one Neural Trader training',
+  ),
+  '/bookings': {
+    title: 'Your booking',
+    description: 'A booking: its time, status, calendar invitation and links to move or cancel it.',
+    keywords: common,
+    prerender: false,
+    index: false,
   },
 };
 

@@ -53,6 +53,10 @@ export interface Session {
   description: string;
   /** Empty when bookings are paused: the Book button is then disabled. */
   booking_link: string;
+  /** `native`: booked on the site itself at /book/{id}; otherwise `booking_link` is used. */
+  booking?: string;
+  /** The offer's own currency, when not the file's. */
+  currency?: string;
   features: string[];
   popular: boolean;
 }
@@ -66,9 +70,15 @@ export interface TrainingOption {
   /** Shown struck through next to the price. */
   originalPrice?: number;
   duration: string;
+  /** The call's length in minutes, for an option booked on the site. */
+  duration_minutes?: number;
   capacity: string;
   features: string[];
   booking_link: string;
+  /** `native`: booked on the site itself at /book/{id}; otherwise `booking_link` is used. */
+  booking?: string;
+  /** The offer's own currency, when not the file's. */
+  currency?: string;
   button_text: string;
   isPopular: boolean;
   isLimitedTime: boolean;

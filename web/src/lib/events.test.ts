@@ -142,4 +142,34 @@ describe('connectLiveEvents', () => {
     u.last().emit('cohorts');
     expect(u.onTopic).not.toHaveBeenCalled();
   });
+
+  it("listens to another stream's own topics, and reads again when it first opens", () => {
+    const onFirstReady = vi.fn();
+    const onTopic = vi.fn();
+    const sources: FakeSource[] = [];
+    const stop = connectLiveEvents<'booking'>({
+      url: '/api/bookings/b1/events?token=t',
+      topics: ['booking'],
+      onTopic,
+      onResync: vi.fn(),
+      onFirstReady,
+      onSignedOut: vi.fn(),
+      isSignedIn: async () => true,
+      createSource: (url) => {
+        const source = new FakeSource(url);
+        sources.push(source);
+        return source;
+      },
+    });
+    const source = sources[0] as FakeSource;
+    expect(source.url).toBe('/api/bookings/b1/events?token=t');
+    source.emit('ready');
+    // A change between the page's first read and the stream opening is read now.
+    expect(onFirstReady).toHaveBeenCalledTimes(1);
+    source.emit('sessions');
+    expect(onTopic).not.toHaveBeenCalled();
+    source.emit('booking');
+    expect(onTopic).toHaveBeenCalledWith('booking');
+    stop();
+  });
 });

@@ -25,11 +25,18 @@ export interface EventSourceLike {
   close(): void;
 }
 
-export interface LiveEventsOptions {
+export interface LiveEventsOptions<T extends string = LiveTopic> {
   /** Called with each topic the server names. */
-  onTopic: (topic: LiveTopic) => void;
+  onTopic: (topic: T) => void;
+  /** The events to listen for; the site's topics by default (another stream names its own). */
+  topics?: readonly T[];
   /** Called when the stream is back after a gap: notices may have been missed, refetch everything. */
   onResync: () => void;
+  /**
+   * Called when the stream first opens. A page that read its data before opening the stream
+   * reads it again here, so a change between the two is not missed.
+   */
+  onFirstReady?: () => void;
   /** Called once when the stream was refused and the session is gone. */
   onSignedOut: () => void;
   /** Asks the server whether this browser still has a session (true also when unsure). */
@@ -44,15 +51,15 @@ export interface LiveEventsOptions {
 /** EventSource.CLOSED, without depending on the global existing. */
 const CLOSED = 2;
 
-function isTopic(value: string): value is LiveTopic {
-  return (LIVE_TOPICS as readonly string[]).includes(value);
-}
-
 /** Opens the stream and keeps it open until the returned function is called. */
-export function connectLiveEvents(options: LiveEventsOptions): () => void {
+export function connectLiveEvents<T extends string = LiveTopic>(
+  options: LiveEventsOptions<T>,
+): () => void {
   const {
     onTopic,
+    topics = LIVE_TOPICS as unknown as readonly T[],
     onResync,
+    onFirstReady,
     onSignedOut,
     isSignedIn,
     url = '/api/events',
@@ -76,11 +83,12 @@ export function connectLiveEvents(options: LiveEventsOptions): () => void {
       failures = 0;
       // The first `ready` is the page's first load, which fetches anyway.
       if (everReady) onResync();
+      else onFirstReady?.();
       everReady = true;
     });
-    for (const topic of LIVE_TOPICS) {
+    for (const topic of topics) {
       current.addEventListener(topic, () => {
-        if (!stopped && source === current && isTopic(topic)) onTopic(topic);
+        if (!stopped && source === current) onTopic(topic);
       });
     }
     current.onerror = () => {

@@ -17,10 +17,16 @@ describe('Booking page', () => {
       '$499',
     ]);
     expect(within(cards[1] as HTMLElement).getByText('★ Most popular')).toBeInTheDocument();
+    // The sessions are booked on the site: Book Now opens their page in the same tab.
+    expect(
+      cards.map((c) =>
+        within(c)
+          .getByRole('link', { name: /^Book Now/ })
+          .getAttribute('href'),
+      ),
+    ).toEqual(['/book/session-15', '/book/session-30', '/book/session-60']);
     for (const card of cards) {
-      const book = within(card).getByRole('link', { name: /^Book Now/ });
-      expect(book).toHaveAttribute('target', '_blank');
-      expect(book.getAttribute('rel')).toContain('noopener');
+      expect(within(card).getByRole('link', { name: /^Book Now/ })).not.toHaveAttribute('target');
     }
   });
 
@@ -55,10 +61,29 @@ describe('Booking page', () => {
       '$3,000',
       '$50,000',
     ]);
-    for (const card of cards) {
-      const book = within(card).getByRole('link');
-      expect(book).toHaveAttribute('target', '_blank');
-    }
+    // Private training is booked on the site; group training and the enterprise package keep
+    // their external links, in a new tab.
+    const links = cards.map((c) => within(c).getByRole('link'));
+    expect(links.map((l) => l.getAttribute('target'))).toEqual(['_blank', null, '_blank']);
+    expect(links[1]).toHaveAttribute('href', '/book/private');
+  });
+
+  it('goes to the booking page of a native card in the same tab', async () => {
+    const { router } = renderRoute('/booking');
+    const cards = await screen.findAllByTestId('session-card');
+    within(cards[1] as HTMLElement)
+      .getByRole('link', { name: /^Book Now/ })
+      .click();
+    expect(router.location.pathname).toBe('/book/session-30');
+  });
+
+  it('says that booking happens on the site, in the lead and how it works', async () => {
+    renderRoute('/booking');
+    await screen.findAllByTestId('session-card');
+    expect(screen.getByText(/book it right here/)).toBeInTheDocument();
+    const how = screen.getByRole('region', { name: 'How it works' });
+    expect(how).toHaveTextContent(/book it on this site/);
+    expect(how).not.toHaveTextContent(/new tab/);
   });
 
   it('explains how booking works and answers the frequent questions', async () => {
@@ -88,6 +113,8 @@ describe('Booking page', () => {
     const first = content.services.sessions[0];
     if (!first) throw new Error('no sessions in the content');
     first.price = 175;
+    // An owner who takes bookings elsewhere, paused for now.
+    delete first.booking;
     first.booking_link = '';
     const element = document.createElement('script');
     element.id = 'tribe-content';

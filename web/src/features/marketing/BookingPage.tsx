@@ -52,6 +52,7 @@ function SessionCard({ session, currency }: { session: Session; currency: string
       <div className="mt-auto pt-6">
         <BookButton
           href={session.booking_link}
+          to={session.booking === 'native' ? `/book/${session.id}` : undefined}
           variant={session.popular ? 'primary' : 'outline'}
           label={`Book Now: ${session.duration}-minute ${session.name}`}
         >
@@ -96,7 +97,11 @@ function TrainingCard({ option, currency }: { option: TrainingOption; currency: 
       </dl>
       <FeatureList features={option.features} />
       <div className="mt-auto pt-6">
-        <BookButton href={option.booking_link} variant={option.isPopular ? 'primary' : 'outline'}>
+        <BookButton
+          href={option.booking_link}
+          to={option.booking === 'native' ? `/book/${option.id}` : undefined}
+          variant={option.isPopular ? 'primary' : 'outline'}
+        >
           {option.button_text}
         </BookButton>
       </div>
@@ -113,7 +118,7 @@ export function BookingPage() {
       <PageHeader
         command="book --session"
         title="Book a Session"
-        lead="One-on-one video sessions on agentic AI, Neural Trader training and the tribe. Every Book button opens the scheduling page in a new tab; nothing about your booking is sent to this site."
+        lead="One-on-one video sessions on agentic AI, Neural Trader training and the tribe. Pick a session, choose a free time in your own time zone and book it right here: you get a calendar invitation and links to move or cancel."
       />
 
       <Section id="sessions" eyebrow="one-on-one" title="Coaching sessions">

@@ -1,5 +1,5 @@
 import { ClipboardCheck, Download, Pencil, Plus, Trash2, XCircle } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { EditConfirmDialog, EditForm, useEditConfirm } from '@/components/ui/edit-confirm-dialog';
 import { FormField } from '@/components/ui/form-field';
@@ -31,13 +31,17 @@ import { SessionCard, useErrorToast } from './SessionsPanel';
 
 const STATUSES: readonly SessionStatus[] = ['scheduled', 'live', 'completed', 'cancelled'];
 
-/** The Admin tab: members, live sessions with attendance, awards, the wait list, and the knowledge base. */
-export function AdminTab() {
+/**
+ * The Admin tab: members, live sessions with attendance, awards, sections other features bring
+ * (composed by app/, such as booking), the wait list, and the knowledge base.
+ */
+export function AdminTab({ extra }: { extra?: ReactNode }) {
   return (
     <div className="flex flex-col gap-10">
       <AdminMembers />
       <AdminSessions />
       <AdminAwards />
+      {extra}
       <Waitlist />
       <KnowledgeAdmin />
     </div>

@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { LogOut, MessageCircle, RefreshCw, Users } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -62,16 +62,17 @@ function confirmErrorText(code: string): string {
  * /members: the signed-in members area. It brings its own query client, so TanStack Query loads
  * with this chunk and never with the public pages.
  */
-export function MembersPage() {
+export function MembersPage({ adminExtra }: { adminExtra?: ReactNode }) {
   const [client] = useState(createQueryClient);
   return (
     <QueryClientProvider client={client}>
-      <MembersArea />
+      <MembersArea adminExtra={adminExtra} />
     </QueryClientProvider>
   );
 }
 
-function MembersArea() {
+/** `adminExtra`: sections of other features for the Admin tab, composed by app/. */
+function MembersArea({ adminExtra }: { adminExtra?: ReactNode }) {
   const state = useSession();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -104,7 +105,7 @@ function MembersArea() {
     session.signedOut();
   };
 
-  return <SignedInArea user={state.user} onSignOut={signOutEverywhere} />;
+  return <SignedInArea user={state.user} onSignOut={signOutEverywhere} adminExtra={adminExtra} />;
 }
 
 /**
@@ -195,7 +196,15 @@ function ResendConfirmation() {
   );
 }
 
-function SignedInArea({ user, onSignOut }: { user: User; onSignOut: () => Promise<void> }) {
+function SignedInArea({
+  user,
+  onSignOut,
+  adminExtra,
+}: {
+  user: User;
+  onSignOut: () => Promise<void>;
+  adminExtra?: ReactNode;
+}) {
   const overview = useMembersOverview();
   const [refreshing, setRefreshing] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
@@ -358,7 +367,7 @@ function SignedInArea({ user, onSignOut }: { user: User; onSignOut: () => Promis
         </TabsContent>
         {isAdmin ? (
           <TabsContent value="admin">
-            <AdminTab />
+            <AdminTab extra={adminExtra} />
           </TabsContent>
         ) : null}
       </Tabs>

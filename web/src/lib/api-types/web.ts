@@ -320,8 +320,7 @@ export interface BookingView {
  * AdminBookingView is a booking as the owner sees it: the booker's view and
  * the payment's details.
  */
-export interface AdminBookingView {
-  BookingView: BookingView;
+export interface AdminBookingView extends BookingView {
   user_id: string;
   paid_at?: string;
   payment_intent: string;

@@ -21,7 +21,7 @@ export function CoachingServices({
       id="services"
       eyebrow="coaching"
       title="Coaching services"
-      lead="One-on-one video sessions on agentic AI, booked on an external scheduling page."
+      lead="One-on-one video sessions on agentic AI, booked right here: pick a free time in your own time zone."
     >
       <ul className="mt-6 grid gap-4 md:grid-cols-3">
         {sessions.map((s) => (

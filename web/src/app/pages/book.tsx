@@ -1,0 +1,19 @@
+import { BookingStatusPage } from '@/features/booking/BookingStatusPage';
+import { BookPage } from '@/features/booking/BookPage';
+import { useLocation } from '@/lib/router';
+import { pageMeta } from '../seo';
+
+/** /book/{type} (an offer's booking page, titled as its prerendered HTML is) and /bookings/{id}. */
+export function BookingPages() {
+  const { pathname } = useLocation();
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  if (!path.startsWith(BOOK_PREFIX)) return <BookingStatusPage />;
+  return (
+    <BookPage
+      type={path.slice(BOOK_PREFIX.length)}
+      title={pageMeta[path]?.title ?? 'Book a session'}
+    />
+  );
+}
+
+const BOOK_PREFIX = '/book/';

@@ -1,0 +1,238 @@
+import { AlertTriangle } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { ExternalLink } from '@/components/ui/external-link';
+import { formatPrice } from '@/content/format';
+import { ApiError, errorMessage } from '@/lib/api';
+import { useNavigate, useSearchParams } from '@/lib/router';
+import { useSession } from '@/lib/session';
+import { useCreateBooking } from './api/create-booking';
+import { useBookingTypes } from './api/get-types';
+import { RetryLaterError, retryText } from './api/request';
+import type { BookingCreated } from './api/types';
+import { BookingForm } from './BookingForm';
+import { longDate } from './calendar';
+import { durationText, type Offer } from './offers';
+import { SlotPicker } from './SlotPicker';
+import { detectTimeZone, slotLabel, wallClock } from './time';
+import { type BookingField, type BookingFormValues, formField } from './validate';
+
+export interface BookingFlowProps {
+  offer: Offer;
+  /** Leaves the site for Stripe Checkout (tests replace it). */
+  goToCheckout?: (url: string) => void;
+}
+
+/** Where the booker's own page is: the server's link, or the booking with its token. */
+export function manageHref(created: BookingCreated): string | null {
+  if (created.manage_url) {
+    try {
+      const u = new URL(created.manage_url, window.location.origin);
+      if (u.origin === window.location.origin) return `${u.pathname}${u.search}`;
+    } catch {
+      // Not a URL: fall back to the id and token.
+    }
+  }
+  if (!created.token) return null;
+  return `/bookings/${encodeURIComponent(created.booking.id)}?token=${encodeURIComponent(created.token)}`;
+}
+
+/**
+ * The client part of /book/{type}: the calendar, the form, and what the server answers. A time
+ * taken meanwhile (409 slot_taken) says so and shows the free times again; a refused field is
+ * marked on the field; too many open bookings (429) says when to try again.
+ */
+export function BookingFlow({
+  offer,
+  goToCheckout = (url) => window.location.assign(url),
+}: BookingFlowProps) {
+  const [zone, setZone] = useState(detectTimeZone);
+  const [slot, setSlot] = useState<string | null>(null);
+  const [values, setValues] = useState<BookingFormValues>({ name: '', email: '', notes: '' });
+  const [errors, setErrors] = useState<Partial<Record<BookingField, string>>>({});
+  const [problem, setProblem] = useState<string | null>(null);
+  const problemRef = useRef<HTMLDivElement>(null);
+  const formHeading = useRef<HTMLHeadingElement>(null);
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // Back from Stripe's page without paying: the hold was released (docs/api.md, "Returning from Stripe").
+  const checkoutCancelled = params.get('cancelled') === '1';
+  const session = useSession();
+  const types = useBookingTypes();
+
+  // A signed-in member's name and address, unless the visitor typed their own.
+  const user = session.status === 'signed-in' ? session.user : null;
+  useEffect(() => {
+    if (!user) return;
+    setValues((v) => ({
+      ...v,
+      name: v.name === '' ? user.full_name : v.name,
+      email: v.email === '' ? user.email : v.email,
+    }));
+  }, [user]);
+
+  const create = useCreateBooking();
+
+  useEffect(() => {
+    if (problem) problemRef.current?.focus();
+  }, [problem]);
+
+  const type = types.data?.types.find((t) => t.id === offer.id);
+  const paymentsOn = types.data?.payments_enabled !== false;
+  const free = type ? type.price === 0 : offer.price === 0;
+  const price = formatPrice(offer.price, offer.currency);
+  const pay = !free && paymentsOn;
+
+  if (types.isError) {
+    return (
+      <div role="alert" className="rounded-md border border-term-red/50 p-4 text-sm text-fg">
+        <p>Booking could not be loaded: {errorMessage(types.error)}</p>
+        <Button variant="outline" size="sm" className="mt-3" onClick={() => void types.refetch()}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+  if (types.data && type?.mode !== 'native') {
+    const link = type?.booking_link ?? (offer.native ? '' : offer.link);
+    return (
+      <p className="text-sm text-muted">
+        This session is not booked on this site right now.{' '}
+        {link ? <ExternalLink href={link}>Book it on the scheduling page</ExternalLink> : null}
+      </p>
+    );
+  }
+
+  const submit = () => {
+    if (!slot) return;
+    setProblem(null);
+    create.mutate(
+      {
+        type: offer.id,
+        start: slot,
+        name: values.name.trim(),
+        email: values.email.trim(),
+        notes: values.notes,
+        time_zone: zone,
+      },
+      {
+        onSuccess: (created) => {
+          if (created.checkout_url) {
+            goToCheckout(created.checkout_url);
+            return;
+          }
+          const href = manageHref(created);
+          if (href) navigate(href);
+          else
+            setProblem('Your booking was made. Check your e-mail for its confirmation and links.');
+        },
+        onError: (error) => {
+          if (error instanceof RetryLaterError) {
+            setProblem(`${error.message} You can try again ${retryText(error.retryAfter)}.`);
+            return;
+          }
+          if (error instanceof ApiError && error.code === 'slot_taken') {
+            setSlot(null);
+            setProblem(
+              'Someone booked that time a moment ago. The calendar now shows the times that are still free: please choose another.',
+            );
+            return;
+          }
+          if (error instanceof ApiError && error.status === 400) {
+            const field = formField(error.field);
+            if (field) {
+              setErrors({ [field]: error.message });
+              document.querySelector<HTMLElement>(`form [name="${field}"]`)?.focus();
+              return;
+            }
+            if (error.field === 'start') setSlot(null);
+          }
+          setProblem(errorMessage(error));
+        },
+      },
+    );
+  };
+
+  const chosen = slot ? wallClock(slot) : null;
+  return (
+    <div className="flex flex-col gap-8">
+      {checkoutCancelled && !problem ? (
+        <p className="rounded-md border border-ink-600 bg-ink-900 p-4 text-sm text-fg">
+          Payment was cancelled and nothing was charged. The time you chose is free again: choose it
+          or another one to book.
+        </p>
+      ) : null}
+      {problem ? (
+        <div
+          ref={problemRef}
+          tabIndex={-1}
+          role="alert"
+          className="flex gap-3 rounded-md border border-term-amber/60 bg-term-amber/10 p-4 text-sm text-fg focus:outline-none"
+        >
+          <AlertTriangle size={18} aria-hidden="true" className="mt-0.5 shrink-0 text-term-amber" />
+          <p>{problem}</p>
+        </div>
+      ) : null}
+      <SlotPicker
+        type={offer.id}
+        zone={zone}
+        onZoneChange={setZone}
+        slot={slot}
+        onSlotChange={(s) => {
+          setSlot(s);
+          if (s) requestAnimationFrame(() => formHeading.current?.focus());
+        }}
+      />
+      {slot && chosen ? (
+        <section
+          aria-labelledby="booking-details"
+          className="rounded-lg border border-ink-700 bg-ink-850/80 p-5"
+        >
+          <h3
+            id="booking-details"
+            ref={formHeading}
+            tabIndex={-1}
+            className="text-lg font-semibold text-fg focus:outline-none"
+          >
+            Your details
+          </h3>
+          <p className="mt-2 text-sm text-muted">
+            {offer.name}, {durationText(offer.minutes)}, on{' '}
+            <span className="text-fg">
+              {longDate(chosen.date)} at {slotLabel(slot)}
+            </span>{' '}
+            ({zone}).{' '}
+            <button
+              type="button"
+              onClick={() => setSlot(null)}
+              className="font-mono text-term-cyan underline underline-offset-4 hover:text-fg focus-visible:outline-2 focus-visible:outline-term-cyan"
+            >
+              Change time
+            </button>
+          </p>
+          <div className="mt-5">
+            <BookingForm
+              values={values}
+              onChange={setValues}
+              errors={errors}
+              onErrors={setErrors}
+              onSubmit={submit}
+              busy={create.isPending}
+              submitLabel={
+                pay ? `Pay ${price} and book` : free ? 'Book this time' : 'Request this time'
+              }
+              busyLabel={pay ? 'Opening payment…' : 'Sending…'}
+              note={
+                pay
+                  ? `You pay ${price} on Stripe's secure page; the time is held for you for 30 minutes while you do.`
+                  : free
+                    ? 'This session is free: it is confirmed at once and the invitation comes by e-mail.'
+                    : `Nothing is charged now. rUv confirms your request by e-mail, and payment (${price}) is arranged after confirmation.`
+              }
+            />
+          </div>
+        </section>
+      ) : null}
+    </div>
+  );
+}

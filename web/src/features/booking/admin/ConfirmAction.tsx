@@ -1,0 +1,51 @@
+import { Button } from '@/components/ui/button';
+import { Modal } from '@/components/ui/modal';
+
+export interface ConfirmActionProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description: string;
+  confirmLabel: string;
+  busy: boolean;
+  danger?: boolean;
+  onConfirm: () => void;
+}
+
+/** Asks before an action on a booking that mails its booker and cannot be undone. */
+export function ConfirmAction({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  busy,
+  danger = false,
+  onConfirm,
+}: ConfirmActionProps) {
+  return (
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      role="alertdialog"
+      windowTitle="~ $ booking --confirm"
+      title={title}
+      description={description}
+    >
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Button variant="outline" onClick={() => onOpenChange(false)}>
+          Back
+        </Button>
+        <Button
+          className={
+            danger ? 'bg-term-red text-ink-950 shadow-none hover:bg-term-red/85' : undefined
+          }
+          disabled={busy}
+          onClick={onConfirm}
+        >
+          {busy ? 'Working…' : confirmLabel}
+        </Button>
+      </div>
+    </Modal>
+  );
+}

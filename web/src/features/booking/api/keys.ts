@@ -1,0 +1,16 @@
+import type { AdminScope } from './types';
+
+/** TanStack Query keys of booking, one per resource; every key starts with `booking`. */
+export const bookingKeys = {
+  all: ['booking'] as const,
+  types: ['booking', 'types'] as const,
+  /** Every month of slots of every type and zone. */
+  slotsAll: ['booking', 'slots'] as const,
+  slots: (type: string, from: string, to: string, tz: string) =>
+    ['booking', 'slots', { type, from, to, tz }] as const,
+  booking: (id: string) => ['booking', 'booking', id] as const,
+  admin: ['booking', 'admin'] as const,
+  adminList: (scope: AdminScope) => ['booking', 'admin', 'list', scope] as const,
+  settings: ['booking', 'admin', 'settings'] as const,
+  feed: ['booking', 'admin', 'feed'] as const,
+};

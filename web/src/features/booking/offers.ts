@@ -1,0 +1,59 @@
+import type { Services } from '@/content/types';
+
+/** A one-to-one offer of the content file, as the booking page shows it. */
+export interface Offer {
+  id: string;
+  name: string;
+  /** Length of the call in minutes. */
+  minutes: number;
+  /** In the currency's major unit, as the content writes it. */
+  price: number;
+  currency: string;
+  description: string;
+  features: string[];
+  /** Booked on the site; otherwise `link` is the owner's scheduler. */
+  native: boolean;
+  link: string;
+}
+
+/** The session or training option `id` of the content, or null when there is none. */
+export function findOffer(services: Services, id: string): Offer | null {
+  const session = services.sessions.find((s) => s.id === id);
+  if (session) {
+    return {
+      id,
+      name: session.name,
+      minutes: session.duration,
+      price: session.price,
+      currency: session.currency ?? services.currency,
+      description: session.description,
+      features: session.features,
+      native: session.booking === 'native',
+      link: session.booking_link,
+    };
+  }
+  const training = services.training.find((t) => t.id === id);
+  if (training?.duration_minutes) {
+    return {
+      id,
+      name: training.title,
+      minutes: training.duration_minutes,
+      price: training.price,
+      currency: training.currency ?? services.currency,
+      description: training.subtitle ?? '',
+      features: training.features,
+      native: training.booking === 'native',
+      link: training.booking_link,
+    };
+  }
+  return null;
+}
+
+/** "30 minutes", "2 hours", "1 hour 30 minutes". */
+export function durationText(minutes: number): string {
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  const hours = h === 0 ? '' : `${h} hour${h === 1 ? '' : 's'}`;
+  const mins = m === 0 ? '' : `${m} minute${m === 1 ? '' : 's'}`;
+  return [hours, mins].filter(Boolean).join(' ') || '0 minutes';
+}

@@ -1,0 +1,195 @@
+/**
+ * Times of slots and bookings as a visitor reads them: 12-hour with AM/PM, as the rest of the
+ * site writes them, in a chosen IANA zone.
+ */
+
+import { formatPrice } from '@/content/format';
+
+/** "9:00 AM" from a 24-hour reading. */
+export function clock12(hour: number, minute: number): string {
+  const suffix = hour < 12 ? 'AM' : 'PM';
+  const h = hour % 12 === 0 ? 12 : hour % 12;
+  return `${h}:${String(minute).padStart(2, '0')} ${suffix}`;
+}
+
+/**
+ * The wall-clock reading an RFC 3339 instant is written with. The server writes slots with the
+ * offset of the zone they were asked for, so this is the time in that zone, on both sides of a
+ * daylight-saving change, without the browser's own zone rules taking part.
+ */
+export function wallClock(instant: string): { date: string; hour: number; minute: number } | null {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})/.exec(instant);
+  if (!m) return null;
+  return { date: m[1] as string, hour: Number(m[2]), minute: Number(m[3]) };
+}
+
+/** A slot's start as the visitor reads it: "9:00 AM". */
+export function slotLabel(instant: string): string {
+  const w = wallClock(instant);
+  return w ? clock12(w.hour, w.minute) : instant;
+}
+
+/** "GMT-4" from the offset an RFC 3339 instant is written with ("Z" is "GMT"). */
+export function offsetLabel(instant: string): string {
+  const m = /(Z|[+-]\d{2}:\d{2})$/.exec(instant);
+  if (!m || m[1] === 'Z' || m[1] === '+00:00' || m[1] === '-00:00') return 'GMT';
+  const [h, min] = (m[1] as string).slice(1).split(':').map(Number) as [number, number];
+  return `GMT${(m[1] as string)[0]}${h}${min ? `:${String(min).padStart(2, '0')}` : ''}`;
+}
+
+/**
+ * The labels of one day's slots. On the night the clocks go back a reading happens twice: both
+ * times then carry their offset ("1:30 AM (GMT-4)", "1:30 AM (GMT-5)"), so they can be told apart.
+ */
+export function slotLabels(slots: readonly string[]): string[] {
+  const plain = slots.map(slotLabel);
+  return plain.map((label, i) =>
+    plain.indexOf(label) !== plain.lastIndexOf(label)
+      ? `${label} (${offsetLabel(slots[i] as string)})`
+      : label,
+  );
+}
+
+/** The visitor's own IANA zone as the browser knows it, UTC when it does not say. */
+export function detectTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+let zoneList: readonly string[] | null = null;
+
+/** Every IANA zone the browser knows, UTC included, sorted. */
+export function timeZones(): readonly string[] {
+  if (zoneList) return zoneList;
+  let zones: string[] = [];
+  try {
+    zones = Intl.supportedValuesOf('timeZone');
+  } catch {
+    zones = [];
+  }
+  zoneList = [...new Set([...zones, 'UTC'])].sort();
+  return zoneList;
+}
+
+/** Whether the browser knows `zone`. */
+export function isKnownZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** "GMT-5" (the zone's offset at `at`), "" when the browser cannot tell. */
+export function zoneOffset(zone: string, at: Date = new Date()): string {
+  try {
+    let f = offsetFormats.get(zone);
+    if (!f) {
+      f = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'shortOffset' });
+      offsetFormats.set(zone, f);
+    }
+    return f.formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** "New York" from "America/New_York": what a person searches for. */
+export function zoneCity(zone: string): string {
+  return (zone.split('/').at(-1) ?? zone).replaceAll('_', ' ');
+}
+
+/** Zones matching a search by name, city, or region, the closest matches first. */
+export function searchZones(query: string, zones: readonly string[] = timeZones()): string[] {
+  const q = query.trim().toLowerCase().replaceAll('_', ' ');
+  if (q === '') return [...zones];
+  const scored: [number, string][] = [];
+  for (const zone of zones) {
+    const city = zoneCity(zone).toLowerCase();
+    const full = zone.toLowerCase().replaceAll('_', ' ');
+    let score = -1;
+    if (city === q) score = 0;
+    else if (city.startsWith(q)) score = 1;
+    else if (full.startsWith(q)) score = 2;
+    else if (city.includes(q)) score = 3;
+    else if (full.includes(q)) score = 4;
+    if (score >= 0) scored.push([score, zone]);
+  }
+  scored.sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]));
+  return scored.map(([, zone]) => zone);
+}
+
+/**
+ * An instant as a date and a 12-hour time in `zone`: "Monday, March 9, 2026 at 9:00 AM EDT".
+ * Only in the browser (the prerenderer has no Intl).
+ */
+export function formatInZone(instant: string, zone: string): string {
+  const at = new Date(instant);
+  if (Number.isNaN(at.getTime())) return instant;
+  try {
+    const date = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      weekday: 'long',
+      month: 'long',
+      day: 'numeric',
+      year: 'numeric',
+    }).format(at);
+    const time = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hour: 'numeric',
+      minute: '2-digit',
+      hour12: true,
+      timeZoneName: 'short',
+    }).format(at);
+    return `${date} at ${time}`;
+  } catch {
+    return at.toISOString();
+  }
+}
+
+/** "9:00 – 9:30 AM" style range in `zone` (12-hour), for lists. */
+export function timeRangeInZone(start: string, end: string, zone: string): string {
+  try {
+    const f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hour: 'numeric',
+      minute: '2-digit',
+      hour12: true,
+    });
+    return `${f.format(new Date(start))} – ${f.format(new Date(end))}`;
+  } catch {
+    return `${start} – ${end}`;
+  }
+}
+
+/** A money amount in the currency's smallest unit, as the site writes prices: "$299", "1,200 EUR". */
+export function formatMinor(amount: number, currency: string): string {
+  const code = currency.toUpperCase();
+  return formatPrice(ZERO_DECIMAL.has(code) ? amount : amount / 100, code);
+}
+
+/** Currencies Stripe counts in whole units. */
+const ZERO_DECIMAL = new Set([
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'JPY',
+  'KMF',
+  'KRW',
+  'MGA',
+  'PYG',
+  'RWF',
+  'UGX',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+]);
