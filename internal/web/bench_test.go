@@ -2,6 +2,7 @@ package web
 
 import (
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"tribe/internal/auth"
 	"tribe/internal/community"
 	"tribe/internal/store/storetest"
+	"tribe/internal/webapp"
 )
 
 // BenchmarkListSessions is GET /api/sessions with 20 sessions, signed in, on
@@ -55,5 +57,82 @@ func BenchmarkPrerenderedPage(b *testing.B) {
 				b.Errorf("status %d", rec.Code)
 			}
 		}
+	})
+}
+
+// pageWriter stands for net/http's response writer in the page benchmarks:
+// a header map made fresh for each request, as net/http makes one, and a
+// body that is counted and dropped, so what is measured is the handler's own
+// work and not a recorder's copies.
+type pageWriter struct {
+	h      http.Header
+	status int
+	n      int
+}
+
+func (w *pageWriter) Header() http.Header { return w.h }
+func (w *pageWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+func (w *pageWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	w.n += len(b)
+	return len(b), nil
+}
+
+// benchmarkPage serves GET /about with gzip through h b.N times, with a
+// fresh request and header map each time, as net/http hands them over.
+func benchmarkPage(b *testing.B, h http.Handler) {
+	b.Helper()
+	base := httptest.NewRequest("GET", "/about", nil)
+	base.RemoteAddr = "127.0.0.1:1234"
+	gzip := []string{"gzip"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		req := *base
+		req.Header = http.Header{"Accept-Encoding": gzip}
+		w := &pageWriter{h: make(http.Header)}
+		h.ServeHTTP(w, &req)
+		if w.status != 200 || w.n == 0 {
+			b.Fatalf("status %d, %d bytes", w.status, w.n)
+		}
+	}
+}
+
+// BenchmarkPageVsSameJob compares serving /about (gzip) through the whole
+// handler with the yardstick of bench/static.sh, a handler that copies the
+// same response headers into the response and writes the same bytes: the
+// difference is the site's own work per page. Run it with
+// go test -run '^$' -bench PageVsSameJob -benchmem -count 10 ./internal/web
+// after make build (it serves the built app, as bin/tribe does).
+func BenchmarkPageVsSameJob(b *testing.B) {
+	app := webapp.FS()
+	if _, err := fs.Stat(app, "about/index.html"); err != nil {
+		b.Skip("the web app is not built: run make build first")
+	}
+	site := newTestSite(b, nil, nil, withOptions(func(o *Options) { o.App = app }))
+	req := httptest.NewRequest("GET", "/about", nil)
+	req.RemoteAddr = "127.0.0.1:1234"
+	req.Header.Set("Accept-Encoding", "gzip")
+	rec := httptest.NewRecorder()
+	site.h.ServeHTTP(rec, req)
+	if rec.Code != 200 || rec.Header().Get("Content-Encoding") != "gzip" {
+		b.Fatalf("GET /about: %d %v", rec.Code, rec.Header())
+	}
+	page, header := rec.Body.Bytes(), rec.Header().Clone()
+	b.Run("site", func(b *testing.B) { benchmarkPage(b, site.h) })
+	b.Run("same-job", func(b *testing.B) {
+		benchmarkPage(b, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			h := w.Header()
+			for k, v := range header {
+				h[k] = v
+			}
+			_, _ = w.Write(page)
+		}))
 	})
 }
