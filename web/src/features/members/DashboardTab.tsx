@@ -121,7 +121,7 @@ export function DashboardTab({ overview, isSubscriber, isAdmin, onRefresh }: Das
                 {data.tribe.active_members} / {data.tribe.capacity}
               </p>
               <p className="text-xs text-muted">
-                {spotsText(data.tribe.active_members, data.tribe.capacity)}
+                {spotsText(data.tribe)}
               </p>
             </>
           ) : (
