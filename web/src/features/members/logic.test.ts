@@ -88,7 +88,12 @@ describe('subscriptionBadge', () => {
 });
 
 describe('spotsText', () => {
-  const tribe = (active_members: number, held: number, spots_left: number, at_capacity = false) => ({
+  const tribe = (
+    active_members: number,
+    held: number,
+    spots_left: number,
+    at_capacity = false,
+  ) => ({
     active_members,
     held,
     spots_left,
