@@ -51,6 +51,13 @@ jport=$(free_port) samejob="http://127.0.0.1:$jport/about"
 $pin_server "$work/minimal" "127.0.0.1:$jport" "$work/www/about/index.html.gz" "$work/headers.txt" limits &
 pids+=($!)
 wait_up "$samejob"
+# The yardstick must send what ours sends, byte for byte but the Date.
+same_response() { curl -fsi -H 'Accept-Encoding: gzip' "$1" | grep -av '^Date: '; }
+if ! cmp -s <(same_response "$ours") <(same_response "$samejob"); then
+  echo "minimal-go-same-job does not send the same response as ours:" >&2
+  diff <(same_response "$ours" | sed -n '1,/^\r$/p') <(same_response "$samejob" | sed -n '1,/^\r$/p') >&2
+  exit 1
+fi
 
 nport=$(free_port) nginxurl="http://127.0.0.1:$nport/about/"
 cat > "$work/nginx.conf" <<CONF

@@ -51,8 +51,10 @@ func main() {
 	log.Fatal(http.ListenAndServe(os.Args[1], handler))
 }
 
-// readHeader reads "Name: value" lines, leaving out Date and Content-Length,
-// which the server writes itself.
+// readHeader reads "Name: value" lines, leaving out Date, which the server
+// writes itself. Content-Length is kept: without it net/http would send a
+// body larger than its 2 KB buffer chunked, which is not what bin/tribe
+// sends.
 func readHeader(path string) (http.Header, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -63,7 +65,7 @@ func readHeader(path string) (http.Header, error) {
 	s := bufio.NewScanner(f)
 	for s.Scan() {
 		name, value, ok := strings.Cut(strings.TrimSpace(s.Text()), ": ")
-		if !ok || name == "Date" || name == "Content-Length" {
+		if !ok || name == "Date" {
 			continue
 		}
 		h.Add(name, value)

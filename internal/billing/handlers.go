@@ -12,12 +12,12 @@ import (
 // onSubscription applies a customer.subscription.* event. When the event is
 // from the same second as the state already applied, their order is unknown,
 // so the subscription is read from Stripe and that state wins.
-func (s *Service) onSubscription(ctx context.Context, ev stripe.Event, in remoteSub) ([]string, error) {
+func (s *Service) onSubscription(ctx context.Context, ev stripe.Event, in remoteSub) (Handled, error) {
 	var fetched *remoteSub
 	var synced int64
 	err := s.db.Read.QueryRowContext(ctx, `SELECT stripe_synced_at FROM subscriptions WHERE stripe_subscription_id = $1`, in.ID).Scan(&synced)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("read subscription %s: %w", in.ID, err)
+		return Handled{}, fmt.Errorf("read subscription %s: %w", in.ID, err)
 	}
 	if err == nil && synced == in.AsOf && in.OurPrice {
 		fetched = s.tryFetch(ctx, in.ID, in.AsOf)
@@ -64,13 +64,13 @@ func (s *Service) tryFetch(ctx context.Context, id string, floor int64) *remoteS
 
 // onCheckoutCompleted links the member to the customer Checkout used and
 // applies the new subscription as Stripe has it now.
-func (s *Service) onCheckoutCompleted(ctx context.Context, ev stripe.Event, cs *stripe.CheckoutSession) ([]string, error) {
+func (s *Service) onCheckoutCompleted(ctx context.Context, ev stripe.Event, cs *stripe.CheckoutSession) (Handled, error) {
 	userID := cs.ClientReferenceID
 	if userID == "" {
 		userID = cs.Metadata["user_id"]
 	}
 	if cs.Mode != stripe.CheckoutSessionModeSubscription || userID == "" {
-		return nil, nil // not a tribe checkout
+		return Handled{Outcome: Ignored}, nil // not a tribe checkout
 	}
 	var fetched *remoteSub
 	if cs.Subscription != nil && cs.Subscription.ID != "" {
@@ -104,7 +104,7 @@ func (s *Service) onCheckoutCompleted(ctx context.Context, ev stripe.Event, cs *
 
 // onInvoice reads the invoice's subscription from Stripe and applies it, and
 // for a failed payment tells the member.
-func (s *Service) onInvoice(ctx context.Context, ev stripe.Event, inv *stripe.Invoice) ([]string, error) {
+func (s *Service) onInvoice(ctx context.Context, ev stripe.Event, inv *stripe.Invoice) (Handled, error) {
 	var subID, meta string
 	if p := inv.Parent; p != nil && p.SubscriptionDetails != nil {
 		if p.SubscriptionDetails.Subscription != nil {
@@ -113,7 +113,7 @@ func (s *Service) onInvoice(ctx context.Context, ev stripe.Event, inv *stripe.In
 		meta = p.SubscriptionDetails.Metadata["user_id"]
 	}
 	if subID == "" {
-		return nil, nil // not a subscription's invoice
+		return Handled{Outcome: Ignored}, nil // not a subscription's invoice
 	}
 	fetched := s.tryFetch(ctx, subID, ev.Created)
 	failed := ev.Type == "invoice.payment_failed"

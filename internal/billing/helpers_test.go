@@ -88,6 +88,12 @@ func (e *env) subscribe(userID, status string) {
 
 // deliver signs payload now and hands it to the webhook handler.
 func (e *env) deliver(payload []byte) ([]string, error) {
+	done, err := e.handle(payload)
+	return done.Changed, err
+}
+
+// handle signs payload now and returns all the webhook handler reports.
+func (e *env) handle(payload []byte) (Handled, error) {
 	return e.svc.HandleWebhook(e.ctx, payload, billingtest.Sign(payload, testSecret, e.clock.Now()))
 }
 

@@ -34,10 +34,29 @@ func HandledEvents() []string {
 	}
 }
 
+// Outcome is what became of one webhook delivery (the metrics count by it).
+type Outcome string
+
+// The outcomes of a verified delivery.
+const (
+	Applied   Outcome = "applied"   // recorded, its effect written
+	Ignored   Outcome = "ignored"   // not billing's: another event type, product or kind of checkout
+	Duplicate Outcome = "duplicate" // recorded before: a redelivery, nothing done
+	Rejected  Outcome = "rejected"  // refused (it would touch another member's customer), recorded as such, nothing changed
+)
+
+// Handled is what HandleWebhook did with a delivery: its outcome and the
+// members whose subscription changed.
+type Handled struct {
+	Outcome Outcome
+	Changed []string
+}
+
 // HandleWebhook verifies and applies one Stripe webhook delivery: payload is
-// the raw request body and sigHeader its Stripe-Signature header. It returns
-// the members whose subscription changed, so the caller can publish live
-// updates (topic "subscription" for each, and the tribe count).
+// the raw request body and sigHeader its Stripe-Signature header. It reports
+// the outcome and the members whose subscription changed, so the caller can
+// count it and publish live updates (topic "subscription" for each, and the
+// tribe count).
 //
 // A missing, malformed or wrong signature, or one whose timestamp is more
 // than five minutes from now, is an errs.Invalid error (answer 400) and
@@ -48,44 +67,44 @@ func HandledEvents() []string {
 // Only a database failure is returned as an internal error (answer 500, and
 // Stripe retries); Stripe API failures while handling are logged and the
 // event's own data is used.
-func (s *Service) HandleWebhook(ctx context.Context, payload []byte, sigHeader string) ([]string, error) {
+func (s *Service) HandleWebhook(ctx context.Context, payload []byte, sigHeader string) (Handled, error) {
 	ev, err := s.verify(payload, sigHeader)
 	if err != nil {
-		return nil, err
+		return Handled{}, err
 	}
 	if !handled(string(ev.Type)) {
-		return nil, nil
+		return Handled{Outcome: Ignored}, nil
 	}
 	var seen int
 	if err := s.db.Read.QueryRowContext(ctx, `SELECT COUNT(*) FROM payment_events WHERE id = $1`, ev.ID).Scan(&seen); err != nil {
-		return nil, fmt.Errorf("check event %s: %w", ev.ID, err)
+		return Handled{}, fmt.Errorf("check event %s: %w", ev.ID, err)
 	}
 	if seen > 0 {
-		return nil, nil
+		return Handled{Outcome: Duplicate}, nil
 	}
 	// A booking's payment (payment mode, metadata booking_id) or refund.
 	if ours, err := s.onPaymentEvent(ctx, ev); ours || err != nil {
-		return nil, err
+		return Handled{Outcome: Applied}, err
 	}
 	raw := ev.Data.Raw
 	switch t := string(ev.Type); {
 	case strings.HasPrefix(t, "customer.subscription."):
 		var sub stripe.Subscription
 		if err := json.Unmarshal(raw, &sub); err != nil {
-			return nil, badEvent(ev, err)
+			return Handled{}, badEvent(ev, err)
 		}
 		return s.onSubscription(ctx, ev, s.remote(&sub, ev.Created))
 	case t == "charge.refunded" || t == "checkout.session.async_payment_succeeded" || t == "checkout.session.async_payment_failed":
 		// One-time payments that are nobody's (no handler, no booking_id):
 		// recorded, nothing to apply.
-		return nil, s.recordOnly(ctx, ev)
+		return Handled{Outcome: Ignored}, s.recordOnly(ctx, ev)
 	case strings.HasPrefix(t, "checkout.session."):
 		var cs stripe.CheckoutSession
 		if err := json.Unmarshal(raw, &cs); err != nil {
-			return nil, badEvent(ev, err)
+			return Handled{}, badEvent(ev, err)
 		}
 		if t == "checkout.session.expired" {
-			return nil, s.once(ctx, ev, func(tx *sql.Tx) ([]string, error) {
+			return s.onceChanged(ctx, ev, func(tx *sql.Tx) ([]string, error) {
 				_, _, err := releaseSeatTx(ctx, tx, "", cs.ID)
 				return nil, err
 			})
@@ -94,7 +113,7 @@ func (s *Service) HandleWebhook(ctx context.Context, payload []byte, sigHeader s
 	default: // invoice.paid, invoice.payment_failed
 		var inv stripe.Invoice
 		if err := json.Unmarshal(raw, &inv); err != nil {
-			return nil, badEvent(ev, err)
+			return Handled{}, badEvent(ev, err)
 		}
 		return s.onInvoice(ctx, ev, &inv)
 	}
@@ -102,40 +121,40 @@ func (s *Service) HandleWebhook(ctx context.Context, payload []byte, sigHeader s
 
 func handled(t string) bool { return slices.Contains(HandledEvents(), t) }
 
-// once runs fn in a transaction that first records the event, so fn's
-// effect and the record commit together and a redelivery does nothing.
-func (s *Service) once(ctx context.Context, ev stripe.Event, fn func(tx *sql.Tx) ([]string, error)) error {
-	_, err := s.onceChanged(ctx, ev, fn)
-	return err
-}
-
+// onceChanged runs fn in a transaction that first records the event, so
+// fn's effect and the record commit together and a redelivery does nothing
+// (Duplicate). fn returns the members whose subscription changed.
 // A rejection from fn rolls its effects back and records the event as
 // rejected, with a log line, so the delivery is answered 2xx and never
 // retried.
-func (s *Service) onceChanged(ctx context.Context, ev stripe.Event, fn func(tx *sql.Tx) ([]string, error)) ([]string, error) {
-	var changed []string
+func (s *Service) onceChanged(ctx context.Context, ev stripe.Event, fn func(tx *sql.Tx) ([]string, error)) (Handled, error) {
+	out := Handled{Outcome: Applied}
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
-		if recorded, err := s.recordEvent(ctx, tx, ev, nil); err != nil || !recorded {
-			return err // !recorded: applied already by another delivery
+		recorded, err := s.recordEvent(ctx, tx, ev, nil)
+		if err != nil || !recorded {
+			out.Outcome = Duplicate // applied already by another delivery
+			return err
 		}
-		var err error
-		changed, err = fn(tx)
+		out.Changed, err = fn(tx)
 		return err
 	})
 	var rej *rejection
 	if errors.As(err, &rej) {
 		s.log.WarnContext(ctx, "billing: webhook event rejected, nothing changed",
 			"event", ev.ID, "type", string(ev.Type), "why", rej.reason)
+		out = Handled{Outcome: Rejected}
 		err = s.db.Tx(ctx, func(tx *sql.Tx) error {
-			_, err := s.recordEvent(ctx, tx, ev, &rej.reason)
+			recorded, err := s.recordEvent(ctx, tx, ev, &rej.reason)
+			if err == nil && !recorded {
+				out.Outcome = Duplicate
+			}
 			return err
 		})
-		changed = nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("apply event %s (%s): %w", ev.ID, ev.Type, err)
+		return Handled{}, fmt.Errorf("apply event %s (%s): %w", ev.ID, ev.Type, err)
 	}
-	return changed, nil
+	return out, nil
 }
 
 // recordEvent records ev as processed (rejected says why it was not

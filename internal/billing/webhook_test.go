@@ -169,9 +169,9 @@ func TestWebhookSignatures(t *testing.T) {
 			"signature of zero": "t=0,v1=00",
 		}
 		for name, header := range cases {
-			changed, err := e.svc.HandleWebhook(e.ctx, body, header)
-			if !errs.Is(err, errs.Invalid) || changed != nil {
-				t.Errorf("%s: %v %v, want an invalid error", name, changed, err)
+			done, err := e.svc.HandleWebhook(e.ctx, body, header)
+			if !errs.Is(err, errs.Invalid) || done.Changed != nil {
+				t.Errorf("%s: %v %v, want an invalid error", name, done, err)
 			}
 		}
 		notEvent := []byte(`{"object":"list"}`)
@@ -187,8 +187,8 @@ func TestWebhookSignatures(t *testing.T) {
 			t.Fatalf("unhandled type: %v %v", changed, err)
 		}
 		// Within the tolerance it applies.
-		if changed, err := e.svc.HandleWebhook(e.ctx, body, billingtest.Sign(body, testSecret, now.Add(-4*time.Minute))); err != nil || len(changed) != 1 {
-			t.Fatalf("four-minute-old signature: %v %v", changed, err)
+		if done, err := e.svc.HandleWebhook(e.ctx, body, billingtest.Sign(body, testSecret, now.Add(-4*time.Minute))); err != nil || len(done.Changed) != 1 {
+			t.Fatalf("four-minute-old signature: %v %v", done, err)
 		}
 		// Without a webhook secret nothing is accepted.
 		off := newEnv(t, db, "", 50)

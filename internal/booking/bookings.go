@@ -423,9 +423,9 @@ func (s *Service) checkLimits(ctx context.Context, tx *sql.Tx, emailKey, client 
 		return err
 	}
 	if n >= MaxOpenPerEmail {
-		return &LimitError{Err: errs.New(errs.RateLimited, fmt.Sprintf(
-			"This e-mail address already has %d bookings waiting for payment or confirmation. Please finish or cancel one first.", n)),
-			RetryAfter: retry}
+		return errs.New(errs.RateLimited, fmt.Sprintf(
+			"This e-mail address already has %d bookings waiting for payment or confirmation. Please finish or cancel one first.", n)).
+			After(retry)
 	}
 	if client = clientKey(client); client == "" {
 		return nil
@@ -435,9 +435,9 @@ func (s *Service) checkLimits(ctx context.Context, tx *sql.Tx, emailKey, client 
 		return err
 	}
 	if n >= MaxOpenPerClient {
-		return &LimitError{Err: errs.New(errs.RateLimited,
-			"Too many bookings are waiting for payment or confirmation from your network. Please try again later."),
-			RetryAfter: retry}
+		return errs.New(errs.RateLimited,
+			"Too many bookings are waiting for payment or confirmation from your network. Please try again later.").
+			After(retry)
 	}
 	return nil
 }

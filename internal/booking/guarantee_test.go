@@ -284,7 +284,7 @@ func TestOpenHoldLimitsPerEmailAndClient(t *testing.T) {
 		}
 		_, err := s.Book(context.Background(), req("session-15", slot(3), " squatter@example.com "))
 		wantCode(t, err, errs.RateLimited)
-		le, ok := err.(*LimitError)
+		le, ok := err.(*errs.Error)
 		if !ok || le.RetryAfter != HoldTTL-3*time.Minute {
 			t.Fatalf("limit error %#v, want Retry-After %v", err, HoldTTL-3*time.Minute)
 		}

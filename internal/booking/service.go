@@ -143,27 +143,11 @@ func hashToken(token string) string {
 // token alike, so a link reveals nothing about bookings it does not open.
 var notFoundBooking = errs.New(errs.NotFound, "This booking link is not valid. Please use the link in your latest booking e-mail.")
 
-// LimitError refuses a booking beyond the open-hold limits. It carries the
-// errs error (rate_limited, 429) and how long until one of the holds lapses,
-// for a Retry-After header.
-type LimitError struct {
-	Err        *errs.Error
-	RetryAfter time.Duration
-}
-
-func (e *LimitError) Error() string { return e.Err.Error() }
-
-// Unwrap lets errs.CodeOf and errors.As see the errs error.
-func (e *LimitError) Unwrap() error { return e.Err }
-
 func wrap(what string, err error) error {
 	if err == nil {
 		return nil
 	}
 	if _, ok := err.(*errs.Error); ok {
-		return err
-	}
-	if _, ok := err.(*LimitError); ok {
 		return err
 	}
 	return fmt.Errorf("%s: %w", what, err)

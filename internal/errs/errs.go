@@ -7,6 +7,7 @@ package errs
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // The API's error codes. Each has one HTTP status (httpx keeps that table);
@@ -63,9 +64,20 @@ type Error struct {
 	Code    string
 	Message string
 	Field   string // the JSON field it is about, when there is one
+	// RetryAfter, when set, is how long the client should wait before it
+	// tries again: the answer carries it as a Retry-After header.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string { return e.Message }
+
+// After returns a copy of e that tells the client to try again after d, so
+// a shared refusal is never changed by the request that uses it.
+func (e *Error) After(d time.Duration) *Error {
+	c := *e
+	c.RetryAfter = d
+	return &c
+}
 
 // New returns an error with a code and a message for a person.
 func New(code, message string) *Error { return &Error{Code: code, Message: message} }

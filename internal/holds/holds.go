@@ -72,7 +72,8 @@ type Claim struct {
 // Admit checks the rule for a new hold and records it inside tx, which
 // must hold the lock that serialises takers of the thing held. Refusals:
 // forbidden (address not confirmed), rate_limited (too many live holds
-// from the client address, or too many started by the account lately).
+// from the client address, or too many started by the account lately),
+// whose RetryAfter is when a new hold can be admitted.
 func (r Rule) Admit(ctx context.Context, tx *sql.Tx, c Claim, now time.Time) error {
 	var confirmed store.NullTime
 	err := tx.QueryRowContext(ctx, `SELECT email_confirmed_at FROM users WHERE id = $1`, c.UserID).Scan(&confirmed)
@@ -91,19 +92,27 @@ func (r Rule) Admit(ctx context.Context, tx *sql.Tx, c Claim, now time.Time) err
 		`DELETE FROM holds WHERE kind = $1 AND created_at < $2 AND expires_at < $3`, r.Kind, since, store.At(now)); err != nil {
 		return fmt.Errorf("hold %s: prune: %w", r.Kind, err)
 	}
-	var live, started int
+	var (
+		live, started           int
+		firstEnds, firstStarted store.NullTime
+	)
 	err = tx.QueryRowContext(ctx,
 		`SELECT (SELECT COUNT(*) FROM holds WHERE kind = $1 AND client = $2 AND expires_at > $3 AND released = FALSE),
-		        (SELECT COUNT(*) FROM holds WHERE kind = $1 AND user_id = $4 AND created_at > $5)`,
-		r.Kind, c.Client, store.At(now), c.UserID, since).Scan(&live, &started)
+		        (SELECT MIN(expires_at) FROM holds WHERE kind = $1 AND client = $2 AND expires_at > $3 AND released = FALSE),
+		        (SELECT COUNT(*) FROM holds WHERE kind = $1 AND user_id = $4 AND created_at > $5),
+		        (SELECT MIN(created_at) FROM holds WHERE kind = $1 AND user_id = $4 AND created_at > $5)`,
+		r.Kind, c.Client, store.At(now), c.UserID, since).Scan(&live, &firstEnds, &started, &firstStarted)
 	if err != nil {
 		return fmt.Errorf("hold %s: count: %w", r.Kind, err)
 	}
+	// The refusals say when trying again can succeed: once the client's
+	// first live hold ends, or once the account's oldest start leaves the
+	// window.
 	if live >= r.PerClient {
-		return errs.New(errs.RateLimited, r.Busy)
+		return errs.New(errs.RateLimited, r.Busy).After(firstEnds.Time.Sub(now))
 	}
 	if started >= r.PerAccount {
-		return errs.New(errs.RateLimited, r.Spent)
+		return errs.New(errs.RateLimited, r.Spent).After(firstStarted.Time.Add(r.Window).Sub(now))
 	}
 	if _, err := tx.ExecContext(ctx,
 		`INSERT INTO holds (id, kind, user_id, client, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,

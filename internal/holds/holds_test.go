@@ -83,3 +83,66 @@ func TestHoldRule(t *testing.T) {
 		}
 	})
 }
+
+// TestHoldRefusalsSayWhenToComeBack: a refusal carries the time until a new
+// hold can be admitted (the 429's Retry-After), not a guess: for a busy
+// client address, until its first live hold ends; for an account that
+// started its share, until its oldest start leaves the window.
+func TestHoldRefusalsSayWhenToComeBack(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		now := time.Now().UTC().Truncate(time.Second)
+		rule := Rule{Kind: KindSeat, PerClient: 2, PerAccount: 2, Window: time.Hour,
+			Unconfirmed: "confirm", Busy: "busy", Spent: "spent"}
+		user := func() string {
+			id := store.NewID()
+			if _, err := db.Write.ExecContext(ctx,
+				`INSERT INTO users (id, email, email_normalized, password_hash, email_confirmed_at) VALUES ($1, $2, $2, 'x', $3)`,
+				id, id+"@example.org", store.At(now)); err != nil {
+				t.Fatal(err)
+			}
+			return id
+		}
+		admit := func(userID, client string, at time.Time, ttl time.Duration) error {
+			return db.Tx(ctx, func(tx *sql.Tx) error {
+				return rule.Admit(ctx, tx, Claim{ID: store.NewID(), UserID: userID, Client: client, Expires: at.Add(ttl)}, at)
+			})
+		}
+		retryAfter := func(err error) time.Duration {
+			t.Helper()
+			e, ok := err.(*errs.Error)
+			if !ok || e.Code != errs.RateLimited {
+				t.Fatalf("%v, want rate_limited", err)
+			}
+			return e.RetryAfter
+		}
+
+		// Client "a": holds ending in 30 and 20 minutes; the third waits
+		// 20 minutes, 5 of which have passed.
+		if err := admit(user(), "a", now, 30*time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if err := admit(user(), "a", now, 20*time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if got := retryAfter(admit(user(), "a", now.Add(5*time.Minute), 30*time.Minute)); got != 15*time.Minute {
+			t.Errorf("busy client: retry after %v, want 15m", got)
+		}
+
+		// Ada started two holds, 10 and 25 minutes in; at minute 40 the
+		// first start leaves the hour's window at minute 70.
+		ada := user()
+		if err := admit(ada, "b", now.Add(10*time.Minute), time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if err := admit(ada, "c", now.Add(25*time.Minute), time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if got := retryAfter(admit(ada, "d", now.Add(40*time.Minute), time.Minute)); got != 30*time.Minute {
+			t.Errorf("spent account: retry after %v, want 30m", got)
+		}
+		if err := admit(ada, "d", now.Add(70*time.Minute+time.Second), time.Minute); err != nil {
+			t.Errorf("after the time the refusal named: %v", err)
+		}
+	})
+}

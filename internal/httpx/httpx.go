@@ -11,8 +11,10 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"tribe/internal/errs"
+	"tribe/internal/ratelimit"
 )
 
 // statusOf is the one table from error code to HTTP status.
@@ -75,10 +77,11 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	}
 }
 
-// WriteError answers err: an *errs.Error with its status, code and message;
-// anything else as a 500 with a generic message, the error itself going to
-// the request's log line (see Recorder). A request whose client has gone
-// gets no answer.
+// WriteError answers err: an *errs.Error with its status, code and message,
+// and a Retry-After header (whole seconds, rounded up) when it carries
+// RetryAfter; anything else as a 500 with a generic message, the error
+// itself going to the request's log line (see Recorder). A request whose
+// client has gone gets no answer.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	var e *errs.Error
 	if !errors.As(err, &e) {
@@ -87,6 +90,9 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		}
 		noteError(w, r, err)
 		e = errs.New(errs.Internal, errs.MessageOf(err))
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfter(e.RetryAfter)))
 	}
 	WriteJSON(w, Status(e.Code), ErrorBody{Error: ErrorDetail{Code: e.Code, Message: e.Message, Field: e.Field}})
 }

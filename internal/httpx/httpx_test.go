@@ -3,10 +3,12 @@ package httpx
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"tribe/internal/errs"
 )
@@ -91,3 +93,30 @@ func TestNotePatternRecordsTheMatchedRoute(t *testing.T) {
 type wrapped struct{ http.ResponseWriter }
 
 func (w wrapped) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// TestRetryAfterTravelsWithTheError: a refusal that knows when to come back
+// carries it in the one error type, and WriteError turns it into
+// Retry-After (whole seconds, rounded up, at least 1), also through a
+// wrapped error; After leaves the shared refusal it copies unchanged.
+func TestRetryAfterTravelsWithTheError(t *testing.T) {
+	shared := errs.New(errs.RateLimited, "Too many.")
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{shared.After(90 * time.Second), "90"},
+		{shared.After(1500 * time.Millisecond), "2"},
+		{shared.After(time.Millisecond), "1"},
+		{fmt.Errorf("hold: %w", shared.After(31*time.Minute)), "1860"},
+		{shared, ""},
+	} {
+		rec := httptest.NewRecorder()
+		WriteError(rec, httptest.NewRequest("POST", "/", nil), c.err)
+		if rec.Code != 429 || rec.Header().Get("Retry-After") != c.want {
+			t.Errorf("%v: %d, Retry-After %q, want 429 and %q", c.err, rec.Code, rec.Header().Get("Retry-After"), c.want)
+		}
+	}
+	if shared.RetryAfter != 0 {
+		t.Errorf("After changed the shared error: %v", shared.RetryAfter)
+	}
+}

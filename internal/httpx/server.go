@@ -65,7 +65,7 @@ type reserveKey struct{}
 var (
 	// errAtConnLimit answers a request other than a health check that came
 	// on a connection of the health reserve.
-	errAtConnLimit = errs.New(errs.Unavailable, "The server is at its connection limit. Please try again in a moment.")
+	errAtConnLimit = errs.New(errs.Unavailable, "The server is at its connection limit. Please try again in a moment.").After(time.Second)
 	errClientConns = errs.New(errs.RateLimited, "Too many connections from your address. Please close some and try again.")
 )
 
@@ -82,7 +82,6 @@ func reserveGate(h http.Handler) http.Handler {
 				return
 			}
 		}
-		w.Header().Set("Retry-After", "1")
 		WriteError(w, r, errAtConnLimit)
 	})
 }

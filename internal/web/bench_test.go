@@ -2,13 +2,17 @@ package web
 
 import (
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"syscall"
 	"testing"
+	"time"
 
 	"tribe/internal/auth"
 	"tribe/internal/community"
 	"tribe/internal/store/storetest"
+	"tribe/internal/webapp"
 )
 
 // BenchmarkListSessions is GET /api/sessions with 20 sessions, signed in, on
@@ -56,4 +60,97 @@ func BenchmarkPrerenderedPage(b *testing.B) {
 			}
 		}
 	})
+}
+
+// pageWriter stands for net/http's response writer in the page benchmarks:
+// a header map made fresh for each request, as net/http makes one, and a
+// body that is counted and dropped, so what is measured is the handler's own
+// work and not a recorder's copies.
+type pageWriter struct {
+	h      http.Header
+	status int
+	n      int
+}
+
+func (w *pageWriter) Header() http.Header { return w.h }
+func (w *pageWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+func (w *pageWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	w.n += len(b)
+	return len(b), nil
+}
+
+// benchmarkPage serves GET /about with gzip through h b.N times, with a
+// fresh request and header map each time, as net/http hands them over.
+func benchmarkPage(b *testing.B, h http.Handler) {
+	b.Helper()
+	base := httptest.NewRequest("GET", "/about", nil)
+	base.RemoteAddr = "127.0.0.1:1234"
+	gzip := []string{"gzip"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := processCPU(b)
+	defer func() { b.ReportMetric(float64(processCPU(b)-cpu)/float64(b.N), "cpu-ns/op") }()
+	for b.Loop() {
+		req := *base
+		req.Header = http.Header{"Accept-Encoding": gzip}
+		w := &pageWriter{h: make(http.Header)}
+		h.ServeHTTP(w, &req)
+		if w.status != 200 || w.n == 0 {
+			b.Fatalf("status %d, %d bytes", w.status, w.n)
+		}
+	}
+}
+
+// BenchmarkPageVsSameJob compares serving /about (gzip) through the whole
+// handler with the yardstick of bench/static.sh, a handler that copies the
+// same response headers into the response and writes the same bytes: the
+// difference is the site's own work per page. Run it with
+// go test -run '^$' -bench PageVsSameJob -benchmem -cpu 1 -count 10 ./internal/web
+// after make build (it serves the built app, as bin/tribe does). cpu-ns/op
+// is the processor time per request, the figure to compare on a busy
+// machine.
+func BenchmarkPageVsSameJob(b *testing.B) {
+	app := webapp.FS()
+	if _, err := fs.Stat(app, "about/index.html"); err != nil {
+		b.Skip("the web app is not built: run make build first")
+	}
+	site := newTestSite(b, nil, nil, withOptions(func(o *Options) { o.App = app }))
+	req := httptest.NewRequest("GET", "/about", nil)
+	req.RemoteAddr = "127.0.0.1:1234"
+	req.Header.Set("Accept-Encoding", "gzip")
+	rec := httptest.NewRecorder()
+	site.h.ServeHTTP(rec, req)
+	if rec.Code != 200 || rec.Header().Get("Content-Encoding") != "gzip" {
+		b.Fatalf("GET /about: %d %v", rec.Code, rec.Header())
+	}
+	page, header := rec.Body.Bytes(), rec.Header().Clone()
+	b.Run("site", func(b *testing.B) { benchmarkPage(b, site.h) })
+	b.Run("same-job", func(b *testing.B) {
+		benchmarkPage(b, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			h := w.Header()
+			for k, v := range header {
+				h[k] = v
+			}
+			_, _ = w.Write(page)
+		}))
+	})
+}
+
+// processCPU is the processor time the process has used so far (user and
+// system, every thread, the garbage collector's included): on a machine
+// shared with other work it tells the cost of a request better than the
+// wall time, which counts the waits for a core.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"tribe/internal/billing"
 	"tribe/internal/billing/billingtest"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
@@ -74,6 +75,30 @@ func TestRefreshFloodCannotSpendTheStripeQuota(t *testing.T) {
 		}
 		if n := fake.Requests("POST /v1/billing_portal/sessions"); n < 1 || n > 2 {
 			t.Fatalf("%d portal sessions for %d portal requests served at once", n, counts[200])
+		}
+	})
+}
+
+// TestSeatHoldRefusalSaysWhenToComeBack: the hold rule's 429 used to come
+// without Retry-After, so a client could only guess when to try again. A
+// fourth open checkout from one address is refused until the first of the
+// three ends (31 minutes), and the answer says so.
+func TestSeatHoldRefusalSaysWhenToComeBack(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fake := billingtest.NewFake(t)
+		m := newTestSite(t, db, billingEnv(fake.URL))
+		for _, email := range []string{"ada@example.com", "bob@example.com", "cy@example.com"} {
+			if r := m.call(m.user(email), "POST", "/api/billing/checkout", nil); r.status != 200 {
+				t.Fatalf("checkout of %s: %d %s", email, r.status, r.body)
+			}
+		}
+		r := m.call(m.user("dee@example.com"), "POST", "/api/billing/checkout", nil)
+		if r.status != 429 || r.errCode() != "rate_limited" {
+			t.Fatalf("a fourth hold from one address: %d %s", r.status, r.body)
+		}
+		s, err := strconv.Atoi(r.header.Get("Retry-After"))
+		if ttl := int(billing.CheckoutTTL.Seconds()); err != nil || s < ttl-60 || s > ttl {
+			t.Fatalf("Retry-After %q, want about %d seconds", r.header.Get("Retry-After"), ttl)
 		}
 	})
 }

@@ -255,7 +255,8 @@ func TestBillingWebhook(t *testing.T) {
 		metrics := m.call(testUser{}, "GET", "/metrics", nil).body
 		for _, want := range []string{
 			`tribe_webhook_events_total{outcome="rejected",type="unverified"} 6`,
-			`tribe_webhook_events_total{outcome="applied",type="customer.subscription.created"} 2`,
+			`tribe_webhook_events_total{outcome="applied",type="customer.subscription.created"} 1`,
+			`tribe_webhook_events_total{outcome="duplicate",type="customer.subscription.created"} 1`, // the redelivery
 			`tribe_webhook_events_total{outcome="ignored",type="other"} 1`,
 			`tribe_webhook_events_total{outcome="failed",type="customer.subscription.deleted"} 1`,
 		} {
@@ -439,6 +440,49 @@ func TestCompRespectsCapacity(t *testing.T) {
 		r := m.call(admin, "PUT", "/api/admin/members/"+ada.id+"/complimentary", map[string]any{"until": nil})
 		if r.status != 409 || r.errCode() != "at_capacity" {
 			t.Fatalf("comp when full: %d %s", r.status, r.body)
+		}
+	})
+}
+
+// TestRejectedWebhookIsCountedAsRejected: an event billing refuses (Ada's
+// subscription naming Bob's Stripe customer) is recorded as rejected and
+// answered 200 so Stripe stops retrying it, but /metrics counted it as
+// applied, hiding the refusal from whoever watches the dashboard. It is
+// counted as rejected, and its redelivery as a duplicate.
+func TestRejectedWebhookIsCountedAsRejected(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fake := billingtest.NewFake(t)
+		m := newTestSite(t, db, billingEnv(fake.URL))
+		ada, bob := m.user("ada@example.com"), m.user("bob@example.com")
+		for _, body := range [][]byte{
+			subscriptionEvent("evt_ada", "customer.subscription.created", "sub_ada", "cus_ada", ada.id, "active", false),
+			subscriptionEvent("evt_bob", "customer.subscription.created", "sub_bob", "cus_bob", bob.id, "active", false),
+		} {
+			if r := m.signed(body); r.status != 200 {
+				t.Fatalf("subscription: %d %s", r.status, r.body)
+			}
+		}
+		forged := subscriptionEvent("evt_forged", "customer.subscription.updated", "sub_ada", "cus_bob", ada.id, "canceled", false)
+		for range 2 {
+			if r := m.signed(forged); r.status != 200 {
+				t.Fatalf("rejected event: %d %s", r.status, r.body)
+			}
+		}
+		if status, _ := m.subscriptionStatus(ada); status != "active" {
+			t.Fatalf("the rejected event changed Ada's subscription: %q", status)
+		}
+		metrics := m.call(testUser{}, "GET", "/metrics", nil).body
+		for _, want := range []string{
+			`tribe_webhook_events_total{outcome="applied",type="customer.subscription.created"} 2`,
+			`tribe_webhook_events_total{outcome="rejected",type="customer.subscription.updated"} 1`,
+			`tribe_webhook_events_total{outcome="duplicate",type="customer.subscription.updated"} 1`,
+		} {
+			if !strings.Contains(metrics, want) {
+				t.Errorf("metrics lack %s", want)
+			}
+		}
+		if strings.Contains(metrics, `tribe_webhook_events_total{outcome="applied",type="customer.subscription.updated"}`) {
+			t.Error("the rejected event is counted as applied")
 		}
 	})
 }

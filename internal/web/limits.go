@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"strconv"
 	"time"
 
 	"tribe/internal/errs"
@@ -37,12 +36,12 @@ func newAuthLimits() authLimits {
 }
 
 // limited spends one request from each limiter under its key. When one
-// refuses it sets Retry-After on w and returns the 429 error for the
-// handler to return; nil means every limiter let the request through.
-func limited(w http.ResponseWriter, checks ...limitCheck) error {
+// refuses it returns the 429 error, with its Retry-After, for the handler
+// to return; nil means every limiter let the request through.
+func limited(checks ...limitCheck) error {
 	for _, c := range checks {
 		if ok, wait := c.l.Allow(c.key); !ok {
-			return tooMany(w, wait, "Too many attempts. Please wait a moment and try again.")
+			return tooMany(wait, "Too many attempts. Please wait a moment and try again.")
 		}
 	}
 	return nil
@@ -53,10 +52,10 @@ type limitCheck struct {
 	key string
 }
 
-// tooMany sets Retry-After on w and returns the 429 error with msg.
-func tooMany(w http.ResponseWriter, wait time.Duration, msg string) error {
-	w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfter(wait)))
-	return errs.New(errs.RateLimited, msg)
+// tooMany is the 429 error with msg, telling the client to wait wait
+// (httpx.WriteError sends it as Retry-After).
+func tooMany(wait time.Duration, msg string) error {
+	return errs.New(errs.RateLimited, msg).After(wait)
 }
 
 // billingLimits bound, per member, the routes that call Stripe on every
@@ -80,7 +79,7 @@ func newBillingLimits() billingLimits {
 // l, and runs next otherwise.
 func perMember(l *ratelimit.Limiter, next handlerFunc) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if err := limited(w, limitCheck{l, caller(r).UserID}); err != nil {
+		if err := limited(limitCheck{l, caller(r).UserID}); err != nil {
 			return err
 		}
 		return next(w, r)

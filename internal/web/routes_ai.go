@@ -97,7 +97,7 @@ func (a *aiAPI) chat(w http.ResponseWriter, r *http.Request) error {
 	if !v.Anonymous() {
 		key, limiter = "user:"+v.UserID, a.account
 	}
-	if err := limited(w, limitCheck{limiter, key}); err != nil {
+	if err := limited(limitCheck{limiter, key}); err != nil {
 		return err
 	}
 	var in AIChatRequest

@@ -98,7 +98,7 @@ func (a *authAPI) signup(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
 	}
-	if err := limited(w, limitCheck{a.limits.signupIP, a.clientKey(r)}, limitCheck{a.limits.signupEmail, auth.NormalizeEmail(in.Email)}); err != nil {
+	if err := limited(limitCheck{a.limits.signupIP, a.clientKey(r)}, limitCheck{a.limits.signupEmail, auth.NormalizeEmail(in.Email)}); err != nil {
 		return err
 	}
 	u, token, err := a.auth.SignUp(r.Context(), auth.SignUpInput{FullName: in.FullName, Email: in.Email, Password: in.Password}, a.clientOf(r))
@@ -118,7 +118,7 @@ func (a *authAPI) signin(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
 	}
-	if err := limited(w, limitCheck{a.limits.signinIP, a.clientKey(r)}); err != nil {
+	if err := limited(limitCheck{a.limits.signinIP, a.clientKey(r)}); err != nil {
 		return err
 	}
 	// The back-off is keyed by the address as typed (normalised), account or
@@ -126,7 +126,7 @@ func (a *authAPI) signin(w http.ResponseWriter, r *http.Request) error {
 	// client, so failing from elsewhere cannot lock the owner out.
 	account, client := auth.NormalizeEmail(in.Email), a.clientKey(r)
 	if wait := a.limits.signinAccount.Wait(account, client); wait > 0 {
-		return tooMany(w, wait, fmt.Sprintf("Too many failed sign-ins for this address. Please wait %s and try again.", plural.Count(ratelimit.RetryAfter(wait), "second", "seconds")))
+		return tooMany(wait, fmt.Sprintf("Too many failed sign-ins for this address. Please wait %s and try again.", plural.Count(ratelimit.RetryAfter(wait), "second", "seconds")))
 	}
 	u, token, err := a.auth.SignIn(r.Context(), in.Email, in.Password, a.clientOf(r))
 	if errors.Is(err, auth.ErrInvalidCredentials) {
@@ -179,7 +179,7 @@ func (a *authAPI) forgot(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := limited(w, limitCheck{a.limits.forgotIP, a.clientKey(r)}, limitCheck{a.limits.forgotEmail, email.Key}); err != nil {
+	if err := limited(limitCheck{a.limits.forgotIP, a.clientKey(r)}, limitCheck{a.limits.forgotEmail, email.Key}); err != nil {
 		return err
 	}
 	if err := a.auth.RequestPasswordReset(r.Context(), email.Mailbox); err != nil {
@@ -197,7 +197,7 @@ func (a *authAPI) reset(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
 	}
-	if err := limited(w, limitCheck{a.limits.resetIP, a.clientKey(r)}); err != nil {
+	if err := limited(limitCheck{a.limits.resetIP, a.clientKey(r)}); err != nil {
 		return err
 	}
 	u, token, err := a.auth.ResetPassword(r.Context(), in.Token, in.Password, a.clientOf(r))
@@ -212,7 +212,7 @@ func (a *authAPI) reset(w http.ResponseWriter, r *http.Request) error {
 
 func (a *authAPI) resend(w http.ResponseWriter, r *http.Request) error {
 	p := caller(r)
-	if err := limited(w, limitCheck{a.limits.resendUser, p.UserID}); err != nil {
+	if err := limited(limitCheck{a.limits.resendUser, p.UserID}); err != nil {
 		return err
 	}
 	sent, err := a.auth.ResendConfirmation(r.Context(), p.UserID)

@@ -105,7 +105,7 @@ func (a *billingAPI) webhook(w http.ResponseWriter, r *http.Request) error {
 		a.metrics.WebhookEvent("unverified", "rejected")
 		return err
 	}
-	changed, err := a.billing.HandleWebhook(r.Context(), body, r.Header.Get("Stripe-Signature"))
+	done, err := a.billing.HandleWebhook(r.Context(), body, r.Header.Get("Stripe-Signature"))
 	typ := webhookType(body)
 	switch code := errs.CodeOf(err); {
 	case err == nil:
@@ -116,12 +116,8 @@ func (a *billingAPI) webhook(w http.ResponseWriter, r *http.Request) error {
 		a.metrics.WebhookEvent(typ, "failed")
 		return err
 	}
-	outcome := "applied"
-	if typ == "other" {
-		outcome = "ignored"
-	}
-	a.metrics.WebhookEvent(typ, outcome)
-	a.membershipChanged(r, changed...)
+	a.metrics.WebhookEvent(typ, string(done.Outcome))
+	a.membershipChanged(r, done.Changed...)
 	httpx.WriteJSON(w, http.StatusOK, webhookReceived{Received: true})
 	return nil
 }

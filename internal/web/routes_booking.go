@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
-	"strconv"
 	"strings"
 	"time"
 
@@ -123,7 +122,7 @@ func (a *bookingAPI) slots(w http.ResponseWriter, r *http.Request) error {
 
 func (a *bookingAPI) create(w http.ResponseWriter, r *http.Request) error {
 	client := clientIP(r, a.proxies)
-	if err := limited(w, limitCheck{a.book, client}); err != nil {
+	if err := limited(limitCheck{a.book, client}); err != nil {
 		return err
 	}
 	var in BookingRequest
@@ -136,8 +135,8 @@ func (a *bookingAPI) create(w http.ResponseWriter, r *http.Request) error {
 		req.UserID = p.UserID
 	}
 	c, err := a.booking.Reserve(r.Context(), req)
-	if err := limitAnswer(w, err); err != nil {
-		return err
+	if err != nil {
+		return err // the open-booking limits carry their Retry-After
 	}
 	st, err := a.booking.LoadSettings(r.Context())
 	if err != nil {
@@ -148,17 +147,6 @@ func (a *bookingAPI) create(w http.ResponseWriter, r *http.Request) error {
 		CheckoutURL: c.CheckoutURL,
 	})
 	return nil
-}
-
-// limitAnswer sets Retry-After for the domain's open-hold limit and returns
-// the error to answer, if any.
-func limitAnswer(w http.ResponseWriter, err error) error {
-	var le *booking.LimitError
-	if errors.As(err, &le) {
-		w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfter(le.RetryAfter)))
-		return le.Err
-	}
-	return err
 }
 
 // manageToken is the manage token of a booker's request.

@@ -43,7 +43,7 @@ func (a *kbAPI) register(g *registrar) error {
 }
 
 func (a *kbAPI) search(w http.ResponseWriter, r *http.Request) error {
-	if err := limited(w, limitCheck{a.searchIP, clientKey(r, a.cfg.TrustedProxies)}); err != nil {
+	if err := limited(limitCheck{a.searchIP, clientKey(r, a.cfg.TrustedProxies)}); err != nil {
 		return err
 	}
 	var in SearchRequest

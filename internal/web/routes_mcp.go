@@ -88,7 +88,7 @@ func (m *mcpAPI) serve(w http.ResponseWriter, r *http.Request) error {
 	}
 	allowCORS(w.Header())
 	if ok, wait := m.perIP.Allow(clientKey(r, m.cfg.TrustedProxies)); !ok {
-		return tooMany(w, wait, "Too many requests to the MCP endpoint. Please wait a moment and try again.")
+		return tooMany(wait, "Too many requests to the MCP endpoint. Please wait a moment and try again.")
 	}
 	body, err := httpx.ReadRaw(w, r, m.mcp.MaxBody())
 	if err != nil {
@@ -105,7 +105,7 @@ func (m *mcpAPI) serve(w http.ResponseWriter, r *http.Request) error {
 	}
 	// Each call of a batch counts, not only the request that carries it.
 	if ok, wait := m.perIP.AllowN(clientKey(r, m.cfg.TrustedProxies), msgs.Count-1); !ok {
-		return tooMany(w, wait, "Too many requests to the MCP endpoint. Please wait a moment and try again.")
+		return tooMany(wait, "Too many requests to the MCP endpoint. Please wait a moment and try again.")
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	// A request without Accept (or with */*) accepts any type (RFC 9110); the

@@ -134,7 +134,7 @@ var (
 func (a *membersAPI) postAvatar(w http.ResponseWriter, r *http.Request) error {
 	p := caller(r)
 	if ok, wait := a.avatars.AllowUpload(p.UserID); !ok {
-		return tooMany(w, wait, community.AvatarUploadsMessage)
+		return tooMany(wait, community.AvatarUploadsMessage)
 	}
 	// Room for the multipart framing around a file at the limit.
 	r.Body = http.MaxBytesReader(w, r.Body, community.MaxAvatarBytes+64<<10)

@@ -44,7 +44,7 @@ func (a *waitlistAPI) join(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
 	}
-	if err := limited(w, limitCheck{a.perIP, clientKey(r, a.cfg.TrustedProxies)}, limitCheck{a.perEmail, auth.NormalizeEmail(in.Email)}); err != nil {
+	if err := limited(limitCheck{a.perIP, clientKey(r, a.cfg.TrustedProxies)}, limitCheck{a.perEmail, auth.NormalizeEmail(in.Email)}); err != nil {
 		return err
 	}
 	added, err := waitlist.Join(r.Context(), a.db, in.FullName, in.Email, a.cfg.BaseURL)

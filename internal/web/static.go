@@ -86,9 +86,11 @@ var (
 
 // staticSite serves the built app from memory.
 type staticSite struct {
-	files  map[string]*staticFile // by slash path without the leading "/"
-	routes map[string]bool
-	built  bool
+	files map[string]*staticFile // by slash path without the leading "/"
+	// pages holds every app route's page, made once so that serving one
+	// builds no file name.
+	pages map[string]appPage
+	built bool
 	// shell is the app without prerendered content, for client-only routes
 	// (and the 404 answer of a build without a prerendered 404 page).
 	shell *staticFile
@@ -103,6 +105,14 @@ type staticSite struct {
 	// from the site owner's content (renderOwnerContent); nil when the
 	// content is the build's. Made before rendering starts, never changed.
 	owner map[string]*ownerPage
+}
+
+// appPage is the page of an app route: its prerendered file of the build
+// (the shell for a route without one) and that file's name, under which a
+// version rendered from the owner's content is kept.
+type appPage struct {
+	name string
+	file *staticFile
 }
 
 // ownerPage is one page rendered again from the owner's content, in the
@@ -147,10 +157,7 @@ const baseURLPlaceholder = "%TRIBE_BASE_URL%"
 // from the build's (contentOverride), so the app shows the owner's text
 // without a rebuild, and the page config (pageConfigScript).
 func loadStatic(dist fs.FS, baseURL string, pageScripts []byte) (*staticSite, error) {
-	s := &staticSite{files: map[string]*staticFile{}, routes: map[string]bool{}}
-	for _, r := range appRoutes {
-		s.routes[r] = true
-	}
+	s := &staticSite{files: map[string]*staticFile{}, pages: map[string]appPage{}}
 	raw := map[string][]byte{}
 	err := fs.WalkDir(dist, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || path.Base(p) == ".gitkeep" {
@@ -186,6 +193,17 @@ func loadStatic(dist fs.FS, baseURL string, pageScripts []byte) (*staticSite, er
 		s.shell = s.files["index.html"]
 	}
 	s.notFoundPage = newNotFoundPage(s.files["404.html"])
+	for _, route := range appRoutes {
+		name := "index.html"
+		if route != "/" {
+			name = strings.TrimPrefix(route, "/") + "/index.html"
+		}
+		file := s.files[name]
+		if file == nil {
+			name, file = "", s.shell
+		}
+		s.pages[route] = appPage{name: name, file: file}
+	}
 	return s, nil
 }
 
@@ -330,8 +348,8 @@ func (s *staticSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte("The web app is not built into this binary. Run `make build` (or `make run`) from the repository.\n"))
 		return
 	}
-	if s.routes[p] {
-		s.serveFile(w, r, s.pageFor(r.Context(), p), http.StatusOK, cacheRevalidate)
+	if page, ok := s.pages[p]; ok {
+		s.servePage(w, r, page)
 		return
 	}
 	if isPrefixRoute(p) {
@@ -371,18 +389,16 @@ func (s *staticSite) notFound(w http.ResponseWriter, r *http.Request) {
 	s.serveFile(w, r, s.shell, http.StatusNotFound, cacheRevalidate)
 }
 
-// pageFor returns the prerendered HTML of a route when the build has one
-// (index.html for /, about/index.html for /about), rendered from the
-// owner's content when that differs from the build's, else the app shell.
-func (s *staticSite) pageFor(ctx context.Context, route string) *staticFile {
-	name := "index.html"
-	if route != "/" {
-		name = strings.TrimPrefix(route, "/") + "/index.html"
+// servePage answers GET or HEAD of an app route with its page: the
+// prerendered HTML (index.html for /, about/index.html for /about), rendered
+// from the owner's content when that differs from the build's, else the app
+// shell.
+func (s *staticSite) servePage(w http.ResponseWriter, r *http.Request, page appPage) {
+	f := page.file
+	if s.owner != nil && page.name != "" {
+		f = s.ownerVersion(r.Context(), page.name, f)
 	}
-	if f, ok := s.files[name]; ok {
-		return s.ownerVersion(ctx, name, f)
-	}
-	return s.shell
+	s.serveFile(w, r, f, http.StatusOK, cacheRevalidate)
 }
 
 // gzipBytes compresses b with a pooled writer: pages compressed on their
@@ -415,12 +431,12 @@ func (s *staticSite) serveFile(w http.ResponseWriter, r *http.Request, f *static
 	if f.gzip != nil || f.lazyGzip || f.brotli != nil {
 		varyOnEncoding(h)
 	}
-	if status == http.StatusOK && etagMatches(r.Header.Get("If-None-Match"), f.etag) {
+	if status == http.StatusOK && etagMatches(firstValue(r.Header, "If-None-Match"), f.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
 	body, length := f.body, f.hdr.length
-	switch enc := acceptedCodings(r.Header.Get("Accept-Encoding")); {
+	switch enc := acceptedCodings(firstValue(r.Header, "Accept-Encoding")); {
 	case f.brotli != nil && enc.br:
 		body, length = f.brotli, f.hdr.brotliLength
 		h["Content-Encoding"] = hdrBrotli
@@ -435,6 +451,15 @@ func (s *staticSite) serveFile(w http.ResponseWriter, r *http.Request, f *static
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
+}
+
+// firstValue is h.Get(key) for a key already in canonical form, as the
+// server keeps request headers, without canonicalising it again.
+func firstValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // varyOnEncoding adds Accept-Encoding to h's Vary, sharing the ready-made

@@ -2,7 +2,7 @@ import { get } from 'node:http';
 import { expect, type Page, test } from '@playwright/test';
 
 /** The public-site budget: gzipped JavaScript a first visit to `/` needs before it can render. */
-const homeScriptBudget = 90 * 1024;
+const homeScriptBudget = 80 * 1024;
 
 /**
  * The size of `url` as the server sends it to a browser that accepts gzip, not decompressed
@@ -182,7 +182,7 @@ test.describe('prerendered pages', () => {
     expect(home.ld).toEqual([expect.objectContaining({ '@type': 'Person' })]);
   });
 
-  test('the JavaScript / needs before it renders stays within the 90 KB gzip budget', async ({
+  test('the JavaScript / needs before it renders stays within the 80 KB gzip budget', async ({
     request,
     baseURL,
   }) => {

@@ -93,8 +93,10 @@ describe('count texts', () => {
   });
 
   it('count the spots left on the members card for 0, 1 and many', () => {
-    expect(spotsText(50, 50)).toBe('0 spots left');
-    expect(spotsText(49, 50)).toBe('1 spot left');
-    expect(spotsText(30, 50)).toBe('20 spots left');
+    const card = (active_members: number, spots_left: number) =>
+      spotsText({ active_members, held: 0, spots_left, at_capacity: spots_left === 0 });
+    expect(card(50, 0)).toBe('0 spots left');
+    expect(card(49, 1)).toBe('1 spot left');
+    expect(card(30, 20)).toBe('20 spots left');
   });
 });

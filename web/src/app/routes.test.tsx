@@ -1,10 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { NotFoundPage } from '@/features/errors/NotFoundPage';
 import { ada, json, mockApi, resetAuthState } from '@/test/mock-api';
 import { renderRoute } from '@/test/render';
-import { HomeRoute } from './pages/home';
-import { pageFor, pageRoutes } from './routes';
+import { HomeRoute, NotFoundRoute, pageFor, pageRoutes } from './routes';
 import { pageMeta } from './seo';
 
 /** The page routes listed in the public-site spec's route table. */
@@ -110,10 +108,10 @@ describe('pageFor', () => {
     expect(pageFor('/')).toBe(HomeRoute);
     expect(pageFor('/about/')).toBe(pageFor('/about'));
     // The server answers 404 for a path in other case; the page must agree.
-    expect(pageFor('/About')).toBe(NotFoundPage);
-    expect(pageFor('/about')).not.toBe(NotFoundPage);
-    expect(pageFor('/about/team')).toBe(NotFoundPage);
-    expect(pageFor('/nope')).toBe(NotFoundPage);
+    expect(pageFor('/About')).toBe(NotFoundRoute);
+    expect(pageFor('/about')).not.toBe(NotFoundRoute);
+    expect(pageFor('/about/team')).toBe(NotFoundRoute);
+    expect(pageFor('/nope')).toBe(NotFoundRoute);
   });
 
   it('gives /bookings/{id} its page, but not the bare prefix or a deeper path', () => {

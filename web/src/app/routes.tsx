@@ -1,9 +1,7 @@
 import { type ComponentType, lazy } from 'react';
-import { NotFoundPage } from '@/features/errors/NotFoundPage';
 import { useLocation } from '@/lib/router';
 import { useDocumentHead } from './document-head';
 import { RootLayout } from './layout/RootLayout';
-import { HomeRoute } from './pages/home';
 
 /** Loads a named page export as its own chunk. */
 function lazyPage<M extends Record<string, unknown>>(
@@ -16,6 +14,14 @@ function lazyPage<M extends Record<string, unknown>>(
   });
 }
 
+// Home and the 404 page are chunks too, as every other page, so the entry holds only the frame
+// every page shares (layout, router, session): a prerendered page is on screen before any page's
+// code arrives, and hydrates when its chunk has.
+export const HomeRoute = lazyPage(() => import('./pages/home'), 'HomeRoute');
+export const NotFoundRoute = lazyPage(
+  () => import('@/features/errors/NotFoundPage'),
+  'NotFoundPage',
+);
 const AboutPage = lazyPage(() => import('@/features/marketing/AboutPage'), 'AboutPage');
 const ProjectsPage = lazyPage(() => import('@/features/marketing/ProjectsPage'), 'ProjectsPage');
 const BookingPage = lazyPage(() => import('@/features/marketing/BookingPage'), 'BookingPage');
@@ -76,7 +82,7 @@ export const prefixRoutes: ReadonlyArray<{ prefix: string; Component: ComponentT
 
 /**
  * Finds the page for a path: exact and case-sensitive, as the server decides which paths are
- * pages (it answers 404 for `/About`), ignoring a trailing slash; NotFoundPage otherwise.
+ * pages (it answers 404 for `/About`), ignoring a trailing slash; NotFoundRoute otherwise.
  */
 export function pageFor(pathname: string): ComponentType {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
@@ -85,7 +91,7 @@ export function pageFor(pathname: string): ComponentType {
   const prefixed = prefixRoutes.find(
     (route) => path.startsWith(route.prefix) && /^[^/]+$/.test(path.slice(route.prefix.length)),
   );
-  return prefixed?.Component ?? NotFoundPage;
+  return prefixed?.Component ?? NotFoundRoute;
 }
 
 /**

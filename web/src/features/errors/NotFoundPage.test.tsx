@@ -14,9 +14,11 @@ describe('NotFoundPage', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2031-03-04T05:06:07Z'));
     renderRoute('/no/such/page');
+    // The page is its own chunk: it renders once that has loaded.
+    const heading = await screen.findByRole('heading', { level: 1 });
     vi.useRealTimers();
 
-    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Page Not Found');
+    expect(heading).toHaveTextContent('Page Not Found');
     expect(screen.getByText('404', { selector: 'p' })).toBeInTheDocument();
     const code = screen.getByText('/no/such/page', { selector: 'code' });
     expect(code.tagName).toBe('CODE');
@@ -27,8 +29,9 @@ describe('NotFoundPage', () => {
     expect(time?.textContent).toMatch(/2031/);
   });
 
-  it('logs the path to the console exactly once', () => {
+  it('logs the path to the console exactly once', async () => {
     renderRoute('/missing');
+    await screen.findByRole('heading', { level: 1 });
     const calls = consoleError.mock.calls.filter((c) => String(c[0]).startsWith('404 Error'));
     expect(calls).toEqual([
       ['404 Error: User attempted to access non-existent route:', '/missing'],
@@ -38,17 +41,17 @@ describe('NotFoundPage', () => {
   it('Return Home navigates to /', async () => {
     const user = userEvent.setup();
     const { router } = renderRoute('/missing');
-    await user.click(screen.getByRole('button', { name: 'Return Home' }));
+    await user.click(await screen.findByRole('button', { name: 'Return Home' }));
     expect(router.location.pathname).toBe('/');
     expect(
-      screen.getByRole('heading', { level: 1, name: 'Agentic Coaching & Mentoring' }),
+      await screen.findByRole('heading', { level: 1, name: 'Agentic Coaching & Mentoring' }),
     ).toBeInTheDocument();
   });
 
   it('View Projects navigates to /projects', async () => {
     const user = userEvent.setup();
     const { router } = renderRoute('/missing');
-    await user.click(screen.getByRole('button', { name: 'View Projects' }));
+    await user.click(await screen.findByRole('button', { name: 'View Projects' }));
     expect(router.location.pathname).toBe('/projects');
     expect(await screen.findByRole('heading', { level: 1, name: 'Projects' })).toBeInTheDocument();
   });
@@ -56,7 +59,7 @@ describe('NotFoundPage', () => {
   it('Go Back returns to the previous page', async () => {
     const user = userEvent.setup();
     const { router } = renderRoute(['/about', '/missing']);
-    await user.click(screen.getByRole('button', { name: 'Go Back' }));
+    await user.click(await screen.findByRole('button', { name: 'Go Back' }));
     expect(router.location.pathname).toBe('/about');
     expect(await screen.findByRole('heading', { level: 1, name: 'About rUv' })).toBeInTheDocument();
   });
@@ -65,12 +68,13 @@ describe('NotFoundPage', () => {
     vi.spyOn(window.history, 'length', 'get').mockReturnValue(1);
     const user = userEvent.setup();
     const { router } = renderRoute('/missing');
-    await user.click(screen.getByRole('button', { name: 'Go Back' }));
+    await user.click(await screen.findByRole('button', { name: 'Go Back' }));
     expect(router.location.pathname).toBe('/');
   });
 
   it('logs again when moving to another unknown path', async () => {
     const { router } = renderRoute('/first-missing');
+    await screen.findByText('/first-missing', { selector: 'code' });
     await router.navigate('/second-missing');
     expect(await screen.findByText('/second-missing', { selector: 'code' })).toBeInTheDocument();
     const paths = consoleError.mock.calls

@@ -120,9 +120,7 @@ export function DashboardTab({ overview, isSubscriber, isAdmin, onRefresh }: Das
               <p className="text-2xl font-bold text-fg">
                 {data.tribe.active_members} / {data.tribe.capacity}
               </p>
-              <p className="text-xs text-muted">
-                {spotsText(data.tribe.active_members, data.tribe.capacity)}
-              </p>
+              <p className="text-xs text-muted">{spotsText(data.tribe)}</p>
             </>
           ) : (
             <Skeleton className="h-8 w-24" />

@@ -88,16 +88,39 @@ describe('subscriptionBadge', () => {
 });
 
 describe('spotsText', () => {
-  it('says Growing Community below 30 members', () => {
-    expect(spotsText(0, 50)).toBe('Growing Community');
-    expect(spotsText(29, 50)).toBe('Growing Community');
+  const tribe = (
+    active_members: number,
+    held: number,
+    spots_left: number,
+    at_capacity = false,
+  ) => ({
+    active_members,
+    held,
+    spots_left,
+    at_capacity,
   });
 
-  it('counts the spots left from 30 members on, against the given capacity', () => {
-    expect(spotsText(30, 50)).toBe('20 spots left');
-    expect(spotsText(49, 50)).toBe('1 spot left');
-    expect(spotsText(50, 50)).toBe('0 spots left');
-    expect(spotsText(35, 40)).toBe('5 spots left');
+  it('says Growing Community below 30 members', () => {
+    expect(spotsText(tribe(0, 0, 50))).toBe('Growing Community');
+    expect(spotsText(tribe(29, 3, 18))).toBe('Growing Community');
+  });
+
+  it('counts the spots left as the server does from 30 members on', () => {
+    expect(spotsText(tribe(30, 0, 20))).toBe('20 spots left');
+    expect(spotsText(tribe(49, 0, 1))).toBe('1 spot left');
+    expect(spotsText(tribe(50, 0, 0, true))).toBe('0 spots left');
+  });
+
+  // The card computed capacity less members, so with seats held by checkouts in progress it
+  // offered spots that /api/tribe/status and checkout no longer had.
+  it('leaves out held seats and names them, agreeing with the tribe status', () => {
+    expect(spotsText(tribe(44, 4, 2))).toBe('2 spots left, 4 being checked out');
+    expect(spotsText(tribe(45, 5, 0, true))).toBe('0 spots left, 5 being checked out');
+    expect(spotsText(tribe(30, 1, 1))).toBe('1 spot left, 1 being checked out');
+  });
+
+  it('says a small tribe is full below 30 members', () => {
+    expect(spotsText(tribe(8, 2, 0, true))).toBe('0 spots left, 2 being checked out');
   });
 });
 

@@ -1,5 +1,5 @@
 /** The members area's rules that are worth testing on their own: texts, levels, dates, validation. */
-import type { Subscription } from '@/lib/api-types/billing';
+import type { Subscription, TribeStatus } from '@/lib/api-types/billing';
 import type { CohortInput, SessionView as LiveSession } from '@/lib/api-types/community';
 import type { Progress, Step } from '@/lib/api-types/levels';
 import type { MembersOverview } from '@/lib/api-types/web';
@@ -75,11 +75,18 @@ export function memberBadge(
 /** From this many active members on, the members card counts the spots left (spec §9). */
 export const SPOTS_LEFT_FROM = 30;
 
-/** The line under 'n / capacity' on the Tribe Members card. */
-export function spotsText(activeMembers: number, capacity: number): string {
-  if (activeMembers < SPOTS_LEFT_FROM) return 'Growing Community';
-  const left = Math.max(0, capacity - activeMembers);
-  return `${plural(left, 'spot')} left`;
+/**
+ * The line under 'n / capacity' on the Tribe Members card. The spots left are the server's
+ * (`spots_left`: capacity less members and seats held by checkouts in progress), so the card
+ * agrees with the Tribe page and with what checkout accepts; held seats are named as such. A full
+ * tribe says so even below SPOTS_LEFT_FROM members (a small capacity).
+ */
+export function spotsText(
+  tribe: Pick<TribeStatus, 'active_members' | 'held' | 'spots_left' | 'at_capacity'>,
+): string {
+  if (tribe.active_members < SPOTS_LEFT_FROM && !tribe.at_capacity) return 'Growing Community';
+  const left = `${plural(tribe.spots_left, 'spot')} left`;
+  return tribe.held > 0 ? `${left}, ${tribe.held} being checked out` : left;
 }
 
 export interface TribalLevel {
