@@ -116,11 +116,11 @@ describe('pageFor', () => {
 
   it('gives /bookings/{id} its page, but not the bare prefix or a deeper path', () => {
     const booking = pageFor('/bookings/abc');
-    expect(booking).not.toBe(NotFoundPage);
+    expect(booking).not.toBe(NotFoundRoute);
     expect(pageFor('/bookings/abc/')).toBe(booking);
-    expect(pageFor('/bookings/')).toBe(NotFoundPage);
-    expect(pageFor('/bookings')).toBe(NotFoundPage);
-    expect(pageFor('/bookings/a/b')).toBe(NotFoundPage);
-    expect(pageFor('/book/unknown')).toBe(NotFoundPage);
+    expect(pageFor('/bookings/')).toBe(NotFoundRoute);
+    expect(pageFor('/bookings')).toBe(NotFoundRoute);
+    expect(pageFor('/bookings/a/b')).toBe(NotFoundRoute);
+    expect(pageFor('/book/unknown')).toBe(NotFoundRoute);
   });
 });
