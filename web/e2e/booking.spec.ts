@@ -20,7 +20,7 @@ import {
  */
 
 const SHOTS = 'test-results/booking';
-const OWNER = 'admin@example.test';
+const OWNER = 'booking-admin@example.test';
 /** The visitor is in Paris; the owner's hours are on Toronto's clock (content/availability). */
 const VISITOR_ZONE = 'Europe/Paris';
 

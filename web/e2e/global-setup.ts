@@ -11,7 +11,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // Each spec that signs in as an admin has an address of its own, so no spec depends on which
   // one made an account first.
   const server = await startTribe('tribe-server.log', {
-    TRIBE_ADMIN_EMAILS: 'admin@example.test,agent-admin@example.test,showup-admin@example.test',
+    TRIBE_ADMIN_EMAILS:
+      'admin@example.test,agent-admin@example.test,showup-admin@example.test,booking-admin@example.test',
   });
   process.env.E2E_BASE_URL = server.baseURL;
   return server.stop;

@@ -13,11 +13,14 @@ import { startTribe, type TribeServer } from './tribe-server';
 
 const contentDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'content');
 
-/** The owner's edits of services.json: a price raised, a session renamed, a link removed. */
+/**
+ * The owner's edits of services.json: a price raised, a session renamed, and another paused (no
+ * longer booked on the site, its link removed).
+ */
 const edits: ReadonlyArray<[string, string]> = [
   ['"name": "Quick Consultation"', '"name": "Rapid Review"'],
   ['"price": 149,', '"price": 177,'],
-  ['"booking_link": "https://cal.com/ruv/60min"', '"booking_link": ""'],
+  ['"booking": "native",\n      "booking_link": "https://cal.com/ruv/60min"', '"booking_link": ""'],
 ];
 
 let server: TribeServer;

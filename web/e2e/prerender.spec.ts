@@ -71,7 +71,9 @@ test.describe('prerendered pages', () => {
         '$3,000',
         '$5,000',
         '$50,000',
-        'https://cal.com/ruv/30min',
+        // Sessions are booked on the site; group training keeps its scheduler.
+        'href="/book/session-30"',
+        'https://cal.com/ruv/neural-trader-group',
       ],
       '/tribe': ['Limited to 50 members', '$250', 'Join Wait List'],
       '/about': ['PACT', 'Kellogg School of Management'],

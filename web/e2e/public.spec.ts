@@ -187,27 +187,35 @@ test.describe('projects', () => {
 });
 
 test.describe('booking', () => {
-  test('every Book link opens the scheduling page in a new tab', async ({ page }) => {
+  test("session Book links open the site's booking page in the same tab", async ({ page }) => {
     await page.goto('/booking');
     const sessions = page.getByTestId('session-card');
     await expect(sessions).toHaveCount(3);
     const book = page.getByRole('link', { name: /^Book Now/ });
     await expect(book).toHaveCount(3);
-    for (const link of await book.all()) {
-      await expect(link).toHaveAttribute('target', '_blank');
-      await expect(link).toHaveAttribute('rel', /noopener/);
-      await expect(link).toHaveAttribute('href', /^https:\/\//);
-    }
+    const hrefs = await book.evaluateAll((links) => links.map((l) => l.getAttribute('href')));
+    expect(hrefs).toEqual(['/book/session-15', '/book/session-30', '/book/session-60']);
+    for (const link of await book.all()) await expect(link).not.toHaveAttribute('target');
     for (const card of await sessions.all()) {
       const height = (await card.boundingBox())?.height ?? 0;
       expect(height).toBeGreaterThanOrEqual(449);
     }
+    await book.nth(1).click();
+    await expect(page).toHaveURL(/\/book\/session-30$/);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Deep Dive');
+  });
+
+  test('group training still opens its scheduling page in a new tab', async ({ page }) => {
+    await page.goto('/booking');
+    const group = page.getByTestId('training-card').first().getByRole('link');
+    await expect(group).toHaveAttribute('target', '_blank');
+    await expect(group).toHaveAttribute('rel', /noopener/);
     // The scheduling site is not reachable offline; the new tab itself is what is tested.
     await page
       .context()
       .route('https://cal.com/**', (route) => route.fulfill({ body: 'scheduling page' }));
-    const [popup] = await Promise.all([page.waitForEvent('popup'), book.nth(1).click()]);
-    await expect(popup).toHaveURL('https://cal.com/ruv/30min');
+    const [popup] = await Promise.all([page.waitForEvent('popup'), group.click()]);
+    await expect(popup).toHaveURL('https://cal.com/ruv/neural-trader-group');
     await popup.close();
   });
 

@@ -106,7 +106,9 @@ export function structuredData(
         description: text,
         price: String(price),
         priceCurrency: services.currency,
-        url: /^https?:/.test(url) ? url : `${base}/booking`,
+        // The site's own booking pages, or a scheduler's web address; anything else (a mailto:
+        // link) is booked from the booking page.
+        url: url.startsWith(`${base}/`) || /^https?:/.test(url) ? url : `${base}/booking`,
       });
       return {
         '@context': 'https://schema.org',
