@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -243,50 +242,9 @@ func (a *bookingAPI) events(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if a.streams.Stopping(r) {
-		return httpx.ErrShuttingDown
-	}
-	sub, err := a.hub.Subscribe(r.Context(), events.BookingStream(b.ID))
-	switch {
-	case errors.Is(err, events.ErrTooMany):
-		return errTooManyStreams
-	case err != nil:
-		if r.Context().Err() != nil {
-			return nil
-		}
-		a.logger.Error("open booking stream", "err", err)
-		return errEventsUnavailable
-	}
-	defer sub.Close()
-	stream, err := a.streams.Open(w, r)
-	if err != nil {
-		return nil // Open answered a shutdown itself; anything else is a client gone
-	}
-	defer stream.Close()
-	if stream.Send("ready", struct{}{}) != nil {
-		return nil
-	}
-	for {
-		select {
-		case <-stream.Done():
-			return nil
-		case <-sub.Done():
-			return nil
-		case <-sub.Wake():
-			for _, topic := range sub.Take() {
-				if topic != events.TopicBooking {
-					continue // the site's other notices are not this page's
-				}
-				if stream.Send(topic, events.Event{Topic: topic}) != nil {
-					return nil
-				}
-			}
-		case <-stream.Heartbeat():
-			if stream.KeepAlive() != nil {
-				return nil
-			}
-		}
-	}
+	// The site's other notices are not this page's.
+	onlyBooking := func(topic string) bool { return topic == events.TopicBooking }
+	return relayNotices(w, r, notices{hub: a.hub, streams: a.streams, logger: a.logger}, events.BookingStream(b.ID), onlyBooking, nil)
 }
 
 // --- admins

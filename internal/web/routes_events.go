@@ -67,10 +67,38 @@ var (
 // user they concern. A notice names a topic, never data; the page refetches.
 func (a *eventsAPI) serve(w http.ResponseWriter, r *http.Request) error {
 	p := caller(r)
-	if a.streams.Stopping(r) {
+	// Ending the stream is enough when the session is gone: the browser
+	// reconnects, gets 401 and stops retrying.
+	alive := func(ctx context.Context) bool {
+		ok, err := a.auth.SessionActive(ctx, p.SessionID)
+		if err != nil {
+			if ctx.Err() == nil {
+				a.logger.Warn("live-update stream: session check failed", "err", err)
+			}
+			return true
+		}
+		return ok
+	}
+	return relayNotices(w, r, notices{hub: a.hub, streams: a.streams, logger: a.logger}, p.UserID, nil, alive)
+}
+
+// notices is what a live-update stream is made of: the hub it follows, the
+// streams it is written through and the log for what goes wrong.
+type notices struct {
+	hub     *events.Hub
+	streams *httpx.Streams
+	logger  *slog.Logger
+}
+
+// relayNotices follows key on the hub and relays its notices as server-sent
+// events until the client leaves, the hub ends the subscription, or alive
+// (asked at each heartbeat; nil for always) says no. keep picks the topics
+// the page follows (nil for all). It is the one loop of every live stream.
+func relayNotices(w http.ResponseWriter, r *http.Request, n notices, key string, keep func(topic string) bool, alive func(context.Context) bool) error {
+	if n.streams.Stopping(r) {
 		return httpx.ErrShuttingDown
 	}
-	sub, err := a.hub.Subscribe(r.Context(), p.UserID)
+	sub, err := n.hub.Subscribe(r.Context(), key)
 	switch {
 	case errors.Is(err, events.ErrTooMany):
 		return errTooManyStreams
@@ -78,15 +106,15 @@ func (a *eventsAPI) serve(w http.ResponseWriter, r *http.Request) error {
 		if r.Context().Err() != nil {
 			return nil // the client went away
 		}
-		a.logger.Error("open live-update stream", "err", err)
+		n.logger.Error("open live-update stream", "err", err)
 		return errEventsUnavailable
 	}
 	defer sub.Close()
 
-	stream, err := a.streams.Open(w, r)
+	stream, err := n.streams.Open(w, r)
 	if err != nil {
 		if !errors.Is(err, httpx.ErrShuttingDown) {
-			a.logger.Warn("open live-update stream", "err", err)
+			n.logger.Warn("open live-update stream", "err", err)
 		}
 		return nil // Open answered a shutdown itself; anything else is a client gone
 	}
@@ -102,19 +130,15 @@ func (a *eventsAPI) serve(w http.ResponseWriter, r *http.Request) error {
 			return nil
 		case <-sub.Wake():
 			for _, topic := range sub.Take() {
+				if keep != nil && !keep(topic) {
+					continue
+				}
 				if stream.Send(topic, events.Event{Topic: topic}) != nil {
 					return nil
 				}
 			}
 		case <-stream.Heartbeat():
-			// Ending the stream is enough when the session is gone: the
-			// browser reconnects, gets 401 and stops retrying.
-			alive, err := a.auth.SessionActive(stream.Context(), p.SessionID)
-			if err != nil {
-				if stream.Context().Err() == nil {
-					a.logger.Warn("live-update stream: session check failed", "err", err)
-				}
-			} else if !alive {
+			if alive != nil && !alive(stream.Context()) {
 				return nil
 			}
 			if stream.KeepAlive() != nil {
