@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tribe/internal/access"
+	"tribe/internal/content"
 )
 
 func TestParseDuration(t *testing.T) {
@@ -120,7 +121,7 @@ func TestSpanAcrossDaylightSaving(t *testing.T) {
 			if got := end.Format(time.RFC3339); got != c.wantEnd {
 				t.Errorf("end %s, want %s", got, c.wantEnd)
 			}
-			loc, _ := LoadZone(c.zone)
+			loc, _ := content.LoadZone(c.zone)
 			if got := end.In(loc).Format("15:04 MST"); got != c.local {
 				t.Errorf("local end %s, want %s", got, c.local)
 			}
@@ -174,7 +175,7 @@ func TestWallClockAgainstEveryOffset(t *testing.T) {
 	zones := []string{"America/New_York", "Europe/London", "Australia/Lord_Howe", "Asia/Kathmandu",
 		"Pacific/Apia", "America/Santiago", "Africa/Casablanca", "UTC"}
 	for _, name := range zones {
-		loc, err := LoadZone(name)
+		loc, err := content.LoadZone(name)
 		if err != nil {
 			t.Fatal(err)
 		}

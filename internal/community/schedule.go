@@ -2,9 +2,9 @@ package community
 
 import (
 	"fmt"
-	"strings"
-	"sync"
 	"time"
+
+	"tribe/internal/content"
 )
 
 // Session is a live group session as stored, with its computed times.
@@ -52,29 +52,6 @@ func (s *Session) State(now time.Time) string {
 	}
 	return s.Status
 }
-
-// LoadZone resolves an IANA time-zone name. "Local" and the empty name are
-// refused: a session's time must not depend on the server's own zone.
-func LoadZone(name string) (*time.Location, error) {
-	if name == "" || name == "Local" || strings.ContainsAny(name, " \\") {
-		return nil, fmt.Errorf("unknown time zone %q", name)
-	}
-	if loc, ok := zones.Load(name); ok {
-		return loc.(*time.Location), nil
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return nil, fmt.Errorf("unknown time zone %q: %w", name, err)
-	}
-	zones.Store(name, loc)
-	return loc, nil
-}
-
-// zones remembers loaded time zones. time.LoadLocation unpacks the zone from
-// the embedded database on every call (a third of a session list's time);
-// its answer cannot change while the binary runs, so keeping it is safe.
-// Only names that loaded are kept, so the map holds at most the IANA zones.
-var zones sync.Map // name -> *time.Location
 
 // WallClock reads date (YYYY-MM-DD) and clock (HH:MM) as a local time in
 // loc. A time skipped by a spring-forward change is moved forward by the gap
@@ -163,7 +140,7 @@ func digits(s string) (int, bool) {
 // real elapsed time after the start, so a two-hour session across a
 // daylight-saving change still lasts two hours.
 func Span(date, clock, zone, duration string) (start, end time.Time, err error) {
-	loc, err := LoadZone(zone)
+	loc, err := content.LoadZone(zone)
 	if err != nil {
 		return time.Time{}, time.Time{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"tribe/internal/access"
+	"tribe/internal/content"
 	"tribe/internal/errs"
 	"tribe/internal/store"
 )
@@ -154,7 +155,7 @@ func (in SessionInput) validate() (*Session, error) {
 	if _, err := ParseDuration(s.Duration); err != nil {
 		return nil, errs.Field("duration", err.Error())
 	}
-	if _, err := LoadZone(s.Timezone); err != nil {
+	if _, err := content.LoadZone(s.Timezone); err != nil {
 		return nil, errs.Field("timezone", "Time zone must be an IANA name such as America/New_York.")
 	}
 	if s.Status == "" {

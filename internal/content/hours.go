@@ -8,10 +8,11 @@ import (
 	_ "time/tzdata" // the owner's time zone must resolve on hosts without zoneinfo
 )
 
-// LoadZone resolves an IANA time-zone name. "Local" and the empty name are
-// refused: the owner's hours must not depend on the server's own zone.
-// Loaded zones are kept, because time.LoadLocation unpacks the zone again
-// on every call and its answer cannot change while the binary runs.
+// LoadZone resolves an IANA time-zone name for the owner's hours and the
+// tribe's sessions alike. "Local" and the empty name are refused: no time
+// the site shows may depend on the server's own zone. Loaded zones are kept,
+// because time.LoadLocation unpacks the zone again on every call (a third
+// of a session list's time) and its answer cannot change while the binary runs.
 func LoadZone(name string) (*time.Location, error) {
 	if name == "" || name == "Local" || strings.ContainsAny(name, " \\") {
 		return nil, fmt.Errorf("unknown time zone %q", name)
