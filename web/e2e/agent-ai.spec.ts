@@ -60,6 +60,10 @@ test('the agent page shows the model calling its search tool and streams its ans
   // A provider failing mid-answer (members-area.md §4 Chat, §8): the empty assistant message is
   // removed, the reason is a destructive toast, and Retry asks again. Nothing says "AI Error" in
   // the conversation and no red banner repeats the toast.
+  // The answer's text can be complete before its stream closes; Enter is ignored while a
+  // stream is open (the prompt stays in the box), so wait for the stream to end first.
+  await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  await expect(log.getByRole('button', { name: 'Copy answer' })).toHaveCount(1);
   const answersBefore = await log.getByRole('listitem').count();
   await box.fill('Please [fail] now');
   await box.press('Enter');
