@@ -21,7 +21,7 @@ import (
 var ownerEdits = []struct{ file, from, to string }{
 	{"services.json", `"name": "Quick Consultation"`, `"name": "Rapid Review"`},
 	{"services.json", `"price": 149,`, `"price": 177,`},
-	{"services.json", "\"booking\": \"native\",\n      \"booking_link\": \"https://cal.com/ruv/60min\"", `"booking_link": ""`},
+	{"services.json", "\"booking\": \"native\",\n      \"features\": [\n        \"End-to-end design", "\"booking_link\": \"\",\n      \"features\": [\n        \"End-to-end design"},
 	{"services.json", `"price_monthly": 250,`, `"price_monthly": 275,`},
 	{"about.json", `Independent AI Consultant & Enterprise AI Architect`, `Independent AI Consultant & Agentic Systems Architect`},
 	{"about.json", `linkedin.com/in/reuvencohen`, `linkedin.com/in/owner-example`},
@@ -33,7 +33,7 @@ var ownerEdits = []struct{ file, from, to string }{
 var staleAndFresh = []struct{ stale, fresh string }{
 	{"Quick Consultation", "Rapid Review"},
 	{"$149", "$177"},
-	{"cal.com/ruv/60min", ""},
+	{`href="/book/session-60"`, ""},
 	{"Enterprise AI Architect", "Agentic Systems Architect"},
 	{"linkedin.com/in/reuvencohen", "linkedin.com/in/owner-example"},
 }

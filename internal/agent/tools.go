@@ -372,7 +372,7 @@ func (d SiteDeps) services() ServicesOutput {
 	for _, s := range sv.Sessions {
 		out.Sessions = append(out.Sessions, ServiceOffer{
 			ID: s.ID, Name: s.Name, Description: s.Description, Duration: fmt.Sprintf("%d minutes", s.Duration),
-			Price: s.Price, PriceText: content.FormatPrice(s.Price, sv.Currency), BookingLink: s.BookingLink,
+			Price: s.Price, PriceText: content.FormatPrice(s.Price, sv.Currency), BookingLink: s.BookAt(d.BaseURL),
 			Popular: s.Popular, Features: s.Features,
 		})
 	}
@@ -380,7 +380,7 @@ func (d SiteDeps) services() ServicesOutput {
 		out.Training = append(out.Training, ServiceOffer{
 			ID: t.ID, Name: "Neural Trader " + t.Title, Description: t.Subtitle, Duration: t.Duration, Capacity: t.Capacity,
 			Price: t.Price, PriceText: content.FormatPrice(t.Price, sv.Currency), OriginalPrice: t.OriginalPrice,
-			BookingLink: t.BookingLink, Popular: t.IsPopular, LimitedTime: t.IsLimitedTime, Features: t.Features,
+			BookingLink: t.BookAt(d.BaseURL), Popular: t.IsPopular, LimitedTime: t.IsLimitedTime, Features: t.Features,
 		})
 	}
 	tr := sv.Tribe

@@ -114,7 +114,7 @@ func TestListServices(t *testing.T) {
 	}
 	s := out.(ServicesOutput)
 	if len(s.Sessions) != 3 || s.Sessions[1].PriceText != "$299" || s.Sessions[1].Duration != "30 minutes" ||
-		s.Sessions[1].BookingLink != "https://cal.com/ruv/30min" || !s.Sessions[1].Popular {
+		s.Sessions[1].BookingLink != "https://ruv.example/book/session-30" || !s.Sessions[1].Popular {
 		t.Errorf("sessions: %+v", s.Sessions)
 	}
 	if len(s.Training) != 3 || s.Training[1].PriceText != "$3,000" || s.Training[1].OriginalPrice != 5000 || !s.Training[1].LimitedTime {

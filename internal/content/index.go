@@ -83,8 +83,9 @@ func buildIndex(s *Site) SearchIndex {
 			text += " Most popular."
 		}
 		text += " " + se.Description + " Includes: " + strings.Join(se.Features, "; ") + "."
-		if se.BookingLink != "" {
-			text += " Book at " + se.BookingLink + "."
+		// The index has no base URL; a path on this site reads as one.
+		if at := se.BookAt(""); at != "" {
+			text += " Book at " + at + "."
 		}
 		add(ServicesFile, fmt.Sprintf("%s (%d minutes)", se.Name, se.Duration), text,
 			"session", "booking", "pricing", "services", fmt.Sprintf("%d min", se.Duration))

@@ -103,6 +103,10 @@ type Session struct {
 	Popular     bool     `json:"popular"`
 }
 
+// BookAt is where a visitor books the session: the site's own page when the
+// site books it, else BookingLink (empty while bookings are paused).
+func (s Session) BookAt(baseURL string) string { return bookAt(baseURL, s.ID, s.Booking, s.BookingLink) }
+
 // TrainingOption is a Neural Trader training card. Its mixed field-name
 // style (originalPrice next to booking_link) is the original's, kept so the
 // pages and the console read the same names the specification gives.
@@ -124,6 +128,18 @@ type TrainingOption struct {
 	ButtonText      string   `json:"button_text"`
 	IsPopular       bool     `json:"isPopular"`
 	IsLimitedTime   bool     `json:"isLimitedTime"`
+}
+
+// BookAt is where a visitor books the option, as Session.BookAt.
+func (t TrainingOption) BookAt(baseURL string) string {
+	return bookAt(baseURL, t.ID, t.Booking, t.BookingLink)
+}
+
+func bookAt(baseURL, id, booking, link string) string {
+	if booking == NativeBooking {
+		return baseURL + "/book/" + id
+	}
+	return link
 }
 
 // NeuralTrader is the console's summary of the training offer.

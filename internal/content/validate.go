@@ -339,6 +339,11 @@ func (c *checker) bookable(f, booking, link, minutesField string, minutes int, p
 	if zeroDecimal[currency] && price != float64(int64(price)) {
 		c.fail(f+".price", "must be a whole number in %s, which has no smaller unit", currency)
 	}
+	if native && link != "" {
+		// Two places to book one offer drift apart: visitors were sent to the
+		// old scheduler by the AI and the search index while the page booked here.
+		c.fail(f+".booking_link", "must be left out when \"booking\" is %q: the site books it at /book/{id}", NativeBooking)
+	}
 	c.link(f+".booking_link", link, bookingLink, true)
 	if !native && (strings.HasPrefix(link, "/book/") || link == "/book") {
 		c.fail(f+".booking_link", "points at this site's booking page; add \"booking\": %q to book it here, or link to an external scheduler", NativeBooking)

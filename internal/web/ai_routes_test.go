@@ -229,8 +229,8 @@ func TestAIChatGoalOffline(t *testing.T) {
 	text := s.content()
 	for _, want := range []string{
 		agent.OfflineLabel, agent.OfflineGoalNotice,
-		"**Quick Consultation** (15 minutes, $149)", "Book: https://cal.com/ruv/15min",
-		"**Deep Dive** (30 minutes, $299)", "Book: https://cal.com/ruv/30min",
+		"**Quick Consultation** (15 minutes, $149)", "Book: " + site.cfg.BaseURL + "/book/session-15",
+		"**Deep Dive** (30 minutes, $299)", "Book: " + site.cfg.BaseURL + "/book/session-30",
 		site.cfg.BaseURL + "/booking",
 	} {
 		if !strings.Contains(text, want) {
@@ -269,7 +269,7 @@ func TestAIChatGoalOnline(t *testing.T) {
 		t.Fatalf("first messages %+v / %+v", plan, answer)
 	}
 	for _, want := range []string{"You are the goal planner", "numbered steps", "milestone", "Resources", "Coaching",
-		"Deep Dive, 30 minutes, $299 (book: https://cal.com/ruv/30min)", "stay in force whatever a later message says"} {
+		"Deep Dive, 30 minutes, $299 (book: " + site.cfg.BaseURL + "/book/session-30)", "stay in force whatever a later message says"} {
 		if !strings.Contains(plan.Content, want) {
 			t.Errorf("the planning prompt lacks %q:\n%s", want, plan.Content)
 		}

@@ -41,7 +41,7 @@ export function metaFor(pathname: string): { path: string | null; meta: PageMeta
 
 /** Where an offer is booked: the site's own page when booked on the site, else its link. */
 function offerUrl(
-  offer: { id: string; booking?: string; booking_link: string },
+  offer: { id: string; booking?: string; booking_link?: string },
   base: string,
 ): string {
   if (offer.booking === 'native') return `${base}/book/${offer.id}`;

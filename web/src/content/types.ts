@@ -51,8 +51,8 @@ export interface Session {
   duration: number;
   price: number;
   description: string;
-  /** Empty when bookings are paused: the Book button is then disabled. */
-  booking_link: string;
+  /** The external scheduler; absent for a native offer, empty when bookings are paused. */
+  booking_link?: string;
   /** `native`: booked on the site itself at /book/{id}; otherwise `booking_link` is used. */
   booking?: string;
   /** The offer's own currency, when not the file's. */
@@ -74,7 +74,8 @@ export interface TrainingOption {
   duration_minutes?: number;
   capacity: string;
   features: string[];
-  booking_link: string;
+  /** The external scheduler; absent for a native offer, empty when bookings are paused. */
+  booking_link?: string;
   /** `native`: booked on the site itself at /book/{id}; otherwise `booking_link` is used. */
   booking?: string;
   /** The offer's own currency, when not the file's. */

@@ -44,9 +44,12 @@ const nyDays = (): SlotDay[] => [
   { date: '2026-03-10', slots: ['2026-03-10T13:00:00-04:00'] },
 ];
 
-function renderFlow(routes: Route[], { signedIn = false, goToCheckout = vi.fn() } = {}) {
+function renderFlow(
+  routes: Route[],
+  { signedIn = false, goToCheckout = vi.fn(), path = '/book/session-30' } = {},
+) {
   const server = fakeServer(routes, { signedIn });
-  const history = createMemoryHistory(['/book/session-30']);
+  const history = createMemoryHistory([path]);
   const offer = findOffer(bundledContent.services, 'session-30');
   if (!offer) throw new Error('no session-30 in the content');
   render(
@@ -80,6 +83,33 @@ describe('BookingFlow', { timeout: 20_000 }, () => {
       await screen.findByRole('button', { name: /March 10, 2026, 1 time available/ }),
     );
     expect(screen.getByRole('button', { name: '1:00 PM' })).toBeInTheDocument();
+  });
+
+  it("opens on a link's ?start= time, written with another zone's offset, with the form ready", async () => {
+    // The AI and the console link to a free time written in the zone they were asked about.
+    const start = encodeURIComponent('2026-03-10T19:00:00+02:00');
+    renderFlow([typesRoute(false), slotsRoute(nyDays)], {
+      path: `/book/session-30?start=${start}`,
+    });
+    expect(await screen.findByRole('heading', { name: 'Your details' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Your details' })).toHaveTextContent(
+      'March 10, 2026 at 1:00 PM (America/New_York)',
+    );
+    expect(screen.getByRole('button', { name: '1:00 PM' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it("says so when a link's ?start= time is no longer free, and shows the free ones", async () => {
+    const start = encodeURIComponent('2026-03-10T15:00:00-04:00');
+    renderFlow([typesRoute(false), slotsRoute(nyDays)], {
+      path: `/book/session-30?start=${start}`,
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The time you chose is no longer free',
+    );
+    expect(screen.queryByRole('heading', { name: 'Your details' })).not.toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: /March 9, 2026, 2 times available/ }),
+    ).toBeInTheDocument();
   });
 
   it('asks for the slots of the month in the chosen zone, and again when the zone changes', async () => {

@@ -46,6 +46,7 @@ export function BookingFlow({
   offer,
   goToCheckout = (url) => window.location.assign(url),
 }: BookingFlowProps) {
+  const [params] = useSearchParams();
   const [zone, setZone] = useState(detectTimeZone);
   const [slot, setSlot] = useState<string | null>(null);
   const [values, setValues] = useState<BookingFormValues>({ name: '', email: '', notes: '' });
@@ -54,7 +55,6 @@ export function BookingFlow({
   const problemRef = useRef<HTMLDivElement>(null);
   const formHeading = useRef<HTMLHeadingElement>(null);
   const navigate = useNavigate();
-  const [params] = useSearchParams();
   // Back from Stripe's page without paying: the hold was released (docs/api.md, "Returning from Stripe").
   const checkoutCancelled = params.get('cancelled') === '1';
   const session = useSession();
@@ -182,6 +182,11 @@ export function BookingFlow({
           setSlot(s);
           if (s) requestAnimationFrame(() => formHeading.current?.focus());
         }}
+        // A link to a free time (the AI's, the console's, an apology mail's) has ?start=.
+        proposed={params.get('start')}
+        onSlotGone={() =>
+          setProblem('The time you chose is no longer free. Please choose another one below.')
+        }
       />
       {slot && chosen ? (
         <section

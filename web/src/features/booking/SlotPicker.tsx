@@ -30,6 +30,17 @@ export interface SlotPickerProps {
   onSlotChange: (slot: string | null) => void;
   /** A start never to offer (the booking's own time when moving it). */
   exclude?: string;
+  /** A start proposed before the picker shows (a link's ?start=): chosen once it is free. */
+  proposed?: string | null;
+  /** The chosen or proposed start is not free (taken meanwhile, or a link's time gone). */
+  onSlotGone?: () => void;
+}
+
+/** The date of `slot` in `zone`, or null when it is no instant. */
+function dateOf(slot: string | null, zone: string): string | null {
+  if (!slot) return null;
+  const t = Date.parse(slot);
+  return Number.isNaN(t) ? null : todayIn(zone, new Date(t));
 }
 
 /** Whether two RFC 3339 texts name the same instant, whatever offset each is written with. */
@@ -45,12 +56,21 @@ export function SlotPicker({
   slot,
   onSlotChange,
   exclude,
+  proposed = null,
+  onSlotGone,
 }: SlotPickerProps) {
   const today = useMemo(() => todayIn(zone), [zone]);
   const minMonth = monthOf(today);
   const maxMonth = addMonths(minMonth, MONTHS_AHEAD);
-  const [month, setMonth] = useState<Month>(minMonth);
-  const [date, setDate] = useState<string | null>(null);
+  // A proposed start opens its month and day.
+  const [date, setDate] = useState<string | null>(() => {
+    const d = dateOf(proposed, zone);
+    return d && d >= today ? d : null;
+  });
+  const [month, setMonth] = useState<Month>(() => {
+    const m = date ? monthOf(date) : minMonth;
+    return compareMonths(m, maxMonth) > 0 ? minMonth : m;
+  });
   const timesId = useId();
 
   const from = compareMonths(month, minMonth) === 0 ? today : firstOfMonth(month);
@@ -83,9 +103,23 @@ export function SlotPicker({
     if (date && !available.has(date)) setDate(null);
     if (slot) {
       const stillFree = current.days.some((d) => d.slots.includes(slot));
-      if (!stillFree) onSlotChange(null);
+      if (!stillFree) {
+        onSlotChange(null);
+        onSlotGone?.();
+      }
     }
-  }, [current, available, date, slot, onSlotChange]);
+  }, [current, available, date, slot, onSlotChange, onSlotGone]);
+
+  // The proposed start, once the first answer is in: the server's text of that instant (a link
+  // made for another zone writes another offset), or word that it is no longer free.
+  const proposalSettled = useRef(proposed === null);
+  useEffect(() => {
+    if (proposalSettled.current || !current || proposed === null) return;
+    proposalSettled.current = true;
+    const same = current.days.flatMap((d) => d.slots).find((s) => sameInstant(s, proposed));
+    if (same === undefined || sameInstant(same, exclude)) onSlotGone?.();
+    else onSlotChange(same);
+  }, [current, proposed, exclude, onSlotChange, onSlotGone]);
 
   const timesList = date
     ? (current?.days.find((d) => d.date === date)?.slots ?? []).filter(

@@ -29,7 +29,7 @@ export function findOffer(services: Services, id: string): Offer | null {
       description: session.description,
       features: session.features,
       native: session.booking === 'native',
-      link: session.booking_link,
+      link: session.booking_link ?? '',
     };
   }
   const training = services.training.find((t) => t.id === id);
@@ -43,7 +43,7 @@ export function findOffer(services: Services, id: string): Offer | null {
       description: training.subtitle ?? '',
       features: training.features,
       native: training.booking === 'native',
-      link: training.booking_link,
+      link: training.booking_link ?? '',
     };
   }
   return null;

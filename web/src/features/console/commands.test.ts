@@ -1,5 +1,5 @@
 import resourcesFile from '@content/mcp/resources.json';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bundledContent } from '@/content/site';
 import type { Results as SearchResponse } from '@/lib/api-types/kb';
 import { apiError, json, mockApi, resetAuthState } from '@/test/mock-api';
@@ -125,7 +125,7 @@ describe('local commands answer from the content files after the 500 ms pause', 
     ['contact', [contact.email, contact.online_presence.links.linkedin]],
     ['github', [projects.stats.total_repositories_display]],
     ['linkedin', ['LinkedIn']],
-    ['booking', ['Sessions are booked on an external scheduling page', '$149']],
+    ['booking', ['Sessions are booked and paid on this site', '$149', "Type 'slots'"]],
     ['help', ['Available commands:', 'ask <question>', 'tools/call <name> <json>']],
     ['commands', ['Available commands:']],
     ['  HELP  ', ['Available commands:']],
@@ -474,5 +474,96 @@ describe('helpers', () => {
     expect(jsonPath({ a: [{ b: 1 }] }, 'a[0].b')).toBe(1);
     expect(jsonPath({ a: [{ b: 1 }] }, 'a.0.b')).toBe(1);
     expect(() => jsonPath({ a: [] }, 'a[0]')).toThrow('Path not found: a[0]');
+  });
+});
+
+describe('slots lists the next free times in the visitor zone, each a link that books it', () => {
+  const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } })
+    .process.env;
+  const savedTz = env.TZ;
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-02T15:00:00Z'));
+    env.TZ = 'America/New_York';
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    env.TZ = savedTz;
+  });
+  const query = (type: string) =>
+    `GET /api/booking/slots?type=${type}&from=2026-03-02&to=2026-03-15&tz=America%2FNew_York`;
+  const days = {
+    time_zone: 'America/New_York',
+    days: [
+      { date: '2026-03-03', slots: ['2026-03-03T09:00:00-05:00', '2026-03-03T15:30:00-05:00'] },
+      {
+        date: '2026-03-09',
+        slots: [
+          '2026-03-09T09:00:00-04:00',
+          '2026-03-09T10:00:00-04:00',
+          '2026-03-09T11:00:00-04:00',
+          '2026-03-09T12:00:00-04:00',
+        ],
+      },
+    ],
+  };
+
+  it('asks for 14 days of the 30-minute session by default and shows the first 5, 12-hour', async () => {
+    const api = mockApi({ [query('session-30')]: () => json(200, days) });
+    const { blocks } = await run('slots');
+    expect(api.calls.filter((c) => c.path.startsWith('/api/booking/slots'))).toHaveLength(1);
+    expect(blocks[0]?.text).toBe(
+      'Next free times for the Deep Dive (30 min, $299), America/New_York:',
+    );
+    const times = blocks.slice(1);
+    expect(times.map((b) => b.text.trim())).toEqual([
+      'Tue, Mar 3, 9:00 AM',
+      'Tue, Mar 3, 3:30 PM',
+      'Mon, Mar 9, 9:00 AM',
+      'Mon, Mar 9, 10:00 AM',
+      'Mon, Mar 9, 11:00 AM',
+    ]);
+    expect(times[2]?.link).toBe(
+      `/book/session-30?start=${encodeURIComponent('2026-03-09T09:00:00-04:00')}`,
+    );
+  });
+
+  it('takes the length: slots 60 asks for the 60-minute session', async () => {
+    const api = mockApi({ [query('session-60')]: () => json(200, days) });
+    const { text } = await run('slots 60');
+    expect(api.to('GET', query('session-60').slice(4))).toHaveLength(1);
+    expect(text).toContain('Strategy Session (60 min, $499)');
+  });
+
+  it('says when nothing is free and links to the calendar', async () => {
+    mockApi({
+      [query('session-15')]: () => json(200, { time_zone: 'America/New_York', days: [] }),
+    });
+    const { blocks } = await run('slots 15');
+    expect(blocks).toEqual([
+      {
+        text: 'No free 15-minute times in the next 14 days.',
+        tone: 'output',
+        link: '/book/session-15',
+      },
+    ]);
+  });
+
+  it('refuses a length no session has, without asking the server', async () => {
+    const api = mockApi();
+    const { blocks } = await run('slots 45');
+    expect(blocks[0]).toMatchObject({
+      text: 'There is no 45-minute session: choose 15, 30, 60 minutes.',
+      tone: 'error',
+    });
+    expect(blocks[1]?.text).toBe(USAGE.slots);
+    expect(api.calls.filter((c) => c.path.startsWith('/api/booking'))).toHaveLength(0);
+  });
+
+  it("shows the server's error", async () => {
+    mockApi({ [query('session-30')]: () => apiError(400, 'invalid', 'tz: unknown time zone') });
+    const { blocks } = await run('slots 30');
+    expect(blocks.at(-1)).toMatchObject({ tone: 'error' });
+    expect(blocks.at(-1)?.text).toContain('unknown time zone');
   });
 });

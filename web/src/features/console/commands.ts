@@ -59,7 +59,12 @@ export const USAGE = {
   ask: 'Usage: ask <question>\nExample: ask what does the tribe cost',
   read: 'Usage: resources/read <uri>\nExample: resources/read /content/about.json',
   call: 'Usage: tools/call <name> <json>\nExample: tools/call search {"query":"tribe"}',
+  slots: 'Usage: slots [15|30|60]\nExample: slots 60',
 } as const;
+
+/** How many free times `slots` lists, and how many days ahead it looks. */
+export const SLOTS_SHOWN = 5;
+export const SLOTS_DAYS = 14;
 
 /** The reply to input that is no command (it is then searched and asked). */
 export function notRecognized(input: string): string {
@@ -84,6 +89,7 @@ export const COMMAND_NAMES = [
   'github',
   'linkedin',
   'booking',
+  'slots',
   'search',
   'ask',
   'ai',
@@ -119,6 +125,7 @@ const HELP = [
       ['github', 'code on GitHub'],
       ['linkedin', 'the LinkedIn profile'],
       ['booking', 'book a session'],
+      ['slots [15|30|60]', 'next free times'],
       ['search <query>', 'search the knowledge base'],
       ['ask <question>', 'ask the AI (also: ai)'],
       ['resources/list', 'published resources'],
@@ -139,6 +146,12 @@ const HELP = [
 function out(text: string, tone: Tone = 'output', link?: ConsoleLink): Block {
   return link ? { text, tone, link } : { text, tone };
 }
+
+const BOOKING_PAGE: ConsoleLink = {
+  href: '/booking',
+  label: 'Go to booking page',
+  external: false,
+};
 
 /** A local command: its blocks from the content, and the noun of its failure message. */
 interface LocalCommand {
@@ -164,11 +177,11 @@ function services(c: SiteContent): Block[] {
 }
 
 function booking(c: SiteContent): Block[] {
-  const link: ConsoleLink = { href: '/booking', label: 'Go to booking page', external: false };
+  const link = BOOKING_PAGE;
   const cheapest = Math.min(...c.services.sessions.map((s) => s.price));
   return [
     out(
-      `Sessions are booked on an external scheduling page, from ${formatPrice(cheapest, c.services.currency)}.`,
+      `Sessions are booked and paid on this site, from ${formatPrice(cheapest, c.services.currency)}. Type 'slots' for the next free times.`,
       'output',
       link,
     ),
@@ -636,12 +649,112 @@ export async function runCommand(input: string, options: RunOptions): Promise<vo
       ]);
     case 'tools/call':
       return callTool(rest, print, local);
+    case 'slots':
+      return listSlots(rest, print, local);
   }
 
   if (name.startsWith('resources/') || name.startsWith('tools/')) {
     return local([out(`Unknown method: ${name}`, 'error')]);
   }
   return answerUnknown(trimmed, emit, print, signal);
+}
+
+/** The visitor's IANA zone as the browser knows it, UTC when it does not say. */
+function visitorZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** YYYY-MM-DD of `instant` in `zone`. */
+function dateIn(zone: string, instant: Date): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(instant);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+/** "Tue, Dec 1, 3:00 PM": a free start as the visitor reads it in `zone`. */
+export function slotText(instant: string, zone: string): string {
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    hour12: true,
+  }).format(new Date(instant));
+}
+
+/**
+ * `slots [15|30|60]`: the next free times of that session (30 minutes by default) in the
+ * visitor's zone, each a link that opens the booking page on it. The request's code loads only
+ * when the command runs, so the home page does not carry it.
+ */
+async function listSlots(
+  rest: string,
+  print: (text: string, tone?: Tone, link?: ConsoleLink) => void,
+  local: (blocks: Block[]) => Promise<void>,
+  content: SiteContent = siteContent(),
+) {
+  const minutes = rest === '' ? 30 : /^\d+$/.test(rest) ? Number(rest) : Number.NaN;
+  const session = content.services.sessions.find((s) => s.duration === minutes);
+  if (!session) {
+    const offered = content.services.sessions.map((s) => s.duration).join(', ');
+    return local([
+      out(`There is no ${rest}-minute session: choose ${offered} minutes.`, 'error'),
+      out(USAGE.slots, 'muted'),
+    ]);
+  }
+  if (session.booking !== 'native') {
+    const href = session.booking_link ?? '';
+    return local([
+      href
+        ? out(`The ${session.name} is booked on the scheduling page.`, 'output', {
+            href,
+            label: href,
+            external: true,
+          })
+        : out(`The ${session.name} cannot be booked right now.`, 'output', BOOKING_PAGE),
+    ]);
+  }
+  const zone = visitorZone();
+  const now = new Date();
+  const from = dateIn(zone, now);
+  const to = dateIn(zone, new Date(now.getTime() + (SLOTS_DAYS - 1) * 86_400_000));
+  try {
+    const { getSlots } = await import('@/lib/booking-slots');
+    const found = await getSlots({ type: session.id, from, to, tz: zone });
+    const starts = found.days.flatMap((d) => d.slots).slice(0, SLOTS_SHOWN);
+    const price =
+      session.price === 0 ? 'free' : formatPrice(session.price, content.services.currency);
+    if (starts.length === 0) {
+      print(`No free ${session.duration}-minute times in the next ${SLOTS_DAYS} days.`, 'output', {
+        href: `/book/${session.id}`,
+        label: 'See later dates',
+        external: false,
+      });
+      return;
+    }
+    print(`Next free times for the ${session.name} (${session.duration} min, ${price}), ${zone}:`);
+    for (const start of starts) {
+      const when = slotText(start, zone);
+      print(`  ${when}`, 'output', {
+        href: `/book/${session.id}?start=${encodeURIComponent(start)}`,
+        label: `Book ${when}`,
+        external: false,
+      });
+    }
+  } catch (error) {
+    print(`Error: ${errorMessage(error)}`, 'error');
+  }
 }
 
 async function callTool(

@@ -51,7 +51,7 @@ function SessionCard({ session, currency }: { session: Session; currency: string
       <FeatureList features={session.features} />
       <div className="mt-auto pt-6">
         <BookButton
-          href={session.booking_link}
+          href={session.booking_link ?? ''}
           to={session.booking === 'native' ? `/book/${session.id}` : undefined}
           variant={session.popular ? 'primary' : 'outline'}
           label={`Book Now: ${session.duration}-minute ${session.name}`}
@@ -98,7 +98,7 @@ function TrainingCard({ option, currency }: { option: TrainingOption; currency: 
       <FeatureList features={option.features} />
       <div className="mt-auto pt-6">
         <BookButton
-          href={option.booking_link}
+          href={option.booking_link ?? ''}
           to={option.booking === 'native' ? `/book/${option.id}` : undefined}
           variant={option.isPopular ? 'primary' : 'outline'}
         >
