@@ -26,6 +26,10 @@ func siteFacts(d SiteDeps) string {
 		line("Expertise: %s.", strings.Join(ab.Expertise, "; "))
 	}
 	line("Website: %s. E-mail: %s. Booking page: %s/booking.", ab.Website, site.Contact.Email, d.BaseURL)
+	if d.Booking != nil {
+		line("Sessions are booked and paid on the site. For free times, call %s (at most 14 days, in the "+
+			"visitor's time zone) and give each time with its booking link; never guess a free time.", ToolFindSlots)
+	}
 
 	sv := d.services()
 	var offers []string

@@ -105,7 +105,9 @@ type Session struct {
 
 // BookAt is where a visitor books the session: the site's own page when the
 // site books it, else BookingLink (empty while bookings are paused).
-func (s Session) BookAt(baseURL string) string { return bookAt(baseURL, s.ID, s.Booking, s.BookingLink) }
+func (s Session) BookAt(baseURL string) string {
+	return bookAt(baseURL, s.ID, s.Booking, s.BookingLink)
+}
 
 // TrainingOption is a Neural Trader training card. Its mixed field-name
 // style (originalPrice next to booking_link) is the original's, kept so the

@@ -112,7 +112,7 @@ func New(o Options) (*Server, error) {
 		Version:    s.version,
 		WebsiteURL: s.baseURL + "/",
 	}, &sdk.ServerOptions{
-		Instructions: instructions(a.Handle),
+		Instructions: instructions(a.Handle, hasTool(o.Tools, agent.ToolFindSlots)),
 		Logger:       sdkLog,
 		// Nothing here changes while the process runs, so no list-changed
 		// notices are promised; logging (deprecated in 2026-07-28) is left out.
@@ -149,11 +149,21 @@ func New(o Options) (*Server, error) {
 	return s, nil
 }
 
-func instructions(handle string) string {
-	return "Public, read-only information about " + handle + ": who " + handle + " is, services and prices " +
+func instructions(handle string, slots bool) string {
+	text := "Public, read-only information about " + handle + ": who " + handle + " is, services and prices " +
 		"with booking links, the tribe community, projects and a searchable knowledge base. Use search for " +
 		"questions, list_services for prices and booking links, and read_resource or read_json_path for " +
 		"exact values from the published JSON files."
+	if slots {
+		text += " Use " + agent.ToolFindSlots + " for free times to book a session (at most 14 days per call, " +
+			"in the person's time zone); each time comes with its own booking link. Never guess a free time."
+	}
+	return text
+}
+
+func hasTool(r *agent.Registry, name string) bool {
+	_, ok := r.Get(name)
+	return ok
 }
 
 // ServeMessages answers one Streamable HTTP request whose body, already

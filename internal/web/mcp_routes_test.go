@@ -82,6 +82,10 @@ func TestMCPServer(t *testing.T) {
 		if info := cs.InitializeResult().ServerInfo; info == nil || info.Name != mcp.ServerName || info.Version != "test" {
 			t.Errorf("server info %+v", info)
 		}
+		// An assistant is told which tool finds free times, not left to guess them.
+		if got := cs.InitializeResult().Instructions; !strings.Contains(got, "Use find_available_slots for free times") {
+			t.Errorf("instructions do not point to find_available_slots: %q", got)
+		}
 		for _, v := range []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"} {
 			old := m.mcpSession(v)
 			if got := old.InitializeResult().ProtocolVersion; got != v {

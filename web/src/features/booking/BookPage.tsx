@@ -27,7 +27,8 @@ export interface BookPageProps {
  * brings its own query client, so the booking flow's code loads with this chunk only.
  */
 export function BookPage({ type, title }: BookPageProps) {
-  const offer = findOffer(siteContent().services, type);
+  const content = siteContent();
+  const offer = findOffer(content.services, type);
   const [client] = useState(createQueryClient);
   if (!offer) {
     return (
@@ -57,7 +58,9 @@ export function BookPage({ type, title }: BookPageProps) {
           <span className="text-2xl font-bold">
             {offer.price === 0 ? 'Free' : formatPrice(offer.price, offer.currency)}
           </span>
-          <span className="text-sm text-muted">one-on-one video call with rUv</span>
+          <span className="text-sm text-muted">
+            one-on-one video call with {content.about.handle}
+          </span>
         </p>
       </PageHeader>
       <Section id="choose-time" eyebrow="schedule" title="Choose a time" className="mt-10 sm:mt-12">

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ExternalLink } from '@/components/ui/external-link';
 import { formatPrice } from '@/content/format';
+import { siteContent } from '@/content/site';
 import { ApiError, errorMessage } from '@/lib/api';
 import { useNavigate, useSearchParams } from '@/lib/router';
 import { useSession } from '@/lib/session';
@@ -232,7 +233,7 @@ export function BookingFlow({
                   ? `You pay ${price} on Stripe's secure page; the time is held for you for 30 minutes while you do.`
                   : free
                     ? 'This session is free: it is confirmed at once and the invitation comes by e-mail.'
-                    : `Nothing is charged now. rUv confirms your request by e-mail, and payment (${price}) is arranged after confirmation.`
+                    : `Nothing is charged now. ${siteContent().about.handle} confirms your request by e-mail, and payment (${price}) is arranged after confirmation.`
               }
             />
           </div>
