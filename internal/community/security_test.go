@@ -125,16 +125,16 @@ func TestStatusOfAPastSession(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, status := range []string{"cancelled", "live"} {
-			_, err := SetSessionStatus(ctx, db, p.ID, status)
+			_, err := SetSessionStatus(ctx, db, p.ID, status, time.Now())
 			wantField(t, err, "status", "This session is over: it can only be marked completed.")
 		}
 		if s, _ := GetSession(ctx, db, access.Viewer{Admin: true}, p.ID, time.Now()); s.Status != "scheduled" {
 			t.Fatalf("a refused change was stored: %s", s.Status)
 		}
-		if s, err := SetSessionStatus(ctx, db, p.ID, "scheduled"); err != nil || s.Status != "scheduled" {
+		if s, err := SetSessionStatus(ctx, db, p.ID, "scheduled", time.Now()); err != nil || s.Status != "scheduled" {
 			t.Fatalf("keeping the status it has: %v", err)
 		}
-		if s, err := SetSessionStatus(ctx, db, p.ID, " completed "); err != nil || s.Status != "completed" {
+		if s, err := SetSessionStatus(ctx, db, p.ID, " completed ", time.Now()); err != nil || s.Status != "completed" {
 			t.Fatalf("completing a past session: %+v %v", s, err)
 		}
 		// A session still to come may be cancelled.
@@ -144,10 +144,14 @@ func TestStatusOfAPastSession(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s, err := SetSessionStatus(ctx, db, n.ID, "cancelled"); err != nil || s.Status != "cancelled" {
+		// "Ended" is the caller's clock's: a month on, the same session is over.
+		if _, err := SetSessionStatus(ctx, db, n.ID, "cancelled", time.Now().AddDate(0, 1, 2)); !errs.Is(err, errs.Invalid) {
+			t.Fatalf("cancelling a session the clock says is over: %v", err)
+		}
+		if s, err := SetSessionStatus(ctx, db, n.ID, "cancelled", time.Now()); err != nil || s.Status != "cancelled" {
 			t.Fatalf("cancelling an upcoming session: %v", err)
 		}
-		if _, err := SetSessionStatus(ctx, db, store.NewID(), "completed"); !errs.Is(err, errs.NotFound) {
+		if _, err := SetSessionStatus(ctx, db, store.NewID(), "completed", time.Now()); !errs.Is(err, errs.NotFound) {
 			t.Fatalf("unknown session: %v", err)
 		}
 	})

@@ -367,8 +367,8 @@ var ErrSessionOver = errs.Field("status", "This session is over: it can only be 
 // SetSessionStatus changes only the status, e.g. to cancel a session. A
 // session that has ended may only be marked completed (or keep the status
 // it has): "cancelled" would tell members that a session they attended
-// never took place.
-func SetSessionStatus(ctx context.Context, db *store.DB, id, status string) (*Session, error) {
+// never took place. now is the caller's clock, which decides "ended".
+func SetSessionStatus(ctx context.Context, db *store.DB, id, status string, now time.Time) (*Session, error) {
 	status = strings.TrimSpace(status)
 	if !validStatus(status) {
 		return nil, errs.Field("status", "Status must be scheduled, live, completed or cancelled.")
@@ -381,7 +381,7 @@ func SetSessionStatus(ctx context.Context, db *store.DB, id, status string) (*Se
 		if err != nil {
 			return fmt.Errorf("read session %s: %w", id, err)
 		}
-		if !s.Upcoming(time.Now()) && status != "completed" && status != s.Status {
+		if !s.Upcoming(now) && status != "completed" && status != s.Status {
 			return ErrSessionOver
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE live_sessions SET status = $1, updated_at = $2 WHERE id = $3`,

@@ -126,7 +126,7 @@ func TestSessionsStoreAndView(t *testing.T) {
 		if err != nil || got.Status != "cancelled" {
 			t.Fatalf("cancel: %+v %v", got, err)
 		}
-		_, err = SetSessionStatus(ctx, db, s.ID, "gone")
+		_, err = SetSessionStatus(ctx, db, s.ID, "gone", time.Now())
 		wantInvalid(t, err, "status", "Status must be scheduled, live, completed or cancelled.")
 		feed, err := FeedCalendar(ctx, db, viewers["member"], "https://tribe.example")
 		if err != nil || bytes.Count(feed, []byte("BEGIN:VEVENT")) != 1 || !bytes.Contains(feed, []byte("SUMMARY:Later")) {

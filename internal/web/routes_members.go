@@ -359,7 +359,7 @@ func (a *membersAPI) setSessionStatus(w http.ResponseWriter, r *http.Request) er
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
 	}
-	sess, err := community.SetSessionStatus(r.Context(), a.db, r.PathValue("id"), in.Status)
+	sess, err := community.SetSessionStatus(r.Context(), a.db, r.PathValue("id"), in.Status, a.now())
 	return a.sessionChanged(w, r, http.StatusOK, sess, err)
 }
 
