@@ -1,16 +1,16 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bundledContent } from '@/content/site';
 import { createMemoryHistory, Router } from '@/lib/router';
 import { session } from '@/lib/session';
+import { atInstantInZone, env } from '@/test/zone';
 import type { SlotDay } from './api/types';
 import { BookingFlow } from './BookingFlow';
 import { findOffer } from './offers';
 import { SlotPicker } from './SlotPicker';
 import {
-  env,
   errorResponse,
   fakeServer,
   jsonResponse,
@@ -19,21 +19,13 @@ import {
   typesRoute,
 } from './test-server';
 
-const savedTz = env.TZ;
-
 function client() {
   return new QueryClient({ defaultOptions: { queries: { retry: false } } });
 }
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(new Date('2026-03-02T15:00:00Z'));
-  env.TZ = 'America/New_York';
-});
+atInstantInZone('2026-03-02T15:00:00Z', 'America/New_York');
 
 afterEach(() => {
-  vi.useRealTimers();
-  env.TZ = savedTz;
   session.dispose();
   vi.unstubAllGlobals();
 });

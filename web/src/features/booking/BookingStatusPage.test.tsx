@@ -4,9 +4,10 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryHistory, Router } from '@/lib/router';
 import { session } from '@/lib/session';
+import { env } from '@/test/zone';
 import type { Booking } from './api/types';
 import { BookingStatusPage } from './BookingStatusPage';
-import { booking, env, errorResponse, fakeServer, jsonResponse, type Route } from './test-server';
+import { booking, errorResponse, fakeServer, jsonResponse, type Route } from './test-server';
 
 const savedTz = env.TZ;
 const PATH = '/api/bookings/bk_1';

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { env } from '@/test/zone';
 import {
   addDays,
   addMonths,
@@ -9,7 +10,6 @@ import {
   todayIn,
   weekday,
 } from './calendar';
-import { env } from './test-server';
 import { clock12, offsetLabel, searchZones, slotLabel, slotLabels } from './time';
 import { charCount, validateBooking } from './validate';
 

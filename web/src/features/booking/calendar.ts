@@ -128,14 +128,4 @@ export function sameDayInMonth(date: string, n: number): string {
   return `${target.year}-${pad(target.month)}-${pad(day)}`;
 }
 
-/** The date it is now in `timeZone` (the visitor's calendar, not the browser's). */
-export function todayIn(timeZone: string, now: Date = new Date()): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(now);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
-}
+export { todayIn } from '@/lib/time-zone';

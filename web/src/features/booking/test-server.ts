@@ -149,8 +149,3 @@ export function booking(overrides: Partial<Booking> = {}): Booking {
     ...overrides,
   };
 }
-
-/** A process environment to set the browser's zone in (Node reads TZ again when it changes). */
-export const env = (
-  globalThis as unknown as { process: { env: Record<string, string | undefined> } }
-).process.env;

@@ -50,14 +50,7 @@ export function slotLabels(slots: readonly string[]): string[] {
   );
 }
 
-/** The visitor's own IANA zone as the browser knows it, UTC when it does not say. */
-export function detectTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
-}
+export { detectTimeZone } from '@/lib/time-zone';
 
 let zoneList: readonly string[] | null = null;
 

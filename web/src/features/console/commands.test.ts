@@ -1,8 +1,9 @@
 import resourcesFile from '@content/mcp/resources.json';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundledContent } from '@/content/site';
 import type { Results as SearchResponse } from '@/lib/api-types/kb';
 import { apiError, json, mockApi, resetAuthState } from '@/test/mock-api';
+import { atInstantInZone } from '@/test/zone';
 import {
   COMMAND_NAMES,
   type ConsoleEvent,
@@ -478,18 +479,7 @@ describe('helpers', () => {
 });
 
 describe('slots lists the next free times in the visitor zone, each a link that books it', () => {
-  const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } })
-    .process.env;
-  const savedTz = env.TZ;
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date('2026-03-02T15:00:00Z'));
-    env.TZ = 'America/New_York';
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-    env.TZ = savedTz;
-  });
+  atInstantInZone('2026-03-02T15:00:00Z', 'America/New_York');
   const query = (type: string) =>
     `GET /api/booking/slots?type=${type}&from=2026-03-02&to=2026-03-15&tz=America%2FNew_York`;
   const days = {

@@ -13,6 +13,7 @@ import { errorMessage } from '@/lib/api';
 import type { Result as SearchResult } from '@/lib/api-types/kb';
 import { searchKnowledge, seedKnowledgeBase } from '@/lib/kb';
 import { plural } from '@/lib/plural';
+import { detectTimeZone, todayIn } from '@/lib/time-zone';
 
 /** How a block of output is coloured. */
 export type Tone = 'output' | 'muted' | 'error' | 'accent';
@@ -659,27 +660,6 @@ export async function runCommand(input: string, options: RunOptions): Promise<vo
   return answerUnknown(trimmed, emit, print, signal);
 }
 
-/** The visitor's IANA zone as the browser knows it, UTC when it does not say. */
-function visitorZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
-}
-
-/** YYYY-MM-DD of `instant` in `zone`. */
-function dateIn(zone: string, instant: Date): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(instant);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
-}
-
 /** "Tue, Dec 1, 3:00 PM": a free start as the visitor reads it in `zone`. */
 export function slotText(instant: string, zone: string): string {
   return new Intl.DateTimeFormat('en-US', {
@@ -725,10 +705,10 @@ async function listSlots(
         : out(`The ${session.name} cannot be booked right now.`, 'output', BOOKING_PAGE),
     ]);
   }
-  const zone = visitorZone();
+  const zone = detectTimeZone();
   const now = new Date();
-  const from = dateIn(zone, now);
-  const to = dateIn(zone, new Date(now.getTime() + (SLOTS_DAYS - 1) * 86_400_000));
+  const from = todayIn(zone, now);
+  const to = todayIn(zone, new Date(now.getTime() + (SLOTS_DAYS - 1) * 86_400_000));
   try {
     const { getSlots } = await import('@/lib/booking-slots');
     const found = await getSlots({ type: session.id, from, to, tz: zone });

@@ -228,9 +228,7 @@ export function sessionWhen(
 }
 
 /** The viewer's own IANA time zone, the default for new sessions. */
-export function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
+export { detectTimeZone as browserTimeZone } from '@/lib/time-zone';
 
 /** Splits sessions into the Upcoming and Archive lists by the server's `upcoming` flag. */
 export function splitSessions(sessions: readonly LiveSession[]) {
