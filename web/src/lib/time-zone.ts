@@ -20,3 +20,17 @@ export function todayIn(timeZone: string, now: Date = new Date()): string {
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
+
+/** "Tue, Dec 1, 3:00 PM" in `timeZone`, with its short zone name ("EST") when `zoneName`. */
+export function shortDateTime(instant: Date, timeZone: string, zoneName = false): string {
+  return new Intl.DateTimeFormat('en-US', {
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    hour12: true,
+    timeZone,
+    ...(zoneName ? { timeZoneName: 'short' as const } : {}),
+  }).format(instant);
+}

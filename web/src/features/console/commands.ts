@@ -13,7 +13,7 @@ import { errorMessage } from '@/lib/api';
 import type { Result as SearchResult } from '@/lib/api-types/kb';
 import { searchKnowledge, seedKnowledgeBase } from '@/lib/kb';
 import { plural } from '@/lib/plural';
-import { detectTimeZone, todayIn } from '@/lib/time-zone';
+import { detectTimeZone, shortDateTime, todayIn } from '@/lib/time-zone';
 
 /** How a block of output is coloured. */
 export type Tone = 'output' | 'muted' | 'error' | 'accent';
@@ -660,19 +660,6 @@ export async function runCommand(input: string, options: RunOptions): Promise<vo
   return answerUnknown(trimmed, emit, print, signal);
 }
 
-/** "Tue, Dec 1, 3:00 PM": a free start as the visitor reads it in `zone`. */
-export function slotText(instant: string, zone: string): string {
-  return new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    hour12: true,
-  }).format(new Date(instant));
-}
-
 /**
  * `slots [15|30|60]`: the next free times of that session (30 minutes by default) in the
  * visitor's zone, each a link that opens the booking page on it. The request's code loads only
@@ -725,7 +712,7 @@ async function listSlots(
     }
     print(`Next free times for the ${session.name} (${session.duration} min, ${price}), ${zone}:`);
     for (const start of starts) {
-      const when = slotText(start, zone);
+      const when = shortDateTime(new Date(start), zone);
       print(`  ${when}`, 'output', {
         href: `/book/${session.id}?start=${encodeURIComponent(start)}`,
         label: `Book ${when}`,

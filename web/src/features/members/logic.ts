@@ -4,6 +4,7 @@ import type { CohortInput, SessionView as LiveSession } from '@/lib/api-types/co
 import type { Progress, Step } from '@/lib/api-types/levels';
 import type { MembersOverview } from '@/lib/api-types/web';
 import { plural } from '@/lib/plural';
+import { shortDateTime } from '@/lib/time-zone';
 
 const longDay = (timeZone?: string) =>
   new Intl.DateTimeFormat('en-US', {
@@ -212,18 +213,7 @@ export function sessionWhen(
       dateStyle: 'short',
       timeStyle: 'short',
     }).format(start);
-  const viewer = sameClock
-    ? null
-    : new Intl.DateTimeFormat('en-US', {
-        weekday: 'short',
-        month: 'short',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: '2-digit',
-        hour12: true,
-        timeZone: viewerResolved,
-        timeZoneName: 'short',
-      }).format(start);
+  const viewer = sameClock ? null : shortDateTime(start, viewerResolved, true);
   return { date, time, zoneShort: shortZoneName(start, zone), viewer };
 }
 
