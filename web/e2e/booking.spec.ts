@@ -10,6 +10,7 @@ import {
   stripeEvent,
   stripeSignature,
 } from './billing-server';
+import { whenHydrated } from './hydration';
 
 /**
  * Booking on the site, end to end against the real binary: a visitor books a 30-minute session
@@ -75,6 +76,45 @@ async function chooseTimeWithKeyboard(page: Page, name: string, email: string) {
   await page.keyboard.type('Our agents loop on tool calls; I would like a review of the planner.');
   return label;
 }
+
+test("the console's slots lists free times in the visitor's zone; a link opens the booking form on that time", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    timezoneId: VISITOR_ZONE,
+    viewport: { width: 375, height: 812 },
+    reducedMotion: 'reduce',
+  });
+  const page = await context.newPage();
+  await page.goto('/');
+  const slot = page.locator('[data-slot="console"]');
+  const input = slot.getByRole('textbox', { name: 'Console command' });
+  await whenHydrated(input);
+  await input.fill('slots 30');
+  await input.press('Enter');
+  const output = slot.getByTestId('console-output');
+  await expect(output).toContainText(
+    `Next free times for the Deep Dive (30 min, $299), ${VISITOR_ZONE}:`,
+  );
+  const first = output
+    .getByRole('link', { name: /^Book \w{3}, \w{3} \d{1,2}, \d{1,2}:\d{2} (AM|PM)$/ })
+    .first();
+  await expect(first).toBeVisible();
+  await slot.screenshot({ path: `${SHOTS}/console-slots-375.png` });
+  const when = ((await first.textContent()) ?? '').replace(/^Book /, '');
+  const time = when.split(', ').at(-1) ?? '';
+  await first.click();
+  await expect(page).toHaveURL(/\/book\/session-30\?start=/);
+  const details = page.getByRole('region', { name: 'Your details' });
+  await expect(details).toContainText(`at ${time} (${VISITOR_ZONE})`);
+  await expect(page.getByRole('button', { name: time, exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  expect(await seriousViolations(page)).toEqual([]);
+  await shoot(page, 'console-slots-link');
+  await context.close();
+});
 
 test.describe('booking with payments off', () => {
   test.describe.configure({ mode: 'serial' });

@@ -306,7 +306,8 @@ export function Console() {
                     <span className="text-term-green">$</span>{' '}
                     <span className="text-fg">{line.text}</span>
                   </p>
-                ) : (
+                ) : line.text === '' && line.link ? null : (
+                  // A block may be its link alone (the free times of `slots`).
                   <p
                     className={cn(
                       'whitespace-pre-wrap [overflow-wrap:anywhere]',

@@ -22,12 +22,15 @@ import {
 } from './commands';
 
 /** What the console would show: blocks in order, streams appended, clear honoured. */
-function transcript(events: ConsoleEvent[]): { text: string; tone: string; link?: string }[] {
-  let blocks: { text: string; tone: string; link?: string }[] = [];
+function transcript(
+  events: ConsoleEvent[],
+): { text: string; tone: string; link?: string; label?: string }[] {
+  let blocks: { text: string; tone: string; link?: string; label?: string }[] = [];
   for (const e of events) {
     if (e.kind === 'clear') blocks = [];
     else if (e.kind === 'print') {
-      blocks.push({ text: e.block.text, tone: e.block.tone, link: e.block.link?.href });
+      const { text, tone, link } = e.block;
+      blocks.push(link ? { text, tone, link: link.href, label: link.label } : { text, tone });
     } else if (e.kind === 'append') {
       const last = blocks.at(-1);
       if (last) last.text += e.text;
@@ -506,12 +509,13 @@ describe('slots lists the next free times in the visitor zone, each a link that 
       'Next free times for the Deep Dive (30 min, $299), America/New_York:',
     );
     const times = blocks.slice(1);
-    expect(times.map((b) => b.text.trim())).toEqual([
-      'Tue, Mar 3, 9:00 AM',
-      'Tue, Mar 3, 3:30 PM',
-      'Mon, Mar 9, 9:00 AM',
-      'Mon, Mar 9, 10:00 AM',
-      'Mon, Mar 9, 11:00 AM',
+    expect(times.map((b) => b.text)).toEqual(['', '', '', '', '']);
+    expect(times.map((b) => b.label)).toEqual([
+      'Book Tue, Mar 3, 9:00 AM',
+      'Book Tue, Mar 3, 3:30 PM',
+      'Book Mon, Mar 9, 9:00 AM',
+      'Book Mon, Mar 9, 10:00 AM',
+      'Book Mon, Mar 9, 11:00 AM',
     ]);
     expect(times[2]?.link).toBe(
       `/book/session-30?start=${encodeURIComponent('2026-03-09T09:00:00-04:00')}`,
@@ -535,6 +539,7 @@ describe('slots lists the next free times in the visitor zone, each a link that 
         text: 'No free 15-minute times in the next 14 days.',
         tone: 'output',
         link: '/book/session-15',
+        label: 'See later dates',
       },
     ]);
   });

@@ -713,7 +713,7 @@ async function listSlots(
     print(`Next free times for the ${session.name} (${session.duration} min, ${price}), ${zone}:`);
     for (const start of starts) {
       const when = shortDateTime(new Date(start), zone);
-      print(`  ${when}`, 'output', {
+      print('', 'output', {
         href: `/book/${session.id}?start=${encodeURIComponent(start)}`,
         label: `Book ${when}`,
         external: false,
