@@ -164,7 +164,7 @@ func TestLatePaymentRetakesSlotOrRefunds(t *testing.T) {
 		if err != nil || b.Status != StatusExpired || b.PaidAt == nil {
 			t.Fatalf("late payment on a taken time: %+v, %v", b, err)
 		}
-		want := Refund{BookingID: lost.ID, PaymentIntentID: "pi_" + lost.ID, Amount: 49900, Currency: "USD", IdempotencyKey: "booking-refund-" + lost.ID}
+		want := Refund{BookingID: lost.ID, PaymentIntentID: "pi_" + lost.ID, Amount: 49900, Currency: "USD", IdempotencyKey: "booking-refund-" + lost.ID + "-0"}
 		if refund == nil || *refund != want {
 			t.Fatalf("refund %+v, want %+v", refund, want)
 		}

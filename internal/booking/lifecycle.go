@@ -184,8 +184,11 @@ func refundDue(b *Booking) *Refund {
 	if b.PaidAt == nil || b.Amount-b.Refunded <= 0 {
 		return nil
 	}
+	// The key names what was refunded so far: a retry in the same state is the
+	// same refund, while a refund made meanwhile in the dashboard changes the
+	// amount owed, and Stripe refuses a key reused with other parameters.
 	return &Refund{BookingID: b.ID, PaymentIntentID: b.PaymentIntentID, Amount: b.Amount - b.Refunded,
-		Currency: b.Currency, IdempotencyKey: "booking-refund-" + b.ID}
+		Currency: b.Currency, IdempotencyKey: fmt.Sprintf("booking-refund-%s-%d", b.ID, b.Refunded)}
 }
 
 // ConfirmPaid applies a payment. A live hold is confirmed. A hold that

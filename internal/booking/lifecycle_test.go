@@ -305,3 +305,26 @@ func TestMinutesText(t *testing.T) {
 		}
 	}
 }
+
+// A refund Stripe refused once (its answer is kept under the idempotency
+// key) stayed refused after the owner refunded part of it in the dashboard:
+// the same key came back with another amount. The key follows what was
+// refunded so far, so a retry in one state is the same request and a new
+// state is a new one.
+func TestRefundKeyFollowsWhatWasRefunded(t *testing.T) {
+	paid := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	b := &Booking{ID: "bk_1", PaymentIntentID: "pi_1", Amount: 29900, Currency: "USD", PaidAt: &paid}
+	first, again := refundDue(b), refundDue(b)
+	if first.Amount != 29900 || first.IdempotencyKey != again.IdempotencyKey {
+		t.Fatalf("a retry is not the same refund: %+v / %+v", first, again)
+	}
+	b.Refunded = 10000 // refunded in the dashboard meanwhile
+	after := refundDue(b)
+	if after.Amount != 19900 || after.IdempotencyKey == first.IdempotencyKey {
+		t.Fatalf("after a partial refund: %+v (first %+v)", after, first)
+	}
+	b.Refunded = 29900
+	if r := refundDue(b); r != nil {
+		t.Fatalf("nothing is owed once all was refunded: %+v", r)
+	}
+}
