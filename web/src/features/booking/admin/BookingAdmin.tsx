@@ -1,9 +1,6 @@
-import { CalendarSync, Copy } from 'lucide-react';
-import { useId, useState } from 'react';
-import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { SecretFeedCard } from '@/components/ui/secret-feed-card';
 import { errorMessage } from '@/lib/api';
-import { toast } from '@/lib/toast';
 import {
   useAdminBookings,
   useBookingFeed,
@@ -14,7 +11,6 @@ import {
 import { MONTH_NAMES } from '../calendar';
 import { formatInZone, formatMinor } from '../time';
 import { BookingsList } from './BookingsList';
-import { ConfirmAction } from './ConfirmAction';
 import { SettingsForm } from './SettingsForm';
 
 /**
@@ -107,108 +103,23 @@ function Revenue() {
   );
 }
 
-/** The owner's private feed of every booking; the URL is shown once, right after it is made. */
+/** The owner's private feed of every booking. */
 function BookingFeed({ ownerZone }: { ownerZone: string }) {
-  const urlId = useId();
   const feed = useBookingFeed();
-  const [shownUrl, setShownUrl] = useState<string | null>(null);
-  const [confirmRevoke, setConfirmRevoke] = useState(false);
-  const create = useCreateBookingFeed({
-    mutationConfig: {
-      onSuccess: (created) => {
-        setShownUrl(created.url);
-        toast.success('Bookings feed ready', 'Copy the URL now: it is shown only once.');
-      },
-      onError: (error) => toast.error('Error', errorMessage(error)),
-    },
-  });
-  const revoke = useDeleteBookingFeed({
-    mutationConfig: {
-      onSuccess: () => {
-        setShownUrl(null);
-        setConfirmRevoke(false);
-        toast.success('Bookings feed revoked', 'The old URL no longer works.');
-      },
-      onError: (error) => toast.error('Error', errorMessage(error)),
-    },
-  });
-  const copy = async () => {
-    if (!shownUrl) return;
-    try {
-      await navigator.clipboard.writeText(shownUrl);
-      toast.success('Copied', 'Paste the URL into your calendar app as a new subscription.');
-    } catch {
-      toast.error('Error', 'Copying is blocked here: select the URL and copy it by hand.');
-    }
-  };
-  const exists = feed.data?.exists ?? false;
+  const create = useCreateBookingFeed();
+  const revoke = useDeleteBookingFeed();
   return (
-    <Card>
-      <h3 className="flex items-center gap-2 text-lg font-semibold text-fg">
-        <CalendarSync size={18} aria-hidden="true" className="text-term-cyan" />
-        Bookings calendar feed
-      </h3>
-      <p className="mt-1 text-sm text-muted">
-        Every booking in your own calendar app, with the booker's name, address and notes. Keep the
-        URL private: anyone holding it sees them.
-      </p>
-      <div className="mt-4 flex flex-col gap-3">
-        {shownUrl ? (
-          <div className="flex flex-col gap-2">
-            <label htmlFor={urlId} className="font-mono text-xs text-muted">
-              Your feed URL (shown only now)
-            </label>
-            <div className="flex flex-col gap-2 sm:flex-row">
-              <input
-                id={urlId}
-                readOnly
-                value={shownUrl}
-                onFocus={(e) => e.currentTarget.select()}
-                className="h-9 min-w-0 flex-1 rounded-md border border-ink-600 bg-ink-900 px-3 font-mono text-xs text-fg"
-              />
-              <Button variant="outline" size="sm" onClick={() => void copy()}>
-                <Copy size={14} aria-hidden="true" />
-                Copy
-              </Button>
-            </div>
-          </div>
-        ) : exists && feed.data?.created_at ? (
-          <p className="text-sm text-muted">
-            A feed URL was made on {formatInZone(feed.data.created_at, ownerZone)}. Make a new one
-            if you lost it; the old one stops working.
-          </p>
-        ) : null}
-        <div className="flex flex-wrap gap-2">
-          <Button
-            size="sm"
-            variant={exists ? 'outline' : 'primary'}
-            disabled={create.isPending || feed.isPending}
-            onClick={() => create.mutate()}
-          >
-            {create.isPending ? 'Creating…' : exists ? 'Create a new feed URL' : 'Create feed URL'}
-          </Button>
-          {exists ? (
-            <Button
-              size="sm"
-              variant="ghost"
-              aria-haspopup="dialog"
-              onClick={() => setConfirmRevoke(true)}
-            >
-              Revoke
-            </Button>
-          ) : null}
-        </div>
-      </div>
-      <ConfirmAction
-        open={confirmRevoke}
-        onOpenChange={setConfirmRevoke}
-        title="Revoke the bookings feed?"
-        description="Calendar apps subscribed to the current URL stop getting bookings. You can make a new URL at any time."
-        confirmLabel="Revoke"
-        danger
-        busy={revoke.isPending}
-        onConfirm={() => revoke.mutate()}
-      />
-    </Card>
+    <SecretFeedCard
+      title="Bookings calendar feed"
+      headingLevel={3}
+      description="Every booking in your own calendar app, with the booker's name, address and notes. Keep the URL private: anyone holding it sees them."
+      exists={feed.data?.exists ?? false}
+      loading={feed.isPending}
+      createdOn={feed.data?.created_at ? formatInZone(feed.data.created_at, ownerZone) : null}
+      create={() => create.mutateAsync()}
+      revoke={() => revoke.mutateAsync()}
+      noun="Bookings feed"
+      revokedLoses="bookings"
+    />
   );
 }
