@@ -240,9 +240,15 @@ export interface LinkProps extends AnchorProps {
   replace?: boolean;
 }
 
+/** The parts of a click, React's or the browser's, that tell whether it opens a new tab. */
+type ClickLike = Pick<
+  globalThis.MouseEvent,
+  'defaultPrevented' | 'button' | 'metaKey' | 'altKey' | 'ctrlKey' | 'shiftKey'
+>;
+
 /** True for a plain left click the app should handle itself (not one that opens a new tab). */
-function isPlainClick(event: MouseEvent<HTMLAnchorElement>): boolean {
-  const target = event.currentTarget.getAttribute('target');
+function isPlainClick(event: ClickLike, anchor: Element): boolean {
+  const target = anchor.getAttribute('target');
   return (
     !event.defaultPrevented &&
     event.button === 0 &&
@@ -251,13 +257,24 @@ function isPlainClick(event: MouseEvent<HTMLAnchorElement>): boolean {
   );
 }
 
+/**
+ * The app path a browser click on `anchor` should navigate to, as a {@link Link} would, or null
+ * when the browser should follow it (another site, a new tab, a download): for links in server
+ * HTML that React has not hydrated yet.
+ */
+export function appLinkPath(event: ClickLike, anchor: HTMLAnchorElement): string | null {
+  const to = anchor.getAttribute('href');
+  if (to === null || isExternal(to) || anchor.hasAttribute('download')) return null;
+  return isPlainClick(event, anchor) ? to : null;
+}
+
 /** An anchor that navigates inside the app without reloading the page. */
 export function Link({ to, replace, onClick, ...rest }: LinkProps) {
   const { history } = useRouter();
   const external = isExternal(to);
   const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
-    if (external || !isPlainClick(event)) return;
+    if (external || !isPlainClick(event, event.currentTarget)) return;
     event.preventDefault();
     history.navigate(to, { replace });
   };

@@ -1,19 +1,21 @@
 import { ArrowRight, ArrowUpRight } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { TerminalWindow } from '@/components/ui/terminal-window';
+import { consoleQuoted } from '@/content/home';
 import { cn } from '@/lib/cn';
 import { externalLinkProps } from '@/lib/links';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 import {
+  answerOrFailure,
   type Block,
+  bookingAnswer,
   type ConsoleEvent,
   commonPrefix,
   completions,
-  localAnswer,
-  runCommand,
+  servicesAnswer,
   type Tone,
-} from './commands';
+} from './basics';
 import { splitColumns } from './layout';
 import type { Line } from './transcript';
 import { useTypewriter } from './use-typewriter';
@@ -43,11 +45,25 @@ function initialLines(): Line[] {
     text: "Welcome to the rUv console. Type 'help' for every command, or ask a question.",
     tone: 'muted',
   });
-  for (const command of ['services', 'booking']) {
+  const answers = { services: servicesAnswer, booking: bookingAnswer };
+  for (const [command, answer] of Object.entries(answers)) {
     add('input', { text: command, tone: 'output' });
-    for (const block of localAnswer(command)) add('output', block);
+    for (const block of answerOrFailure(command, () => answer(consoleQuoted()))) {
+      add('output', block);
+    }
   }
   return lines;
+}
+
+let commands: Promise<typeof import('./commands')> | undefined;
+
+/**
+ * The command runner, with every content file, search and the AI stream: loaded at the first sign
+ * that the console is about to be used (focus, a pointer over it, a command), not with the page.
+ */
+function loadCommands(): Promise<typeof import('./commands')> {
+  commands ??= import('./commands');
+  return commands;
 }
 
 /** An AI answer's text for a terminal: its Markdown bold markers dropped. */
@@ -199,6 +215,26 @@ export function Console() {
     const outputs: Block[] = [];
     const controller = new AbortController();
     aborter.current = controller;
+    let runCommand: typeof import('./commands')['runCommand'];
+    try {
+      ({ runCommand } = await loadCommands());
+    } catch {
+      // The chunk could not be fetched (offline, or a new build replaced it): say so, and let a
+      // later command try again.
+      commands = undefined;
+      setLines((current) => [
+        ...current,
+        {
+          id: nextId(),
+          kind: 'output',
+          text: 'The console could not load its commands. Check the connection and try again.',
+          tone: 'error',
+          streaming: false,
+        },
+      ]);
+      setBusy(false);
+      return;
+    }
     try {
       await runCommand(input, {
         signal: controller.signal,
@@ -277,6 +313,14 @@ export function Console() {
     }
   };
 
+  // The commands' chunk starts loading as soon as someone reaches for the console, so it has
+  // usually arrived by the time they press Enter.
+  const prefetch = () => {
+    loadCommands().catch(() => {
+      commands = undefined;
+    });
+  };
+
   const onClick = () => {
     typing.finish();
     const selected = window.getSelection()?.toString() ?? '';
@@ -286,7 +330,7 @@ export function Console() {
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a click anywhere on the console only finishes the typing and focuses the input, which the keyboard reaches directly
     // biome-ignore lint/a11y/useKeyWithClickEvents: key presses are handled inside, where focus is
-    <div onClick={onClick} className="min-w-0">
+    <div onClick={onClick} onPointerEnter={prefetch} onFocus={prefetch} className="min-w-0">
       <TerminalWindow title="ruv@io: ~ (console)" className="min-w-0">
         {/* biome-ignore lint/a11y/noStaticElementInteractions: a key press here only finishes the typing; focus rests here while the input is disabled */}
         <div ref={rootRef} tabIndex={-1} onKeyDown={() => typing.finish()} className="outline-none">

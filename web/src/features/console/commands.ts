@@ -14,30 +14,20 @@ import type { Result as SearchResult } from '@/lib/api-types/kb';
 import { searchKnowledge, seedKnowledgeBase } from '@/lib/kb';
 import { plural } from '@/lib/plural';
 import { detectTimeZone, shortDateTime, todayIn } from '@/lib/time-zone';
+import {
+  answerOrFailure,
+  type Block,
+  BOOKING_PAGE,
+  bookingAnswer,
+  type ConsoleEvent,
+  type ConsoleLink,
+  out,
+  servicesAnswer,
+  type Tone,
+} from './basics';
 
-/** How a block of output is coloured. */
-export type Tone = 'output' | 'muted' | 'error' | 'accent';
-
-/** A link shown under a block: inside the site (`to`) or outward (`external`). */
-export interface ConsoleLink {
-  href: string;
-  label: string;
-  external: boolean;
-}
-
-/** One block of output. */
-export interface Block {
-  text: string;
-  tone: Tone;
-  link?: ConsoleLink;
-}
-
-/** What a running command tells the console. `append` adds text to the last block (a stream). */
-export type ConsoleEvent =
-  | { kind: 'print'; block: Block; streaming?: boolean }
-  | { kind: 'append'; text: string }
-  | { kind: 'end-stream' }
-  | { kind: 'clear' };
+export type { Block, ConsoleEvent, ConsoleLink, Tone } from './basics';
+export { COMMAND_NAMES, commonPrefix, completions } from './basics';
 
 export interface RunOptions {
   emit: (event: ConsoleEvent) => void;
@@ -73,34 +63,6 @@ export function notRecognized(input: string): string {
 }
 
 export const NO_RESULTS = 'No results found for your search query.';
-
-/** Every command name Tab completes, in help order. */
-export const COMMAND_NAMES = [
-  'help',
-  'commands',
-  'about',
-  'services',
-  'pricing',
-  'projects',
-  'stack',
-  'tech',
-  'tools',
-  'skills',
-  'contact',
-  'github',
-  'linkedin',
-  'booking',
-  'slots',
-  'search',
-  'ask',
-  'ai',
-  'resources/list',
-  'resources/read',
-  'tools/list',
-  'tools/call',
-  'seed-kb',
-  'clear',
-] as const;
 
 /**
  * The width of help's name column: its longest name, `tools/call <name> <json>`. Every row is the
@@ -144,49 +106,10 @@ const HELP = [
   'Anything else is searched and answered by the AI. Up/Down recall earlier commands, Tab completes.',
 ].join('\n');
 
-function out(text: string, tone: Tone = 'output', link?: ConsoleLink): Block {
-  return link ? { text, tone, link } : { text, tone };
-}
-
-const BOOKING_PAGE: ConsoleLink = {
-  href: '/booking',
-  label: 'Go to booking page',
-  external: false,
-};
-
 /** A local command: its blocks from the content, and the noun of its failure message. */
 interface LocalCommand {
   noun: string;
   answer: (c: SiteContent) => Block[];
-}
-
-function services(c: SiteContent): Block[] {
-  const { currency, sessions, neural_trader: nt, tribe } = c.services;
-  const lines = ['One-on-one sessions:'];
-  for (const s of sessions) {
-    const popular = s.popular ? '  ★ most popular' : '';
-    lines.push(`  ${s.duration} min  ${s.name}  ${formatPrice(s.price, currency)}${popular}`);
-  }
-  lines.push(
-    `${nt.name} training:`,
-    `  group session  ${formatPrice(nt.group_sessions.price, currency)} (${nt.group_sessions.duration}, ${nt.group_sessions.capacity})`,
-    `  private training  ${formatPrice(nt.private_training.price, currency)} (${nt.private_training.note})`,
-    `  enterprise package  ${formatPrice(nt.enterprise_package.price, currency)} (${nt.enterprise_package.description})`,
-    `${tribe.name}: ${formatPrice(tribe.price_monthly, tribe.currency)}/month, live sessions of ${tribe.session_length}, ${tribe.session_cadence}, cohorts of about ${tribe.cohort_size}.`,
-  );
-  return [out(lines.join('\n')), out("Type 'booking' to book a session.", 'muted')];
-}
-
-function booking(c: SiteContent): Block[] {
-  const link = BOOKING_PAGE;
-  const cheapest = Math.min(...c.services.sessions.map((s) => s.price));
-  return [
-    out(
-      `Sessions are booked and paid on this site, from ${formatPrice(cheapest, c.services.currency)}. Type 'slots' for the next free times.`,
-      'output',
-      link,
-    ),
-  ];
 }
 
 /** `stack` and its alias `tech`: the stack by category. */
@@ -206,8 +129,8 @@ const LOCAL: Record<string, LocalCommand> = {
       out(`${a.name} (${a.handle}): ${a.title}\n\n${a.summary}\n\n${a.approach}\n\n${a.website}`),
     ],
   },
-  services: { noun: 'services', answer: services },
-  pricing: { noun: 'pricing', answer: services },
+  services: { noun: 'services', answer: (c) => servicesAnswer(c.services) },
+  pricing: { noun: 'pricing', answer: (c) => servicesAnswer(c.services) },
   projects: {
     noun: 'projects',
     answer: ({ projects: p }) => [
@@ -283,7 +206,7 @@ const LOCAL: Record<string, LocalCommand> = {
       return [out('Connect on LinkedIn.', 'output', { href: url, label: url, external: true })];
     },
   },
-  booking: { noun: 'booking', answer: booking },
+  booking: { noun: 'booking', answer: (c) => bookingAnswer(c.services) },
   help: { noun: 'help', answer: () => [out(HELP)] },
   commands: { noun: 'help', answer: () => [out(HELP)] },
 };
@@ -292,29 +215,7 @@ const LOCAL: Record<string, LocalCommand> = {
 export function localAnswer(name: string, content: SiteContent = siteContent()): Block[] {
   const command = LOCAL[name];
   if (!command) return [];
-  try {
-    return command.answer(content);
-  } catch {
-    // Only a broken injected content file gets here; the page itself still shows.
-    return [out(`Failed to load ${command.noun} information`, 'error')];
-  }
-}
-
-/** The command names that start with `prefix` (case-insensitive), for Tab. */
-export function completions(prefix: string): string[] {
-  const p = prefix.trimStart().toLowerCase();
-  if (p === '' || /\s/.test(p)) return [];
-  return COMMAND_NAMES.filter((name) => name.startsWith(p));
-}
-
-/** The longest text every string in `names` starts with. */
-export function commonPrefix(names: string[]): string {
-  if (names.length === 0) return '';
-  let prefix = names[0] ?? '';
-  for (const name of names) {
-    while (!name.startsWith(prefix)) prefix = prefix.slice(0, -1);
-  }
-  return prefix;
+  return answerOrFailure(command.noun, () => command.answer(content));
 }
 
 // ---- the reads the resource commands and tools make -------------------------------------------

@@ -1,4 +1,4 @@
-import type { Block } from './commands';
+import type { Block } from './basics';
 
 /** One line of the transcript: what was typed, or a block of output. */
 export interface Line extends Block {

@@ -2,15 +2,18 @@ import { ArrowRight, CalendarClock, Terminal } from 'lucide-react';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { buttonClasses } from '@/components/ui/button';
 import { Container } from '@/components/ui/container';
-import { pageLoaded } from '@/lib/page-loaded';
+import { deferredPart } from '@/lib/deferred-part';
 import { usePageTitle } from '@/lib/page-title';
 import { Link, useSearchParams } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
 
-const HomeSections = lazy(async () => {
-  await pageLoaded();
-  return { default: (await import('./HomeSections')).HomeSections };
-});
+// Below the hero nothing reacts until someone reaches for it: a first visit keeps the server's
+// HTML of the sections and loads their code (and their icons) only then.
+const HomeSections = deferredPart(
+  'home-sections',
+  async () => (await import('./HomeSections')).HomeSections,
+  { onLinkClick: scrollToTopSmooth },
+);
 
 const GoalDialog = lazy(async () => ({ default: (await import('./GoalDialog')).GoalDialog }));
 
@@ -109,9 +112,7 @@ export function HomePage({ consoleSlot = null }: HomePageProps) {
         </Container>
       </section>
 
-      <Suspense fallback={null}>
-        <HomeSections />
-      </Suspense>
+      <HomeSections />
 
       {goalOpen ? (
         <Suspense fallback={null}>
