@@ -33,7 +33,7 @@ type Profile struct {
 	// directory (off until they do).
 	InDirectory bool      `json:"in_directory"`
 	CreatedAt   time.Time `json:"created_at"`
-	UpdatedAt      time.Time `json:"updated_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
 }
 
 // ProfileUpdate carries the editable fields; a nil field keeps its value.
