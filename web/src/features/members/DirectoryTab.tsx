@@ -48,7 +48,7 @@ function Directory() {
           directory”.
         </p>
       </div>
-      <div role="search">
+      <search>
         <TextField
           type="search"
           name="q"
@@ -65,7 +65,7 @@ function Directory() {
             </span>
           }
         />
-      </div>
+      </search>
       <p role="status" aria-live="polite" className="font-mono text-xs text-dim">
         {query.isSuccess ? plural(query.data.length, 'member') : ''}
       </p>
