@@ -77,6 +77,7 @@ test('subscribers share, react and comment live; the directory shows only who op
 
   // Rex keeps the board open: the new project must arrive without a reload.
   const r = rex.page;
+  await shootPart(r, r.getByRole('tablist', { name: 'Members area' }), 'tabs');
   await r.getByRole('tab', { name: 'Projects' }).click();
   await expect(r.getByRole('button', { name: 'Share a project' })).toBeVisible();
 
@@ -133,7 +134,16 @@ test('subscribers share, react and comment live; the directory shows only who op
   const mine = s.getByRole('region', { name: 'Your projects' });
   await expect(mine.getByRole('article', { name: title })).toBeVisible();
 
-  // Sia opts in to the directory; Oli does not.
+  // Sia fills her profile and opts in to the directory; Oli does not.
+  const filled = await sia.context.request.put('/api/profile', {
+    data: {
+      job_title: 'Agent engineer',
+      company: 'Lovelace Labs',
+      location: 'Lisbon',
+      bio: 'I build memory for agents.',
+    },
+  });
+  expect(filled.status()).toBe(200);
   const optIn = s.getByRole('checkbox', { name: 'Show me in the member directory' });
   await expect(optIn).not.toBeChecked();
   await optIn.check();
@@ -149,12 +159,15 @@ test('subscribers share, react and comment live; the directory shows only who op
   await expect(siaEntry).toBeVisible();
   await expect(siaEntry.getByRole('link', { name: title })).toBeVisible();
   await expect(siaEntry.getByText('Apprentice')).toBeVisible();
+  await expect(siaEntry.getByText('Agent engineer · Lovelace Labs')).toBeVisible();
   await expect(o.getByRole('article', { name: new RegExp(`Oli Offlist ${stamp}`) })).toHaveCount(0);
   await expect(o.getByText(/@example\.test/)).toHaveCount(0);
 
   // The search: Sia by a word of her project; Oli by his own name is nowhere.
   const search = o.getByRole('searchbox', { name: 'Search the directory' });
   await search.fill('memory kit');
+  await expect(members.getByRole('article', { name: 'Sia Sharer' })).toBeVisible();
+  await search.fill('lovelace LISBON');
   await expect(members.getByRole('article', { name: 'Sia Sharer' })).toBeVisible();
   await search.fill(`Offlist ${stamp}`);
   await expect(o.getByText(`Nobody matches “Offlist ${stamp}”`)).toBeVisible();

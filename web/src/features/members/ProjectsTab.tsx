@@ -1,4 +1,4 @@
-import { EyeOff, FolderGit2, MessageSquare, Pencil, Plus, Trash2 } from 'lucide-react';
+import { EyeOff, Flame, FolderGit2, MessageSquare, Pencil, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, type RefObject, useId, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -59,7 +59,7 @@ export function ProjectsTab({ isAdmin }: { isAdmin: boolean }) {
             Projects
           </h2>
           <p className="mt-1 text-sm text-muted">
-            What the tribe builds. Share yours, give a 🔥 and leave a comment.
+            What the tribe builds. Share yours, give others a fire reaction and leave a comment.
           </p>
         </div>
         {canPost ? (
@@ -223,14 +223,14 @@ export function ProjectCard({
             className={cn(p.reacted && 'border-term-amber/70 text-term-amber')}
             onClick={() => react.mutate({ id: p.id, on: !p.reacted })}
           >
-            <span aria-hidden="true">🔥 {p.reactions}</span>
+            <FireCount count={p.reactions} lit={p.reacted} />
           </Button>
         ) : (
           <span
             className="inline-flex h-9 items-center px-2 font-mono text-sm text-muted"
             title="Fire reactions"
           >
-            <span aria-hidden="true">🔥 {p.reactions}</span>
+            <FireCount count={p.reactions} lit={false} />
             <span className="sr-only">{plural(p.reactions, 'fire reaction')}</span>
           </span>
         )}
@@ -332,6 +332,16 @@ export function ProjectCard({
         returnFocusTo={opener}
       />
     </article>
+  );
+}
+
+/** The "🔥" and its count, drawn as an icon so it shows on systems without an emoji font. */
+function FireCount({ count, lit }: { count: number; lit: boolean }) {
+  return (
+    <span aria-hidden="true" className="inline-flex items-center gap-1">
+      <Flame size={16} className={cn('text-term-amber', lit && 'fill-term-amber')} />
+      {count}
+    </span>
   );
 }
 
