@@ -1,5 +1,5 @@
 import { ImageUp, Pencil, Trash2 } from 'lucide-react';
-import { type ChangeEvent, type FormEvent, useRef, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ApiError, errorMessage } from '@/lib/api';
@@ -313,16 +313,21 @@ function AvatarCard({ profile }: { profile: Profile }) {
 
 /** "Show me in the member directory": off until the member turns it on; saved at once. */
 function DirectoryChoice({ profile }: { profile: Profile }) {
+  // The box follows the click at once; the saved profile (or a failure) settles it.
+  const [checked, setChecked] = useState(profile.in_directory);
+  useEffect(() => setChecked(profile.in_directory), [profile.in_directory]);
   const save = useUpdateProfile({
     mutationConfig: {
       onSuccess: (saved) =>
         toast.success(
           saved.in_directory ? 'You are in the member directory' : 'You left the member directory',
         ),
-      onError: (e) => toast.error('Error', errorMessage(e)),
+      onError: (e) => {
+        setChecked(profile.in_directory);
+        toast.error('Error', errorMessage(e));
+      },
     },
   });
-  const checked = save.isPending ? (save.variables.in_directory ?? false) : profile.in_directory;
   return (
     <Card className="p-4 sm:p-6">
       <h2 className="font-semibold text-fg">Member directory</h2>
@@ -333,7 +338,10 @@ function DirectoryChoice({ profile }: { profile: Profile }) {
           checked={checked}
           disabled={save.isPending}
           aria-describedby="directory-choice-hint"
-          onChange={(event) => save.mutate({ in_directory: event.target.checked })}
+          onChange={(event) => {
+            setChecked(event.target.checked);
+            save.mutate({ in_directory: event.target.checked });
+          }}
         />
         Show me in the member directory
       </label>
