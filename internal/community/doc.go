@@ -1,7 +1,9 @@
 // Package community holds the members area's domain: profiles and avatars,
-// cohorts, live sessions with their time-zone math, iCalendar files and the
-// private calendar feeds. It owns the tables profiles (member-editable
-// fields), cohorts, cohort_members, live_sessions and calendar_feeds.
+// cohorts, live sessions with their time-zone math, iCalendar files, the
+// private calendar feeds, RSVPs and attendance, the projects board and the
+// member directory. It owns the tables profiles (member-editable fields),
+// cohorts, cohort_members, live_sessions, calendar_feeds, session_rsvps,
+// session_attendance, projects, project_reactions and project_comments.
 package community
 
 import (

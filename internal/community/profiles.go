@@ -28,9 +28,12 @@ type Profile struct {
 	// NameUnverified: the address is confirmed but FullName was set before
 	// it was, maybe by someone who signed up with an address they did not
 	// own; the owner should check it. Saving the name clears it.
-	NameUnverified bool      `json:"name_unverified"`
-	CreatedAt      time.Time `json:"created_at"`
-	UpdatedAt      time.Time `json:"updated_at"`
+	NameUnverified bool `json:"name_unverified"`
+	// InDirectory says the member chose to be listed in the member
+	// directory (off until they do).
+	InDirectory bool      `json:"in_directory"`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
 }
 
 // ProfileUpdate carries the editable fields; a nil field keeps its value.
@@ -41,6 +44,8 @@ type ProfileUpdate struct {
 	Location *string `json:"location" tstype:"string | null"`
 	Company  *string `json:"company" tstype:"string | null"`
 	JobTitle *string `json:"job_title" tstype:"string | null"`
+	// InDirectory lists the member in the member directory, or not.
+	InDirectory *bool `json:"in_directory" tstype:"boolean | null"`
 }
 
 // profileField is one editable column with its label and the limit the
@@ -63,7 +68,7 @@ var profileFields = []profileField{
 
 // profileColumns are read from profiles p joined to users u.
 const profileColumns = `p.id, p.email, p.full_name, p.avatar_url, p.bio, p.phone, p.location, p.company, p.job_title,
-	(u.email_confirmed_at IS NOT NULL AND NOT p.name_confirmed), p.created_at, p.updated_at`
+	(u.email_confirmed_at IS NOT NULL AND NOT p.name_confirmed), p.in_directory, p.created_at, p.updated_at`
 
 func scanProfile(row interface{ Scan(...any) error }) (*Profile, error) {
 	var (
@@ -72,7 +77,7 @@ func scanProfile(row interface{ Scan(...any) error }) (*Profile, error) {
 		cre, upd store.Time
 	)
 	if err := row.Scan(&p.ID, &p.Email, &p.FullName, &avatar, &p.Bio, &p.Phone, &p.Location,
-		&p.Company, &p.JobTitle, &p.NameUnverified, &cre, &upd); err != nil {
+		&p.Company, &p.JobTitle, &p.NameUnverified, &p.InDirectory, &cre, &upd); err != nil {
 		return nil, err
 	}
 	if avatar.Valid {
@@ -125,6 +130,10 @@ func UpdateProfile(ctx context.Context, db *store.DB, userID string, u ProfileUp
 			// A name saved while the address is proven is the owner's own.
 			sets = append(sets, `name_confirmed = EXISTS (SELECT 1 FROM users u WHERE u.id = profiles.id AND u.email_confirmed_at IS NOT NULL)`)
 		}
+	}
+	if u.InDirectory != nil {
+		args = append(args, *u.InDirectory)
+		sets = append(sets, fmt.Sprintf("in_directory = $%d", len(args)))
 	}
 	args = append(args, store.Now())
 	sets = append(sets, fmt.Sprintf("updated_at = $%d", len(args)))

@@ -19,6 +19,9 @@ const (
 	// TopicProgress: a member's attendance or awards changed, so their
 	// level may have; sent to that member only.
 	TopicProgress = "progress"
+	// TopicProjects: the projects board changed (a project shared, edited,
+	// hidden or deleted, a reaction, a comment); sent to everyone.
+	TopicProjects = "projects"
 )
 
 // BookingStream is the subscriber name of a booking's page: a booking's

@@ -40,7 +40,7 @@ func (s *Service) CountsOf(ctx context.Context, userID string) (Counts, error) {
 	if c.Attended, err = community.AttendedCount(ctx, s.db, userID); err != nil {
 		return c, err
 	}
-	if c.Projects, err = projectsShared(ctx, s.db, userID); err != nil {
+	if c.Projects, err = community.ProjectsShared(ctx, s.db, userID); err != nil {
 		return c, err
 	}
 	rows, err := s.db.ReadRows(ctx, `SELECT kind, COUNT(*) FROM awards WHERE user_id = $1 AND status = 'accepted' GROUP BY kind`, userID)
@@ -69,9 +69,14 @@ func (s *Service) CountsOf(ctx context.Context, userID string) (Counts, error) {
 	return c, nil
 }
 
-// projectsShared is how many projects the user has shared: the one place
-// the level reads it from. Zero until the projects board exists.
-func projectsShared(context.Context, *store.DB, string) (int, error) { return 0, nil }
+// LevelOf is the name of the user's level now.
+func (s *Service) LevelOf(ctx context.Context, userID string) (string, error) {
+	c, err := s.CountsOf(ctx, userID)
+	if err != nil {
+		return "", err
+	}
+	return Compute(c).Level, nil
+}
 
 // ProgressOf is the user's progress now.
 func (s *Service) ProgressOf(ctx context.Context, userID string) (Progress, error) {

@@ -243,6 +243,23 @@ func TestAuthorization(t *testing.T) {
 		}
 		acceptPath := func() string { return suggestion() + "/accept" }
 
+		// The projects board: the subscriber's own project (edited by its
+		// author, hidden by the admin), one by another subscriber (reacted
+		// to and commented on), and one made fresh for each delete.
+		author := m.user("author@example.com")
+		m.subscribe(author, "active")
+		newProject := func(owner testUser) string {
+			p, err := community.CreateProject(ctx, db, access.Viewer{UserID: owner.id, Member: true},
+				community.ProjectInput{Title: "Kit", Link: "https://example.com/kit", Description: "A kit."}, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return "/api/projects/" + p.ID
+		}
+		ownProject, othersProject := newProject(subscriber), newProject(author)
+		freshProject := func() string { return newProject(subscriber) }
+		forMembers := func(code int) want { return want{401, 403, 403, code, 403, 403, code} }
+
 		cases := []scenario{
 			is(at("GET /healthz"), all(200)),
 			is(at("GET /readyz"), all(200)),
@@ -316,6 +333,21 @@ func TestAuthorization(t *testing.T) {
 			with(at("POST /api/admin/awards"), same(map[string]string{"user_id": subscriber.id, "kind": "contribution", "note": "Fixed the docs"}), adminOnly(201)),
 			{pattern: "POST /api/admin/awards/{id}/accept", path: acceptPath, want: adminOnly(200)},
 			{pattern: "DELETE /api/admin/awards/{id}", path: givenAward, want: adminOnly(204)},
+
+			// Projects: every member reads; subscribers and admins share,
+			// react and comment; the author edits; the admin hides; the
+			// author and admins delete.
+			is(at("GET /api/projects"), signedIn(200)),
+			{pattern: "GET /api/projects", path: fixed("/api/projects?author=me"), want: signedIn(200)},
+			with(at("POST /api/projects"), same(map[string]any{"title": "Mine", "link": "https://example.com/", "description": "Built it."}), forMembers(201)),
+			{pattern: "PATCH /api/projects/{id}", path: fixed(ownProject), body: same(map[string]any{"title": "Renamed"}), want: want{401, 403, 403, 200, 403, 403, 403}},
+			{pattern: "DELETE /api/projects/{id}", path: freshProject, want: forMembers(204)},
+			{pattern: "PUT /api/projects/{id}/reaction", path: fixed(othersProject + "/reaction"), want: forMembers(200)},
+			{pattern: "DELETE /api/projects/{id}/reaction", path: fixed(othersProject + "/reaction"), want: forMembers(200)},
+			{pattern: "GET /api/projects/{id}/comments", path: fixed(othersProject + "/comments"), want: signedIn(200)},
+			{pattern: "POST /api/projects/{id}/comments", path: fixed(othersProject + "/comments"), body: same(map[string]any{"body": "Nice"}), want: forMembers(201)},
+			{pattern: "PATCH /api/projects/{id}", path: fixed(ownProject), body: same(map[string]any{"hidden": true, "hidden_reason": "Off topic"}), want: adminOnly(200)},
+			is(at("GET /api/members/directory"), forMembers(200)),
 
 			with(at("POST /api/admin/sessions"), same(sessionBody()), adminOnly(201)),
 			{pattern: "PUT /api/admin/sessions/{id}", path: fixed("/api/admin/sessions/" + sess.ID), body: same(sessionBody()), want: adminOnly(200)},

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"tribe/internal/access"
 	"tribe/internal/auth"
 	"tribe/internal/community"
 	"tribe/internal/store/storetest"
@@ -153,4 +155,58 @@ func processCPU(b *testing.B) time.Duration {
 		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkProjectsBoardAndDirectory is GET /api/projects and GET
+// /api/members/directory on SQLite with a full tribe: 50 subscribers listed
+// in the directory, 3 projects each (150), each project with 10 reactions
+// and 2 comments. The directory computes each member's level from the rows.
+// go test -run '^$' -bench ProjectsBoardAndDirectory ./internal/web
+func BenchmarkProjectsBoardAndDirectory(b *testing.B) {
+	db := storetest.Open(b, "", b.TempDir())
+	site := newTestSite(b, db, membersEnv())
+	ctx := b.Context()
+	members := make([]testUser, 50)
+	for i := range members {
+		members[i] = site.user(fmt.Sprintf("m%d@example.com", i))
+		site.subscribe(members[i], "active")
+		if _, err := community.UpdateProfile(ctx, db, members[i].id, community.ProfileUpdate{InDirectory: &[]bool{true}[0]}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	now := time.Now()
+	for i, m := range members {
+		for j := range 3 {
+			p, err := community.CreateProject(ctx, db, access.Viewer{UserID: m.id, Member: true},
+				community.ProjectInput{Title: fmt.Sprintf("Project %d-%d", i, j), Link: "https://example.com/", Description: "Built it.", Tags: []string{"agents"}}, now)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for k := 1; k <= 10; k++ {
+				fan := access.Viewer{UserID: members[(i+k)%len(members)].id, Member: true}
+				if _, err := community.SetReaction(ctx, db, fan, p.ID, true, now); err != nil {
+					b.Fatal(err)
+				}
+				if k <= 2 {
+					if _, err := community.AddComment(ctx, db, fan, p.ID, community.CommentInput{Body: "Nice"}, now); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	for _, path := range []string{"/api/projects", "/api/members/directory", "/api/members/directory?q=agents"} {
+		b.Run(path, func(b *testing.B) {
+			req := httptest.NewRequest("GET", path, nil)
+			req.RemoteAddr = "127.0.0.1:1234"
+			req.AddCookie(&http.Cookie{Name: auth.CookieName, Value: members[0].token})
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				site.h.ServeHTTP(rec, req.Clone(req.Context()))
+				if rec.Code != 200 {
+					b.Fatalf("status %d: %s", rec.Code, rec.Body)
+				}
+			}
+		})
+	}
 }

@@ -210,3 +210,31 @@ type AwardList struct {
 type AwardReply struct {
 	Award *levels.Award `json:"award" tstype:"levels.Award,required"`
 }
+
+// ProjectList is the answer of GET /api/projects.
+type ProjectList struct {
+	Projects []community.Project `json:"projects"`
+	// CanPost says the caller may share, react and comment (subscribers
+	// and admins); free members read the board.
+	CanPost bool `json:"can_post"`
+}
+
+// ProjectReply is the answer of the calls that make or change one project.
+type ProjectReply struct {
+	Project *community.Project `json:"project" tstype:"community.Project,required"`
+}
+
+// CommentList is the answer of GET /api/projects/{id}/comments.
+type CommentList struct {
+	Comments []community.Comment `json:"comments"`
+}
+
+// CommentReply is the answer of POST /api/projects/{id}/comments.
+type CommentReply struct {
+	Comment *community.Comment `json:"comment" tstype:"community.Comment,required"`
+}
+
+// DirectoryList is the answer of GET /api/members/directory.
+type DirectoryList struct {
+	Members []community.DirectoryEntry `json:"members"`
+}

@@ -353,7 +353,7 @@ test('cohorts between two members, with live updates across browsers', async ({ 
 test('profile edit, cancel and save', async ({ browser }) => {
   test.setTimeout(60_000);
   const { context, page } = await memberPage(browser, 'Pat Profile', 'profile');
-  // A member's three tabs fit a 320 px phone on one row, each label on one line.
+  // A member's five tabs fit a 320 px phone in two rows of three, each label on one line.
   await page.setViewportSize({ width: 320, height: 700 });
   await page.goto('/members');
   const tabs = page.getByRole('tablist', { name: 'Members area' });
@@ -365,7 +365,7 @@ test('profile edit, cancel and save', async ({ browser }) => {
     ).size,
     tallest: Math.max(...[...el.querySelectorAll('[role="tab"]')].map((t) => t.clientHeight)),
   }));
-  expect(fit).toEqual({ scrolls: false, rows: 1, tallest: expect.any(Number) });
+  expect(fit).toEqual({ scrolls: false, rows: 2, tallest: expect.any(Number) });
   expect(fit.tallest, 'a tab label wraps').toBeLessThanOrEqual(48);
   await page.setViewportSize({ width: 1280, height: 720 });
   await tab(page, 'Profile').click();
@@ -424,7 +424,7 @@ test('profile edit, cancel and save', async ({ browser }) => {
   await context.close();
 });
 
-test('on a phone an admin sees all four tabs and every wait-list date; the Admin tab passes axe at 375 and 1440 px', async ({
+test('on a phone an admin sees all six tabs and every wait-list date; the Admin tab passes axe at 375 and 1440 px', async ({
   browser,
 }) => {
   test.setTimeout(90_000);
@@ -456,7 +456,14 @@ test('on a phone an admin sees all four tabs and every wait-list date; the Admin
     await expect(tab(page, /Admin/)).toBeVisible();
     const g = await tabBoxes();
     expect(g.scrolls, `the tab row scrolls at ${width}px`).toBe(false);
-    expect(g.tabs.map((t) => t.name)).toEqual(['Dashboard', 'My Cohort', 'Profile', 'Admin admin']);
+    expect(g.tabs.map((t) => t.name)).toEqual([
+      'Dashboard',
+      'My Cohort',
+      'Projects',
+      'Directory',
+      'Profile',
+      'Admin admin',
+    ]);
     for (const t of g.tabs) {
       expect(t.left, `${t.name} starts in view at ${width}px`).toBeGreaterThanOrEqual(
         g.box.left - 1,

@@ -14,6 +14,7 @@ export const LIVE_TOPICS = [
   'profile',
   'tribe',
   'progress',
+  'projects',
 ] as const;
 export type LiveTopic = (typeof LIVE_TOPICS)[number];
 

@@ -51,6 +51,7 @@ const profile: Profile = {
   company: '',
   job_title: '',
   name_unverified: false,
+  in_directory: false,
   created_at: '2026-11-23T10:00:00.000Z',
   updated_at: '2026-11-23T10:00:00.000Z',
 };

@@ -28,7 +28,9 @@ import { useResendConfirmation } from './api/resend-confirmation';
 import { AUTO_REFRESH_MS, pollCheckout } from './billing';
 import { CohortTab } from './CohortTab';
 import { DashboardTab } from './DashboardTab';
+import { DirectoryTab } from './DirectoryTab';
 import { ProfileTab } from './ProfileTab';
+import { ProjectsTab } from './ProjectsTab';
 import { LoadingBlock, Skeleton } from './parts';
 import { SubscribeButton } from './SubscriptionActions';
 
@@ -241,7 +243,7 @@ function SignedInArea({
             Welcome back, <span className="break-words text-term-green">{name}</span>
           </>
         }
-        lead="Your dashboard, live sessions, cohort and profile."
+        lead="Your dashboard, live sessions, cohort, the tribe's projects and members, and your profile."
       >
         <div className="mt-6 flex flex-wrap gap-3">
           <Button variant="outline" size="sm" onClick={() => void refresh()} disabled={refreshing}>
@@ -344,6 +346,8 @@ function SignedInArea({
         >
           <TabsTrigger value="dashboard">Dashboard</TabsTrigger>
           <TabsTrigger value="cohort">My Cohort</TabsTrigger>
+          <TabsTrigger value="projects">Projects</TabsTrigger>
+          <TabsTrigger value="directory">Directory</TabsTrigger>
           <TabsTrigger value="profile">Profile</TabsTrigger>
           {isAdmin ? (
             <TabsTrigger value="admin">
@@ -362,8 +366,14 @@ function SignedInArea({
         <TabsContent value="cohort">
           <CohortTab />
         </TabsContent>
+        <TabsContent value="projects">
+          <ProjectsTab isAdmin={isAdmin} />
+        </TabsContent>
+        <TabsContent value="directory">
+          <DirectoryTab canSee={isSubscriber || isAdmin} />
+        </TabsContent>
         <TabsContent value="profile">
-          <ProfileTab />
+          <ProfileTab isAdmin={isAdmin} />
         </TabsContent>
         {isAdmin ? (
           <TabsContent value="admin">

@@ -1,19 +1,22 @@
 import { ImageUp, Pencil, Trash2 } from 'lucide-react';
-import { type ChangeEvent, type FormEvent, useRef, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ApiError, errorMessage } from '@/lib/api';
 import type { Profile, ProfileUpdate } from '@/lib/api-types/community';
 import { toast } from '@/lib/toast';
 import { useProfile } from './api/get-profile';
+import { useProjects } from './api/get-projects';
 import { useRemoveAvatar } from './api/remove-avatar';
 import { useUpdateProfile } from './api/update-profile';
 import { useUploadAvatar } from './api/upload-avatar';
-import { Avatar, LoadError, LoadingBlock, TextAreaField, TextField } from './parts';
+import { ProjectCard } from './ProjectsTab';
+import { Avatar, EmptyState, LoadError, LoadingBlock, TextAreaField, TextField } from './parts';
 import { useErrorToast } from './SessionsPanel';
 
-/** The form sends every field; the server would keep one left out. */
-type ProfileForm = Record<keyof ProfileUpdate, string>;
+/** The form sends every text field; the server would keep one left out. The directory choice is
+ * its own switch, saved at once. */
+type ProfileForm = Record<Exclude<keyof ProfileUpdate, 'in_directory'>, string>;
 type Field = keyof ProfileForm;
 
 /** The server refuses larger files (docs/api.md); saying so early saves the upload. */
@@ -51,8 +54,8 @@ function toInput(profile: Profile): ProfileForm {
   };
 }
 
-/** Profile: view and edit mode, and the avatar. */
-export function ProfileTab() {
+/** Profile: view and edit mode, the avatar, the directory choice and the member's projects. */
+export function ProfileTab({ isAdmin = false }: { isAdmin?: boolean }) {
   const query = useProfile();
   useErrorToast(query.error, 'Error loading profile');
   const [editing, setEditing] = useState(false);
@@ -67,7 +70,10 @@ export function ProfileTab() {
 
   return (
     <div className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
-      <AvatarCard profile={profile} />
+      <div className="flex flex-col gap-6">
+        <AvatarCard profile={profile} />
+        <DirectoryChoice profile={profile} />
+      </div>
       <Card className="p-4 sm:p-6">
         {editing ? (
           <ProfileForm profile={profile} onDone={() => setEditing(false)} />
@@ -75,6 +81,7 @@ export function ProfileTab() {
           <ProfileView profile={profile} onEdit={() => setEditing(true)} />
         )}
       </Card>
+      <MyProjects isAdmin={isAdmin} />
     </div>
   );
 }
@@ -301,5 +308,83 @@ function AvatarCard({ profile }: { profile: Profile }) {
         </p>
       ) : null}
     </Card>
+  );
+}
+
+/** "Show me in the member directory": off until the member turns it on; saved at once. */
+function DirectoryChoice({ profile }: { profile: Profile }) {
+  // The box follows the click at once; the saved profile (or a failure) settles it.
+  const [checked, setChecked] = useState(profile.in_directory);
+  useEffect(() => setChecked(profile.in_directory), [profile.in_directory]);
+  const save = useUpdateProfile({
+    mutationConfig: {
+      onSuccess: (saved) =>
+        toast.success(
+          saved.in_directory ? 'You are in the member directory' : 'You left the member directory',
+        ),
+      onError: (e) => {
+        setChecked(profile.in_directory);
+        toast.error('Error', errorMessage(e));
+      },
+    },
+  });
+  return (
+    <Card className="p-4 sm:p-6">
+      <h2 className="font-semibold text-fg">Member directory</h2>
+      <label className="mt-3 flex cursor-pointer items-start gap-3 text-sm text-fg">
+        <input
+          type="checkbox"
+          className="mt-0.5 size-5 shrink-0 accent-term-green"
+          checked={checked}
+          disabled={save.isPending}
+          aria-describedby="directory-choice-hint"
+          onChange={(event) => {
+            setChecked(event.target.checked);
+            save.mutate({ in_directory: event.target.checked });
+          }}
+        />
+        Show me in the member directory
+      </label>
+      <p id="directory-choice-hint" className="mt-2 text-xs text-muted">
+        Subscribers and admins then see your avatar, name, job title, company, location, bio, level,
+        cohort and projects. Never your e-mail address or phone.
+      </p>
+    </Card>
+  );
+}
+
+/** The member's own projects, as the board shows them (hidden ones with the admin's reason). */
+function MyProjects({ isAdmin }: { isAdmin: boolean }) {
+  const query = useProjects({ author: 'me' });
+  return (
+    <section aria-labelledby="my-projects-heading" className="lg:col-span-2">
+      <h2 id="my-projects-heading" className="text-xl font-semibold text-fg">
+        Your projects
+      </h2>
+      <div className="mt-4">
+        {query.isPending ? (
+          <LoadingBlock label="Loading your projects…" rows={1} />
+        ) : query.isError ? (
+          <LoadError
+            message="Your projects could not be loaded."
+            onRetry={() => void query.refetch()}
+          />
+        ) : query.data.projects.length === 0 ? (
+          <EmptyState title="No projects shared yet">
+            {query.data.can_post
+              ? 'Share what you build on the Projects tab: each one counts towards your level.'
+              : 'Subscribers share what they build on the Projects tab.'}
+          </EmptyState>
+        ) : (
+          <ul className="grid gap-4 lg:grid-cols-2" aria-label="Your projects">
+            {query.data.projects.map((p) => (
+              <li key={p.id} className="min-w-0">
+                <ProjectCard project={p} canPost={query.data.can_post} isAdmin={isAdmin} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
   );
 }

@@ -230,7 +230,8 @@ export function splitSessions(sessions: readonly LiveSession[]) {
   return { upcoming, archive };
 }
 
-function isHttpUrl(value: string): boolean {
+/** Whether `value` is an absolute http(s) address with a host. */
+export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';

@@ -2,7 +2,7 @@
  * Small building blocks shared by the members tabs: the dialog frame, fields, skeletons, avatars.
  * The confirmation before a delete is components/ui/edit-confirm-dialog.tsx.
  */
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, RefObject, TextareaHTMLAttributes } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Modal } from '@/components/ui/modal';
@@ -19,6 +19,8 @@ export interface MemberDialogProps {
   children: ReactNode;
   /** `alertdialog` for confirmations: a click outside does not close it. */
   role?: 'dialog' | 'alertdialog';
+  /** Gets focus back when the dialog closes (the button that opened it). */
+  returnFocusTo?: RefObject<HTMLElement | null>;
   className?: string;
 }
 

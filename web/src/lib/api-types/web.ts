@@ -257,6 +257,41 @@ export interface AwardList {
 export interface AwardReply {
   award: levels.Award;
 }
+/**
+ * ProjectList is the answer of GET /api/projects.
+ */
+export interface ProjectList {
+  projects: community.Project[];
+  /**
+   * CanPost says the caller may share, react and comment (subscribers
+   * and admins); free members read the board.
+   */
+  can_post: boolean;
+}
+/**
+ * ProjectReply is the answer of the calls that make or change one project.
+ */
+export interface ProjectReply {
+  project: community.Project;
+}
+/**
+ * CommentList is the answer of GET /api/projects/{id}/comments.
+ */
+export interface CommentList {
+  comments: community.Comment[];
+}
+/**
+ * CommentReply is the answer of POST /api/projects/{id}/comments.
+ */
+export interface CommentReply {
+  comment: community.Comment;
+}
+/**
+ * DirectoryList is the answer of GET /api/members/directory.
+ */
+export interface DirectoryList {
+  members: community.DirectoryEntry[];
+}
 
 //////////
 // source: wire_booking.go

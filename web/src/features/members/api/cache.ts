@@ -43,3 +43,11 @@ export function refetchAwards(client: QueryClient): Promise<void> {
   void client.invalidateQueries({ queryKey: membersKeys.progress });
   return client.invalidateQueries({ queryKey: membersKeys.awards });
 }
+
+/** The projects board changed: every list, comments, the directory (which lists projects) and the
+ * member's progress (projects count towards the level). Started at once. */
+export function refetchProjects(client: QueryClient): Promise<void> {
+  void client.invalidateQueries({ queryKey: membersKeys.directory });
+  void client.invalidateQueries({ queryKey: membersKeys.progress });
+  return client.invalidateQueries({ queryKey: membersKeys.projects });
+}

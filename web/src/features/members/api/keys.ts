@@ -17,6 +17,14 @@ export const membersKeys = {
   /** Every attendance sheet; one session's is `attendance(id)`. */
   attendanceAll: ['members', 'attendance'] as const,
   attendance: (sessionId: string) => ['members', 'attendance', sessionId] as const,
+  /** Every list of the projects board and every project's comments. */
+  projects: ['members', 'projects'] as const,
+  /** The board, or one member's projects (`me` for the caller's own). */
+  projectList: (author: string) => ['members', 'projects', 'list', author] as const,
+  comments: (projectId: string) => ['members', 'projects', 'comments', projectId] as const,
+  /** Every search of the member directory; one is `directorySearch(q)`. */
+  directory: ['members', 'directory'] as const,
+  directorySearch: (q: string) => ['members', 'directory', q] as const,
   /** Every page of the knowledge-base documents; one page is `documentsPage(limit, offset)`. */
   documents: ['members', 'documents'] as const,
   documentsPage: (limit: number, offset: number) =>

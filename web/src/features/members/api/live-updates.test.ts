@@ -44,10 +44,17 @@ describe('invalidateTopic', () => {
     expect(t.invalidated()).toEqual([membersKeys.overview, membersKeys.adminMembers]);
   });
 
-  it('refetches the user and the profile on a profile notice', () => {
+  it('refetches the user, the profile and the directory on a profile notice', () => {
     const t = setup();
     invalidateTopic(t.client, 'profile');
     expect(t.refresh).toHaveBeenCalledTimes(1);
-    expect(t.invalidated()).toEqual([membersKeys.profile]);
+    expect(t.invalidated()).toEqual([membersKeys.profile, membersKeys.directory]);
+  });
+
+  it('refetches the board, its comments and the directory on a projects notice', () => {
+    const t = setup();
+    invalidateTopic(t.client, 'projects');
+    expect(t.refresh).not.toHaveBeenCalled();
+    expect(t.invalidated()).toEqual([membersKeys.projects, membersKeys.directory]);
   });
 });

@@ -28,11 +28,18 @@ export function invalidateTopic(client: QueryClient, topic: LiveTopic): void {
     case 'profile':
       void session.refresh();
       void client.invalidateQueries({ queryKey: membersKeys.profile });
+      void client.invalidateQueries({ queryKey: membersKeys.directory });
       return;
     case 'progress':
       // Attendance or an award changed: the level, the counts, the member's awards.
       void client.invalidateQueries({ queryKey: membersKeys.progress });
       void client.invalidateQueries({ queryKey: membersKeys.myAwards });
+      return;
+    case 'projects':
+      // A project shared, changed, hidden or removed, a reaction or a comment: the board, its
+      // comments and the directory, which lists each member's projects.
+      void client.invalidateQueries({ queryKey: membersKeys.projects });
+      void client.invalidateQueries({ queryKey: membersKeys.directory });
       return;
   }
 }

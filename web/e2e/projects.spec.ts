@@ -1,0 +1,193 @@
+import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { confirmedPage } from './accounts';
+
+/**
+ * The projects board and the member directory end to end against the real server: two
+ * subscribers (made complimentary by an admin) on the Projects tab; one shares a project, the
+ * other's open tab shows it without a reload, reacts and comments, and the author's tab follows
+ * live; the project counts in the author's progress and shows on their profile; the author opts
+ * in to the directory, another member does not, and the directory shows the one and hides the
+ * other; a free member is offered a subscription instead. At 375 and 1440 px, with axe.
+ * Screenshots land in test-results/projects/.
+ */
+
+const ADMIN_EMAIL = 'projects-admin@example.test';
+const SHOTS = 'test-results/projects';
+
+async function shootPart(page: Page, part: Locator, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    await page.waitForTimeout(150);
+    await part.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
+  }
+}
+
+/** Serious and critical axe findings on the page at 375 and 1440 px. */
+async function axeAtBothWidths(page: Page, include?: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    let builder = new AxeBuilder({ page });
+    if (include) builder = builder.include(include);
+    const results = await builder.analyze();
+    for (const v of results.violations) {
+      if (v.impact === 'serious' || v.impact === 'critical') {
+        found.push(`${width}px ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      }
+    }
+  }
+  return found;
+}
+
+/** A confirmed member, made a subscriber (complimentary) by the admin when `subscribe`. */
+async function member(browser: Browser, admin: Page, name: string, subscribe: boolean) {
+  const email = `e2e-projects-${name.split(' ')[0]?.toLowerCase()}-${Date.now()}@example.test`;
+  const m = await confirmedPage(browser, email, { fullName: name });
+  if (subscribe) {
+    const me = await (await m.context.request.get('/api/auth/session')).json();
+    const comp = await admin
+      .context()
+      .request.put(`/api/admin/members/${me.user.id}/complimentary`, { data: { until: null } });
+    expect(comp.status()).toBe(200);
+  }
+  // A fresh load reads the membership the admin just gave.
+  await m.page.goto('/members');
+  await expect(
+    m.page.getByRole('heading', { name: new RegExp(`Welcome back, ${name}`) }),
+  ).toBeVisible();
+  return m;
+}
+
+test('subscribers share, react and comment live; the directory shows only who opted in', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const stamp = Date.now();
+  const title = `Agent memory kit ${stamp}`;
+
+  const admin = await confirmedPage(browser, ADMIN_EMAIL, { fullName: 'Pat Projects' });
+  if (!admin.confirmedNow) await admin.page.goto('/members');
+  const sia = await member(browser, admin.page, 'Sia Sharer', true);
+  const rex = await member(browser, admin.page, 'Rex Reactor', true);
+  const oli = await member(browser, admin.page, `Oli Offlist ${stamp}`, true);
+  const fay = await member(browser, admin.page, 'Fay Free', false);
+
+  // Rex keeps the board open: the new project must arrive without a reload.
+  const r = rex.page;
+  await shootPart(r, r.getByRole('tablist', { name: 'Members area' }), 'tabs');
+  await r.getByRole('tab', { name: 'Projects' }).click();
+  await expect(r.getByRole('button', { name: 'Share a project' })).toBeVisible();
+
+  // Sia shares a project by keyboard.
+  const s = sia.page;
+  await s.getByRole('tab', { name: 'Projects' }).click();
+  await s.getByRole('button', { name: 'Share a project' }).click();
+  const form = s.getByRole('dialog', { name: 'Share a project' });
+  await form.getByLabel('Title', { exact: true }).fill(title);
+  await form.getByLabel('Link', { exact: true }).fill('ftp://example.com/kit');
+  await form.getByLabel('Short description').fill('A memory layer for agents, in Go.');
+  await form.getByLabel('Repository link (optional)').fill('https://github.com/sia/kit');
+  await form.getByLabel('Tags (optional)').fill('agents, Go');
+  await form.getByRole('button', { name: 'Share project' }).click();
+  await expect(form.getByLabel('Link', { exact: true })).toHaveAccessibleDescription(
+    /Link must be an http:\/\/ or https:\/\/ address\./,
+  );
+  await form.getByLabel('Link', { exact: true }).fill('https://example.com/kit');
+  await shootPart(s, form, 'share-dialog');
+  expect(await axeAtBothWidths(s, '[role="dialog"]')).toEqual([]);
+  await form.getByLabel('Link', { exact: true }).press('Enter');
+  await expect(form).toBeHidden();
+  const siaCard = s.getByRole('article', { name: title });
+  await expect(siaCard).toBeVisible();
+
+  // Live on Rex's board; he reacts by keyboard and comments.
+  const rexCard = r.getByRole('article', { name: title });
+  await expect(rexCard).toBeVisible();
+  const fire = rexCard.getByRole('button', { name: /React with fire to/ });
+  await expect(fire).toHaveAttribute('aria-pressed', 'false');
+  await fire.focus();
+  await r.keyboard.press('Enter');
+  await expect(
+    rexCard.getByRole('button', { name: /Take back your fire reaction/ }),
+  ).toHaveAttribute('aria-pressed', 'true');
+  await rexCard.getByRole('button', { name: '0 comments' }).click();
+  await rexCard.getByLabel('Add a comment').fill('Lovely work, trying it tonight.');
+  await rexCard.getByRole('button', { name: 'Comment', exact: true }).click();
+  await expect(rexCard.getByText('Lovely work, trying it tonight.')).toBeVisible();
+
+  // Sia's tab follows: the count and the comment, without a reload.
+  await expect(siaCard.getByText('1 fire reaction')).toBeAttached();
+  await expect(siaCard.getByRole('button', { name: '1 comment' })).toBeVisible();
+  await siaCard.getByRole('button', { name: '1 comment' }).click();
+  await expect(siaCard.getByText('Lovely work, trying it tonight.')).toBeVisible();
+  await shootPart(r, rexCard, 'project-card');
+  expect(await axeAtBothWidths(r, '[role="tabpanel"]')).toEqual([]);
+  await shootPart(s, s.getByRole('tabpanel'), 'projects-board');
+
+  // The project counts towards Sia's level and shows on her profile.
+  const progress = await (await sia.context.request.get('/api/members/me/progress')).json();
+  expect(progress.projects).toBe(1);
+  await s.getByRole('tab', { name: 'Profile' }).click();
+  const mine = s.getByRole('region', { name: 'Your projects' });
+  await expect(mine.getByRole('article', { name: title })).toBeVisible();
+
+  // Sia fills her profile and opts in to the directory; Oli does not.
+  const filled = await sia.context.request.put('/api/profile', {
+    data: {
+      job_title: 'Agent engineer',
+      company: 'Lovelace Labs',
+      location: 'Lisbon',
+      bio: 'I build memory for agents.',
+    },
+  });
+  expect(filled.status()).toBe(200);
+  const optIn = s.getByRole('checkbox', { name: 'Show me in the member directory' });
+  await expect(optIn).not.toBeChecked();
+  await optIn.check();
+  await expect(optIn).toBeChecked();
+  await expect(s.getByText('You are in the member directory')).toBeVisible();
+  await shootPart(s, s.getByRole('tabpanel'), 'profile');
+  expect(await axeAtBothWidths(s, '[role="tabpanel"]')).toEqual([]);
+
+  const o = oli.page;
+  await o.getByRole('tab', { name: 'Directory' }).click();
+  const members = o.getByRole('list', { name: 'Members' });
+  const siaEntry = members.getByRole('article', { name: 'Sia Sharer' });
+  await expect(siaEntry).toBeVisible();
+  await expect(siaEntry.getByRole('link', { name: title })).toBeVisible();
+  await expect(siaEntry.getByText('Apprentice')).toBeVisible();
+  await expect(siaEntry.getByText('Agent engineer · Lovelace Labs')).toBeVisible();
+  await expect(o.getByRole('article', { name: new RegExp(`Oli Offlist ${stamp}`) })).toHaveCount(0);
+  await expect(o.getByText(/@example\.test/)).toHaveCount(0);
+
+  // The search: Sia by a word of her project; Oli by his own name is nowhere.
+  const search = o.getByRole('searchbox', { name: 'Search the directory' });
+  await search.fill('memory kit');
+  await expect(members.getByRole('article', { name: 'Sia Sharer' })).toBeVisible();
+  await search.fill('lovelace LISBON');
+  await expect(members.getByRole('article', { name: 'Sia Sharer' })).toBeVisible();
+  await search.fill(`Offlist ${stamp}`);
+  await expect(o.getByText(`Nobody matches “Offlist ${stamp}”`)).toBeVisible();
+  await search.fill('');
+  await expect(siaEntry).toBeVisible();
+  await shootPart(o, o.getByRole('tabpanel'), 'directory');
+  expect(await axeAtBothWidths(o, '[role="tabpanel"]')).toEqual([]);
+
+  // A free member reads the board without the controls and gets a prompt for the directory.
+  const f = fay.page;
+  await f.getByRole('tab', { name: 'Projects' }).click();
+  const fayCard = f.getByRole('article', { name: title });
+  await expect(fayCard).toBeVisible();
+  await expect(fayCard.getByRole('button', { name: /React with fire/ })).toHaveCount(0);
+  await expect(f.getByRole('button', { name: 'Subscribe to Share' })).toBeVisible();
+  await f.getByRole('tab', { name: 'Directory' }).click();
+  await expect(f.getByRole('button', { name: 'Subscribe to meet the tribe' })).toBeVisible();
+  await expect(f.getByText('Sia Sharer')).toHaveCount(0);
+  await shootPart(f, f.getByRole('tabpanel'), 'directory-free');
+  expect(await axeAtBothWidths(f, '[role="tabpanel"]')).toEqual([]);
+
+  for (const m of [sia, rex, oli, fay, admin]) await m.context.close();
+});
