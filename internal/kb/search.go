@@ -40,7 +40,24 @@ const (
 type Results struct {
 	Results []Result `json:"results"`
 	Ranking string   `json:"ranking"`
+	// BestText is the full-text similarity of the best full-text match (0
+	// when no word matched), whatever the ranking: a hybrid ranking's
+	// similarities are relative to its own first place and say nothing of
+	// how well that place answers.
+	BestText float64 `json:"-"`
 }
+
+// WeakMatch is the full-text similarity below which a search counts as not
+// answered (Weak). Full-text similarities run from matchFloor (0.1: a
+// word that is in most documents) towards 1; 0.3 is a bm25 of about 2.3 on
+// SQLite and a rank of about 0.29 on PostgreSQL, what a question sharing
+// only a passing word with a document scores, while a question a document
+// is about scores 0.5 and more on the site's own content.
+const WeakMatch = 0.3
+
+// Weak reports whether the knowledge base has no good answer to the search:
+// nothing matched its words, or the best match scored under WeakMatch.
+func (r Results) Weak() bool { return r.BestText < WeakMatch }
 
 // Result is one document found: its best-matching chunk, its metadata and a
 // similarity in [0, 1] (higher is better; results are ordered by it).
@@ -102,6 +119,9 @@ func (s *Service) search(ctx context.Context, text string, limit int) (Results, 
 		return Results{}, err
 	}
 	out := Results{Results: make([]Result, 0, len(hits)), Ranking: RankingFullText}
+	if len(hits) > 0 {
+		out.BestText = hits[0].score
+	}
 	for _, h := range hits {
 		out.Results = append(out.Results, Result{Content: h.content, Metadata: h.metadata, Similarity: h.score, DocumentID: h.documentID})
 	}
@@ -181,5 +201,9 @@ func (s *Service) hybrid(ctx context.Context, q query, vec []float32, limit int)
 	if err != nil {
 		return Results{}, false, err
 	}
-	return Results{Results: fusedResults(ranking, chunks, limit), Ranking: RankingHybrid}, true, nil
+	best := 0.0
+	if len(text) > 0 {
+		best = text[0].score
+	}
+	return Results{Results: fusedResults(ranking, chunks, limit), Ranking: RankingHybrid, BestText: best}, true, nil
 }
