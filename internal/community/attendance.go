@@ -260,3 +260,62 @@ func (sh *AttendanceSheet) Record(r AttendanceRow) []string {
 	return []string{r.FullName, r.Email, rsvp, stamp(r.JoinedAt), text(r.Correction), text(r.CorrectedBy),
 		stamp(r.CorrectedAt), map[bool]string{true: "yes", false: "no"}[r.Present]}
 }
+
+// EachAttendanceSheet calls fn with the attendance sheet of every session,
+// oldest first, as the admins' attendance export reads them.
+func EachAttendanceSheet(ctx context.Context, db *store.DB, now time.Time, fn func(*AttendanceSheet) error) error {
+	rows, err := db.Read.QueryContext(ctx, `SELECT id FROM live_sessions ORDER BY session_date, session_time, id`)
+	if err != nil {
+		return fmt.Errorf("list sessions: %w", err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			_ = rows.Close()
+			return fmt.Errorf("list sessions: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	_ = rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("list sessions: %w", err)
+	}
+	for _, id := range ids {
+		sheet, err := Attendance(ctx, db, id, now)
+		if errs.Is(err, errs.NotFound) {
+			continue // deleted since the list was read
+		}
+		if err != nil {
+			return err
+		}
+		if err := fn(sheet); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AttendedCounts is AttendedCount of every member who attended at least one
+// session, read in one query.
+func AttendedCounts(ctx context.Context, db *store.DB) (map[string]int, error) {
+	rows, err := db.Read.QueryContext(ctx, `SELECT a.user_id, COUNT(*) FROM session_attendance a JOIN live_sessions s ON s.id = a.session_id
+		 WHERE s.status <> 'cancelled' AND `+attendedSQL+` GROUP BY a.user_id`)
+	if err != nil {
+		return nil, fmt.Errorf("count attendance: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	out := map[string]int{}
+	for rows.Next() {
+		var id string
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, fmt.Errorf("count attendance: %w", err)
+		}
+		out[id] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("count attendance: %w", err)
+	}
+	return out, nil
+}

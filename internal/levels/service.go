@@ -69,6 +69,60 @@ func (s *Service) CountsOf(ctx context.Context, userID string) (Counts, error) {
 	return c, nil
 }
 
+// LevelsOfAll is the level of every member who has done anything towards
+// one (the others are Apprentice), counted as CountsOf counts, for all
+// members in two queries: the members export reads it.
+func (s *Service) LevelsOfAll(ctx context.Context) (map[string]string, error) {
+	attended, err := community.AttendedCounts(ctx, s.db)
+	if err != nil {
+		return nil, err
+	}
+	counts := map[string]*Counts{}
+	of := func(id string) *Counts {
+		c := counts[id]
+		if c == nil {
+			c = &Counts{}
+			counts[id] = c
+		}
+		return c
+	}
+	for id, n := range attended {
+		of(id).Attended = n
+	}
+	rows, err := s.db.Read.QueryContext(ctx, `SELECT user_id, kind, COUNT(*) FROM awards WHERE status = 'accepted' GROUP BY user_id, kind`)
+	if err != nil {
+		return nil, fmt.Errorf("count awards: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	for rows.Next() {
+		var id, kind string
+		var n int
+		if err := rows.Scan(&id, &kind, &n); err != nil {
+			return nil, fmt.Errorf("count awards: %w", err)
+		}
+		c := of(id)
+		switch kind {
+		case KindContribution:
+			c.Contributions = n
+		case KindMentoring:
+			c.Mentored = n
+		case KindWorkshop:
+			c.Workshops = n
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("count awards: %w", err)
+	}
+	out := make(map[string]string, len(counts))
+	for id, c := range counts {
+		if c.Projects, err = projectsShared(ctx, s.db, id); err != nil {
+			return nil, err
+		}
+		out[id] = Compute(*c).Level
+	}
+	return out, nil
+}
+
 // projectsShared is how many projects the user has shared: the one place
 // the level reads it from. Zero until the projects board exists.
 func projectsShared(context.Context, *store.DB, string) (int, error) { return 0, nil }
