@@ -24,7 +24,7 @@ const Similar = 0.5
 // cut), and joins the first group, taken most recent first, whose first
 // question's words overlap its own by at least Similar; otherwise it starts
 // a group. Questions with no word left are grouped by their exact lower-case
-// text. asked must be newest first; the groups come most asked first.
+// words, punctuation aside. asked must be newest first; the groups come most asked first.
 func Cluster(asked []Asked) []Group {
 	type cluster struct {
 		key   map[string]bool
@@ -36,7 +36,7 @@ func Cluster(asked []Asked) []Group {
 		words := Words(a.Question)
 		exact := ""
 		if len(words) == 0 {
-			exact = strings.ToLower(a.Question)
+			exact = strings.Join(tokens(a.Question), " ")
 		}
 		var into *cluster
 		for _, c := range cs {
@@ -83,13 +83,18 @@ func init() {
 // "sessions" and "session" are one word.
 func Words(q string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+	for _, w := range tokens(q) {
 		if stopWords[w] {
 			continue
 		}
 		out[stem(w)] = true
 	}
 	return out
+}
+
+// tokens are q's words in lower case, split at anything not a letter or digit.
+func tokens(q string) []string {
+	return strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 func stem(w string) string {

@@ -114,14 +114,12 @@ export interface Results {
   ranking: string;
 }
 /**
- * WeakMatch is the full-text similarity below which a search counts as not
- * answered (Weak). Full-text similarities run from matchFloor (0.1: a
- * word that is in most documents) towards 1; 0.3 is a bm25 of about 2.3 on
- * SQLite and a rank of about 0.29 on PostgreSQL, what a question sharing
- * only a passing word with a document scores, while a question a document
- * is about scores 0.5 and more on the site's own content.
+ * WeakMatch is the least Coverage of an answered question: when fewer than
+ * half of its words are in the best passage ("quantum basket weaving
+ * workshops" finds a passage on workshops and nothing else), the knowledge
+ * base has no answer to it.
  */
-export const WeakMatch = 0.3;
+export const WeakMatch = 0.5;
 /**
  * Result is one document found: its best-matching chunk, its metadata and a
  * similarity in [0, 1] (higher is better; results are ordered by it).
