@@ -17,6 +17,8 @@ export const membersKeys = {
   /** Every attendance sheet; one session's is `attendance(id)`. */
   attendanceAll: ['members', 'attendance'] as const,
   attendance: (sessionId: string) => ['members', 'attendance', sessionId] as const,
+  /** The questions the knowledge base answered weakly, grouped (admins). */
+  knowledgeGaps: ['members', 'knowledge-gaps'] as const,
   /** Every page of the knowledge-base documents; one page is `documentsPage(limit, offset)`. */
   documents: ['members', 'documents'] as const,
   documentsPage: (limit: number, offset: number) =>
