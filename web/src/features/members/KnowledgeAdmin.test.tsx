@@ -382,7 +382,10 @@ describe('Knowledge gaps', () => {
     expect(within(dialog).getByLabelText(/Title/)).toHaveValue(
       'Do you run workshops on basket weaving?',
     );
-    await userEvent.type(within(dialog).getByLabelText(/Content/), 'No, but the tribe runs others.');
+    await userEvent.type(
+      within(dialog).getByLabelText(/Content/),
+      'No, but the tribe runs others.',
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add document' }));
     await waitFor(() =>
       expect(store.get()[0]?.metadata.title).toBe('Do you run workshops on basket weaving?'),
