@@ -228,7 +228,7 @@ function ImportResult({ report }: { report: ImportReport }) {
   );
 }
 
-/** A small report table whose caption is its visible heading; it scrolls inside itself on phones. */
+/** A small report table whose caption is its visible heading. */
 function ReportTable({
   caption,
   head,
@@ -241,7 +241,13 @@ function ReportTable({
   tone?: 'error';
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-ink-700">
+    // On phones the table scrolls inside its box; the box takes focus so keys can scroll it.
+    <section
+      aria-label={caption}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+      tabIndex={0}
+      className="overflow-x-auto rounded-lg border border-ink-700 focus-visible:outline-2 focus-visible:outline-term-green"
+    >
       <table className="w-full min-w-[32rem] text-left text-sm">
         <caption
           className={cn(
@@ -279,6 +285,6 @@ function ReportTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
