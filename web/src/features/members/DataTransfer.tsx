@@ -248,7 +248,7 @@ function ReportTable({
       tabIndex={0}
       className="overflow-x-auto rounded-lg border border-ink-700 focus-visible:outline-2 focus-visible:outline-term-green"
     >
-      <table className="w-full min-w-[32rem] text-left text-sm">
+      <table className="w-full text-left text-sm">
         <caption
           className={cn(
             'px-3 py-2 text-left font-semibold',
@@ -276,7 +276,10 @@ function ReportTable({
                 <td
                   // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed
                   key={j}
-                  className={cn('px-3 py-2 text-muted', j === 0 && 'w-12 font-mono text-dim')}
+                  className={cn(
+                    'px-3 py-2 break-words text-muted',
+                    j === 0 && 'w-12 font-mono text-dim',
+                  )}
                 >
                   {c}
                 </td>
