@@ -34,6 +34,15 @@ type SiteDeps struct {
 	Capacity int    // TRIBE_CAPACITY, the tribe's member cap
 	// Booking, when set, adds find_available_slots.
 	Booking Slots
+	// Gaps, when set, is told every search whose best match was weak
+	// (kb.Results.Weak): the question the knowledge base cannot answer.
+	Gaps GapRecorder
+}
+
+// GapRecorder keeps a question the knowledge base answered weakly; it never
+// fails the search (*gaps.Service is one).
+type GapRecorder interface {
+	Record(ctx context.Context, question string)
 }
 
 // SiteTools returns the site's tools: knowledge-base search, reading the
@@ -155,6 +164,9 @@ func (d SiteDeps) search(ctx context.Context, _ access.Viewer, raw json.RawMessa
 	res, err := d.KB.Search(ctx, a.Query, a.Limit)
 	if err != nil {
 		return nil, err
+	}
+	if d.Gaps != nil && res.Weak() {
+		d.Gaps.Record(ctx, a.Query)
 	}
 	out := SearchOutput{Query: a.Query, Ranking: res.Ranking, Results: make([]Passage, 0, len(res.Results))}
 	for _, r := range res.Results {

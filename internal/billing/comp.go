@@ -18,12 +18,29 @@ import (
 // member who pays through Stripe now (cancel that subscription first);
 // at_capacity when the tribe is full.
 func (s *Service) Comp(ctx context.Context, userID string, until *time.Time) error {
+	var after func()
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		after, err = s.CompTx(ctx, tx, userID, until)
+		return err
+	})
+	if err == nil && after != nil {
+		after()
+	}
+	return err
+}
+
+// CompTx is Comp inside the caller's transaction (the members import makes
+// every row in one). It returns what to do once the transaction has
+// committed (nil: nothing): expiring a checkout the member no longer needs.
+// Refusals are returned before anything is written.
+func (s *Service) CompTx(ctx context.Context, tx *sql.Tx, userID string, until *time.Time) (after func(), err error) {
 	now := s.now()
 	if until != nil && !until.After(now) {
-		return errs.Field("until", "The end of a complimentary membership must be in the future.")
+		return nil, errs.Field("until", "The end of a complimentary membership must be in the future.")
 	}
 	var session string
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err = func() error {
 		if err := lock(ctx, s.db, tx, seatsKey); err != nil {
 			return err
 		}
@@ -83,11 +100,11 @@ func (s *Service) Comp(ctx context.Context, userID string, until *time.Time) err
 			return s.mailWelcome(ctx, tx, userID)
 		}
 		return nil
-	})
-	if err == nil && session != "" && s.stripe != nil {
-		s.expireSession(ctx, session) // nothing left to pay for
+	}()
+	if err != nil || session == "" || s.stripe == nil {
+		return nil, err
 	}
-	return err
+	return func() { s.expireSession(ctx, session) }, nil // nothing left to pay for
 }
 
 // Uncomp ends a complimentary membership now; the member becomes a free

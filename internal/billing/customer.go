@@ -114,3 +114,28 @@ func (s *Service) ensureCustomer(ctx context.Context, userID, email string) (str
 	})
 	return id, err
 }
+
+// Customers maps every member linked to a Stripe customer to that
+// customer's id (customerOf for everyone at once: the members export).
+func (s *Service) Customers(ctx context.Context) (map[string]string, error) {
+	rows, err := s.db.Read.QueryContext(ctx,
+		`SELECT user_id, stripe_customer_id FROM subscriptions WHERE stripe_customer_id IS NOT NULL
+		 UNION ALL
+		 SELECT user_id, stripe_customer_id FROM billing_customers`)
+	if err != nil {
+		return nil, fmt.Errorf("read customers: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	out := map[string]string{}
+	for rows.Next() {
+		var user, customer string
+		if err := rows.Scan(&user, &customer); err != nil {
+			return nil, fmt.Errorf("read customers: %w", err)
+		}
+		out[user] = customer // billing_customers, read last, wins
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read customers: %w", err)
+	}
+	return out, nil
+}

@@ -166,3 +166,25 @@ func sortedKeys[V any](m map[string]V) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// Each calls fn with every booking, oldest start first: the bookings export.
+func (s *Service) Each(ctx context.Context, fn func(*Booking) error) error {
+	rows, err := s.db.Read.QueryContext(ctx, `SELECT `+bookingColumns+` FROM bookings ORDER BY start_at, id`)
+	if err != nil {
+		return fmt.Errorf("export bookings: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	for rows.Next() {
+		b, err := scanBooking(rows)
+		if err != nil {
+			return fmt.Errorf("export bookings: %w", err)
+		}
+		if err := fn(b); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("export bookings: %w", err)
+	}
+	return nil
+}

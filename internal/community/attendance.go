@@ -3,17 +3,15 @@ package community
 import (
 	"context"
 	"database/sql"
-	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"tribe/internal/access"
+	"tribe/internal/csvx"
 	"tribe/internal/errs"
 	"tribe/internal/store"
-	"tribe/internal/waitlist"
 )
 
 // JoinEarly is how long before its start a click on Join counts as
@@ -224,12 +222,25 @@ func (sh *AttendanceSheet) FileName() string {
 	return "attendance-" + sh.StartsAt.UTC().Format(time.DateOnly) + "-" + icsFileName(sh.Title)
 }
 
-// WriteCSV writes the sheet as CSV (RFC 4180: CRLF line ends, quotes where
-// needed) with a header row. Every cell a person typed is neutralised
-// against spreadsheet formulas.
-func (sh *AttendanceSheet) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	cw.UseCRLF = true
+// WriteCSV writes the sheet as CSV (csvx: RFC 4180, CRLF, every cell
+// neutralised against spreadsheet formulas) with a header row.
+func (sh *AttendanceSheet) WriteCSV(w *csvx.Writer) error {
+	if err := w.Write(AttendanceHeader...); err != nil {
+		return err
+	}
+	for _, r := range sh.Rows {
+		if err := w.Write(sh.Record(r)...); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}
+
+// AttendanceHeader names the columns of Record.
+var AttendanceHeader = []string{"full_name", "email", "rsvp", "joined_at", "correction", "corrected_by", "corrected_at", "present"}
+
+// Record is one row of the sheet as CSV cells (AttendanceHeader).
+func (sh *AttendanceSheet) Record(r AttendanceRow) []string {
 	stamp := func(t *time.Time) string {
 		if t == nil {
 			return ""
@@ -240,19 +251,71 @@ func (sh *AttendanceSheet) WriteCSV(w io.Writer) error {
 		if s == nil {
 			return ""
 		}
-		return waitlist.SafeCell(*s)
+		return *s
 	}
-	records := [][]string{{"full_name", "email", "rsvp", "joined_at", "correction", "corrected_by", "corrected_at", "present"}}
-	for _, r := range sh.Rows {
-		rsvp := ""
-		if r.RSVP != nil {
-			rsvp = map[bool]string{true: "going", false: "not going"}[*r.RSVP]
+	rsvp := ""
+	if r.RSVP != nil {
+		rsvp = map[bool]string{true: "going", false: "not going"}[*r.RSVP]
+	}
+	return []string{r.FullName, r.Email, rsvp, stamp(r.JoinedAt), text(r.Correction), text(r.CorrectedBy),
+		stamp(r.CorrectedAt), map[bool]string{true: "yes", false: "no"}[r.Present]}
+}
+
+// EachAttendanceSheet calls fn with the attendance sheet of every session,
+// oldest first, as the admins' attendance export reads them.
+func EachAttendanceSheet(ctx context.Context, db *store.DB, now time.Time, fn func(*AttendanceSheet) error) error {
+	rows, err := db.Read.QueryContext(ctx, `SELECT id FROM live_sessions ORDER BY session_date, session_time, id`)
+	if err != nil {
+		return fmt.Errorf("list sessions: %w", err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			_ = rows.Close()
+			return fmt.Errorf("list sessions: %w", err)
 		}
-		records = append(records, []string{waitlist.SafeCell(r.FullName), waitlist.SafeCell(r.Email), rsvp,
-			stamp(r.JoinedAt), text(r.Correction), text(r.CorrectedBy), stamp(r.CorrectedAt), map[bool]string{true: "yes", false: "no"}[r.Present]})
+		ids = append(ids, id)
 	}
-	if err := cw.WriteAll(records); err != nil {
-		return fmt.Errorf("write attendance csv: %w", err)
+	_ = rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("list sessions: %w", err)
+	}
+	for _, id := range ids {
+		sheet, err := Attendance(ctx, db, id, now)
+		if errs.Is(err, errs.NotFound) {
+			continue // deleted since the list was read
+		}
+		if err != nil {
+			return err
+		}
+		if err := fn(sheet); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// AttendedCounts is AttendedCount of every member who attended at least one
+// session, read in one query.
+func AttendedCounts(ctx context.Context, db *store.DB) (map[string]int, error) {
+	rows, err := db.Read.QueryContext(ctx, `SELECT a.user_id, COUNT(*) FROM session_attendance a JOIN live_sessions s ON s.id = a.session_id
+		 WHERE s.status <> 'cancelled' AND `+attendedSQL+` GROUP BY a.user_id`)
+	if err != nil {
+		return nil, fmt.Errorf("count attendance: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	out := map[string]int{}
+	for rows.Next() {
+		var id string
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, fmt.Errorf("count attendance: %w", err)
+		}
+		out[id] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("count attendance: %w", err)
+	}
+	return out, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"tribe/internal/access"
 	"tribe/internal/clock/clocktest"
+	"tribe/internal/csvx"
 	"tribe/internal/errs"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
@@ -349,7 +350,7 @@ func TestAttendanceCSVIsRFC4180AndFormulaSafe(t *testing.T) {
 		{FullName: "-1+1", Email: "@c@example.com"},
 	}}
 	var buf bytes.Buffer
-	if err := sheet.WriteCSV(&buf); err != nil {
+	if err := sheet.WriteCSV(csvx.NewWriter(&buf)); err != nil {
 		t.Fatal(err)
 	}
 	raw := buf.String()

@@ -40,7 +40,22 @@ const (
 type Results struct {
 	Results []Result `json:"results"`
 	Ranking string   `json:"ranking"`
+	// Coverage is the share of the question's words (common words aside)
+	// found in the best full-text match, 0 when no word matched anything:
+	// what Weak reads. Similarities are no measure of it: a passage that is
+	// all about one word of four scores high, and a hybrid ranking's
+	// similarities are relative to its own first place.
+	Coverage float64 `json:"-"`
 }
+
+// WeakMatch is the least Coverage of an answered question: when fewer than
+// half of its words are in the best passage ("quantum basket weaving
+// workshops" finds a passage on workshops and nothing else), the knowledge
+// base has no answer to it.
+const WeakMatch = 0.5
+
+// Weak reports whether the knowledge base has no good answer to the search.
+func (r Results) Weak() bool { return r.Coverage < WeakMatch }
 
 // Result is one document found: its best-matching chunk, its metadata and a
 // similarity in [0, 1] (higher is better; results are ordered by it).
@@ -102,6 +117,7 @@ func (s *Service) search(ctx context.Context, text string, limit int) (Results, 
 		return Results{}, err
 	}
 	out := Results{Results: make([]Result, 0, len(hits)), Ranking: RankingFullText}
+	out.Coverage = coverage(q, hits)
 	for _, h := range hits {
 		out.Results = append(out.Results, Result{Content: h.content, Metadata: h.metadata, Similarity: h.score, DocumentID: h.documentID})
 	}
@@ -181,5 +197,32 @@ func (s *Service) hybrid(ctx context.Context, q query, vec []float32, limit int)
 	if err != nil {
 		return Results{}, false, err
 	}
-	return Results{Results: fusedResults(ranking, chunks, limit), Ranking: RankingHybrid}, true, nil
+	return Results{Results: fusedResults(ranking, chunks, limit), Ranking: RankingHybrid, Coverage: coverage(q, text)}, true, nil
+}
+
+// coverage is the share of q's terms that the first of hits contains. A
+// term counts when the passage holds its stem (an -ing, -ed, -es or -s cut,
+// then at most five letters), so "pricing" is found in "price" and
+// "sessions" in "session", as the full-text index's stemming finds them.
+func coverage(q query, hits []ftsHit) float64 {
+	if len(hits) == 0 || len(q.terms) == 0 {
+		return 0
+	}
+	text := strings.ToLower(hits[0].content + " " + hits[0].metadata.Title)
+	found := 0
+	for _, t := range q.terms {
+		for _, suffix := range []string{"ing", "ed", "es", "s"} {
+			if base, ok := strings.CutSuffix(t, suffix); ok && utf8.RuneCountInString(base) >= 3 {
+				t = base
+				break
+			}
+		}
+		if r := []rune(t); len(r) > 5 {
+			t = string(r[:5])
+		}
+		if strings.Contains(text, t) {
+			found++
+		}
+	}
+	return float64(found) / float64(len(q.terms))
 }

@@ -78,6 +78,64 @@ func (s *Service) LevelOf(ctx context.Context, userID string) (string, error) {
 	return Compute(c).Level, nil
 }
 
+// LevelsOfAll is the level of every member who has done anything towards
+// one (the others are Apprentice), counted as CountsOf counts, for all
+// members in two queries: the members export reads it.
+func (s *Service) LevelsOfAll(ctx context.Context) (map[string]string, error) {
+	attended, err := community.AttendedCounts(ctx, s.db)
+	if err != nil {
+		return nil, err
+	}
+	counts := map[string]*Counts{}
+	of := func(id string) *Counts {
+		c := counts[id]
+		if c == nil {
+			c = &Counts{}
+			counts[id] = c
+		}
+		return c
+	}
+	for id, n := range attended {
+		of(id).Attended = n
+	}
+	shared, err := community.ProjectsSharedCounts(ctx, s.db)
+	if err != nil {
+		return nil, err
+	}
+	for id, n := range shared {
+		of(id).Projects = n
+	}
+	rows, err := s.db.Read.QueryContext(ctx, `SELECT user_id, kind, COUNT(*) FROM awards WHERE status = 'accepted' GROUP BY user_id, kind`)
+	if err != nil {
+		return nil, fmt.Errorf("count awards: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	for rows.Next() {
+		var id, kind string
+		var n int
+		if err := rows.Scan(&id, &kind, &n); err != nil {
+			return nil, fmt.Errorf("count awards: %w", err)
+		}
+		c := of(id)
+		switch kind {
+		case KindContribution:
+			c.Contributions = n
+		case KindMentoring:
+			c.Mentored = n
+		case KindWorkshop:
+			c.Workshops = n
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("count awards: %w", err)
+	}
+	out := make(map[string]string, len(counts))
+	for id, c := range counts {
+		out[id] = Compute(*c).Level
+	}
+	return out, nil
+}
+
 // ProgressOf is the user's progress now.
 func (s *Service) ProgressOf(ctx context.Context, userID string) (Progress, error) {
 	c, err := s.CountsOf(ctx, userID)

@@ -229,3 +229,39 @@ func TestSuggestionsAreCappedUnderConcurrency(t *testing.T) {
 		}
 	})
 }
+
+// TestLevelsOfAllAgreesWithEachMembersProgress: the members export reads
+// everyone's level at once; it must say what each member's own progress
+// says, or the file and the screen disagree.
+func TestLevelsOfAllAgreesWithEachMembersProgress(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		svc := New(db, WithClock(clocktest.New().Now))
+		owner, ada, bob, cyd := addUser(t, db, "owner"), addUser(t, db, "ada"), addUser(t, db, "bob"), addUser(t, db, "cyd")
+		attend(t, db, ada, 3)
+		attend(t, db, bob, 3)
+		if _, err := svc.Give(ctx, owner, AwardInput{UserID: ada, Kind: KindContribution, Note: "Guide"}); err != nil {
+			t.Fatal(err)
+		}
+		all, err := svc.LevelsOfAll(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{owner, ada, bob, cyd} {
+			p, err := svc.ProgressOf(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := all[id]
+			if got == "" {
+				got = Apprentice
+			}
+			if got != p.Level {
+				t.Errorf("%s: %s in the bulk read, %s in the progress", id, got, p.Level)
+			}
+		}
+		if all[ada] != Contributor {
+			t.Errorf("ada: %q", all[ada])
+		}
+	})
+}

@@ -17,6 +17,7 @@ import (
 	"tribe/internal/config"
 	"tribe/internal/content"
 	"tribe/internal/events"
+	"tribe/internal/gaps"
 	"tribe/internal/kb"
 	"tribe/internal/levels"
 	"tribe/internal/store"
@@ -47,6 +48,10 @@ type Set struct {
 	// Levels counts each member's progress from the rows and keeps the
 	// awards that count towards it.
 	Levels *levels.Service
+	// Gaps keeps the questions the knowledge base answered weakly (the AI
+	// tools' search records them; the admins read them; a worker sweeps
+	// them after 90 days).
+	Gaps *gaps.Service
 	// Clock is the time of the members area's rules that hang on it (RSVPs
 	// close at the start, a join counts from 15 minutes before): time.Now,
 	// or a test's clock given with WithClock. Handlers that pass the time to
@@ -89,6 +94,7 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 			auth.WithTakeover(community.ClearSquatter(avatars.Dir()), bill.ReleaseOnTakeover)),
 		Avatars: avatars,
 		Levels:  levels.New(db, levels.WithClock(o.now)),
+		Gaps:    gaps.New(db, o.now, logger),
 		Clock:   o.now,
 	}
 }

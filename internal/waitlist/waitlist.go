@@ -5,12 +5,11 @@ package waitlist
 import (
 	"context"
 	"database/sql"
-	"encoding/csv"
 	"fmt"
-	"io"
 	"time"
 
 	"tribe/internal/auth"
+	"tribe/internal/csvx"
 	"tribe/internal/mail"
 	"tribe/internal/store"
 )
@@ -86,37 +85,17 @@ func List(ctx context.Context, db *store.DB) ([]Entry, error) {
 	return out, nil
 }
 
-// WriteCSV writes entries as CSV with a header row. Cells that a spreadsheet
-// would run as a formula get a leading apostrophe.
-func WriteCSV(w io.Writer, entries []Entry) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"full_name", "email", "joined_at"}); err != nil {
-		return fmt.Errorf("write csv: %w", err)
+// WriteCSV writes entries as CSV (csvx: CRLF, formula-safe) with a header row.
+func WriteCSV(w *csvx.Writer, entries []Entry) error {
+	if err := w.Write("full_name", "email", "joined_at"); err != nil {
+		return err
 	}
 	for _, e := range entries {
-		rec := []string{SafeCell(e.FullName), SafeCell(e.Email), e.CreatedAt.UTC().Format("2006-01-02T15:04:05.000Z")}
-		if err := cw.Write(rec); err != nil {
-			return fmt.Errorf("write csv: %w", err)
+		if err := w.Write(e.FullName, e.Email, e.CreatedAt.UTC().Format("2006-01-02T15:04:05.000Z")); err != nil {
+			return err
 		}
 	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return fmt.Errorf("write csv: %w", err)
-	}
-	return nil
-}
-
-// SafeCell neutralises a cell that starts like a spreadsheet formula
-// (= + - @, or a tab or carriage return that some programs skip first).
-func SafeCell(s string) string {
-	if s == "" {
-		return s
-	}
-	switch s[0] {
-	case '=', '+', '-', '@', '\t', '\r':
-		return "'" + s
-	}
-	return s
+	return w.Flush()
 }
 
 func joinedMail(to, name, base string) mail.Message {

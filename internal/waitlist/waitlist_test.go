@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"tribe/internal/csvx"
 	"tribe/internal/errs"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
@@ -69,10 +70,12 @@ func TestJoinValidates(t *testing.T) {
 	}
 }
 
+// TestCSVQuotesAndNeutralisesFormulas: the wait list once wrote bare LF
+// line ends; it now writes RFC 4180's CRLF like every other export.
 func TestCSVQuotesAndNeutralisesFormulas(t *testing.T) {
 	at := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 	var b bytes.Buffer
-	err := WriteCSV(&b, []Entry{
+	err := WriteCSV(csvx.NewWriter(&b), []Entry{
 		{FullName: "=1+1", Email: "a@b.co", CreatedAt: at},
 		{FullName: `Lovelace, "Ada"`, Email: "+x@b.co", CreatedAt: at},
 		{FullName: "-cmd", Email: "@SUM(A1)", CreatedAt: at},
@@ -81,11 +84,11 @@ func TestCSVQuotesAndNeutralisesFormulas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "full_name,email,joined_at\n" +
-		"'=1+1,a@b.co,2026-11-23T10:00:00.000Z\n" +
-		`"Lovelace, ""Ada""",'+x@b.co,2026-11-23T10:00:00.000Z` + "\n" +
-		"'-cmd,'@SUM(A1),2026-11-23T10:00:00.000Z\n" +
-		"Plain,p@b.co,2026-11-23T10:00:00.000Z\n"
+	want := "full_name,email,joined_at\r\n" +
+		"'=1+1,a@b.co,2026-11-23T10:00:00.000Z\r\n" +
+		`"Lovelace, ""Ada""",'+x@b.co,2026-11-23T10:00:00.000Z` + "\r\n" +
+		"'-cmd,'@SUM(A1),2026-11-23T10:00:00.000Z\r\n" +
+		"Plain,p@b.co,2026-11-23T10:00:00.000Z\r\n"
 	if b.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
 	}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"tribe/internal/auth"
+	"tribe/internal/csvx"
 	"tribe/internal/mail"
 	"tribe/internal/mail/mailtest"
 	"tribe/internal/store"
@@ -689,8 +690,8 @@ func TestWaitlistOverHTTP(t *testing.T) {
 		}
 
 		r = owner.do("GET", "/api/admin/waitlist.csv", nil)
-		if r.status != 200 || r.header.Get("Content-Type") != "text/csv; charset=utf-8" ||
-			!strings.HasPrefix(r.header.Get("Content-Disposition"), `attachment; filename="waitlist-`) {
+		if r.status != 200 || r.header.Get("Content-Type") != csvx.ContentType ||
+			!strings.HasPrefix(r.header.Get("Content-Disposition"), `attachment; filename="waitlist-`) || !strings.HasSuffix(r.body, "\r\n") {
 			t.Fatalf("csv: %d %v", r.status, r.header)
 		}
 		rows, err := csv.NewReader(strings.NewReader(r.body)).ReadAll()

@@ -366,6 +366,15 @@ func TestAuthorization(t *testing.T) {
 			{pattern: "PUT /api/admin/documents/{id}", path: fixed("/api/admin/documents/" + doc.ID), body: same(map[string]string{"title": "Handbook", "content": "Edited."}), want: adminOnly(200)},
 			{pattern: "DELETE /api/admin/documents/{id}", path: freshDocument, want: adminOnly(204)},
 			is(at("POST /api/admin/kb/seed"), adminOnly(200)),
+			is(at("GET /api/admin/knowledge-gaps"), adminOnly(200)),
+
+			is(at("GET /api/admin/export/members.csv"), adminOnly(200)),
+			is(at("GET /api/admin/export/ledger.csv"), adminOnly(200)),
+			is(at("GET /api/admin/export/bookings.csv"), adminOnly(200)),
+			is(at("GET /api/admin/export/attendance.csv"), adminOnly(200)),
+			is(at("GET /api/admin/export/waitlist.csv"), adminOnly(200)),
+			{pattern: "POST /api/admin/import/members", path: fixed("/api/admin/import/members?dry_run=1"),
+				body: same(upload{body: []byte("full_name,email\r\nNew Person,new.person@example.com\r\n"), contentType: "text/csv"}), want: adminOnly(200)},
 
 			with(at("POST /api/ai/chat"), same(map[string]any{"messages": []map[string]string{{"role": "user", "content": "What does the tribe cost?"}}}), all(200)),
 			// Payment is off in this site (membersEnv): checkout and the portal

@@ -8,6 +8,7 @@ import (
 	"tribe/internal/config"
 	"tribe/internal/content"
 	"tribe/internal/errs"
+	"tribe/internal/gaps"
 	"tribe/internal/httpx"
 	"tribe/internal/kb"
 	"tribe/internal/ratelimit"
@@ -21,15 +22,16 @@ const maxDocumentBody = 256 << 10
 // seeding to admins. docs/api.md ("Knowledge base") is the contract.
 type kbAPI struct {
 	kb       *kb.Service
+	gaps     *gaps.Service
 	content  *content.Site // what seeding reads
 	cfg      *config.Config
 	searchIP *ratelimit.Limiter
 }
 
-func newKBAPI(cfg *config.Config, kbs *kb.Service, site *content.Site) *kbAPI {
+func newKBAPI(cfg *config.Config, kbs *kb.Service, gs *gaps.Service, site *content.Site) *kbAPI {
 	// Generous for a person at the console (and the browser tests, which
 	// all come from one address); a script is held to one search a second.
-	return &kbAPI{kb: kbs, content: site, cfg: cfg, searchIP: ratelimit.New(30, time.Second)}
+	return &kbAPI{kb: kbs, gaps: gs, content: site, cfg: cfg, searchIP: ratelimit.New(30, time.Second)}
 }
 
 func (a *kbAPI) register(g *registrar) error {
@@ -39,6 +41,7 @@ func (a *kbAPI) register(g *registrar) error {
 	g.route("PUT /api/admin/documents/{id}", admin, a.update)
 	g.route("DELETE /api/admin/documents/{id}", admin, a.remove)
 	g.route("POST /api/admin/kb/seed", admin, a.seed)
+	g.route("GET /api/admin/knowledge-gaps", admin, a.knowledgeGaps)
 	return nil
 }
 
@@ -128,5 +131,16 @@ func (a *kbAPI) seed(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, res)
+	return nil
+}
+
+// knowledgeGaps lists the questions the knowledge base answered weakly in
+// the last 90 days, grouped by similar wording.
+func (a *kbAPI) knowledgeGaps(w http.ResponseWriter, r *http.Request) error {
+	groups, err := a.gaps.List(r.Context())
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, groups)
 	return nil
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -9,6 +8,7 @@ import (
 
 	"tribe/internal/clock"
 	"tribe/internal/community"
+	"tribe/internal/csvx"
 	"tribe/internal/events"
 	"tribe/internal/httpx"
 	"tribe/internal/levels"
@@ -115,12 +115,8 @@ func (a *showupAPI) attendance(w http.ResponseWriter, r *http.Request) error {
 		httpx.WriteJSON(w, http.StatusOK, sheet)
 		return nil
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8; header=present")
-	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.csv"`, sheet.FileName()))
-	h.Set("Cache-Control", "no-store")
 	// The answer has begun: a failure now can only be logged.
-	if err := sheet.WriteCSV(w); err != nil {
+	if err := sheet.WriteCSV(csvx.Respond(w, sheet.FileName()+".csv")); err != nil {
 		a.logger.Error("export attendance", "session", sheet.SessionID, "err", err)
 	}
 	return nil

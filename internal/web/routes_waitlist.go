@@ -1,13 +1,13 @@
 package web
 
 import (
-	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"tribe/internal/auth"
 	"tribe/internal/config"
+	"tribe/internal/csvx"
 	"tribe/internal/httpx"
 	"tribe/internal/ratelimit"
 	"tribe/internal/store"
@@ -78,12 +78,8 @@ func (a *waitlistAPI) export(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="waitlist-%s.csv"`, store.Now().Format("2006-01-02")))
-	h.Set("Cache-Control", "no-store")
 	// The answer has begun: a failure now can only be logged.
-	if err := waitlist.WriteCSV(w, entries); err != nil {
+	if err := waitlist.WriteCSV(csvx.Respond(w, "waitlist-"+store.Now().Format(time.DateOnly)+".csv"), entries); err != nil {
 		a.logger.Error("export wait list", "err", err)
 	}
 	return nil

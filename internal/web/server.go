@@ -111,7 +111,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 	// The AI tools search the one knowledge base of the process, so they
 	// rank with embeddings where it does; the chat offers them to the model
 	// and the MCP server lists and calls the same registry.
-	siteDeps := agent.SiteDeps{KB: svc.KB, Site: o.Content, BaseURL: o.Config.BaseURL, Capacity: o.Config.Capacity, Booking: svc.Booking}
+	siteDeps := agent.SiteDeps{KB: svc.KB, Site: o.Content, BaseURL: o.Config.BaseURL, Capacity: o.Config.Capacity, Booking: svc.Booking, Gaps: svc.Gaps}
 	tools, err := agent.NewRegistry(agent.SiteTools(siteDeps)...)
 	if err != nil {
 		return nil, nil, err
@@ -129,7 +129,8 @@ func newServer(o Options) (*server, http.Handler, error) {
 		&devMailAPI{db: o.DB, cfg: o.Config, logger: o.Logger},
 		newEventsAPI(svc.Hub, svc.Auth, o.Logger, o.heartbeatOr(eventsHeartbeat)),
 		newBookingAPI(o.Config, svc.Booking, svc.Hub, o.Logger, o.heartbeatOr(eventsHeartbeat)),
-		newKBAPI(o.Config, svc.KB, o.Content),
+		newKBAPI(o.Config, svc.KB, svc.Gaps, o.Content),
+		&transferAPI{db: o.DB, svc: svc, logger: o.Logger, pub: pub},
 		newAIAPI(o.Config, o.DB, siteDeps, tools, m, o.Logger, o.heartbeatOr(aiHeartbeat)),
 		newMCPAPI(o.Config, mcp.Options{Tools: tools, Site: o.Content, Documents: svc.KB, BaseURL: o.Config.BaseURL, Version: o.Version, Logger: o.Logger}, site),
 	}

@@ -18,6 +18,7 @@ import { useWaitlist } from './api/get-waitlist';
 import { type SessionStatus, useSetLiveSessionStatus } from './api/set-live-session-status';
 import { useUpdateLiveSession } from './api/update-live-session';
 import { WAITLIST_CSV_URL } from './api/urls';
+import { DataTransfer } from './DataTransfer';
 import { KnowledgeAdmin } from './KnowledgeAdmin';
 import {
   browserTimeZone,
@@ -33,7 +34,8 @@ const STATUSES: readonly SessionStatus[] = ['scheduled', 'live', 'completed', 'c
 
 /**
  * The Admin tab: members, live sessions with attendance, awards, sections other features bring
- * (composed by app/, such as booking), the wait list, and the knowledge base.
+ * (composed by app/, such as booking), the wait list, CSV downloads and the members import, and
+ * the knowledge base.
  */
 export function AdminTab({ extra }: { extra?: ReactNode }) {
   return (
@@ -43,6 +45,7 @@ export function AdminTab({ extra }: { extra?: ReactNode }) {
       <AdminAwards />
       {extra}
       <Waitlist />
+      <DataTransfer />
       <KnowledgeAdmin />
     </div>
   );

@@ -55,6 +55,8 @@ function serveDocuments(initial: KnowledgeDocument[], extra: Parameters<typeof m
       docs = [created, ...docs];
       return json(201, { document: created });
     },
+    'GET /api/admin/knowledge-gaps': () =>
+      json(200, { groups: [], since: '2026-08-25T10:00:00.000Z' }),
     ...extra,
   });
   return {
@@ -343,5 +345,70 @@ describe('knowledge base in the Admin tab', () => {
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Doc a' })).toBeNull());
     expect(card('Doc b')).toBeVisible();
     expect(store.api.to('DELETE', '/api/admin/documents/a')).toHaveLength(1);
+  });
+});
+
+describe('Knowledge gaps', () => {
+  beforeEach(() => resetAuthState());
+  afterEach(() => resetAuthState());
+
+  it('lists weakly answered questions with their count and starts a document titled with one', async () => {
+    const store = serveDocuments([], {
+      'GET /api/admin/knowledge-gaps': () =>
+        json(200, {
+          since: '2026-08-25T10:00:00.000Z',
+          groups: [
+            {
+              question: 'Do you run workshops on basket weaving?',
+              count: 3,
+              last_asked: '2026-11-22T09:00:00.000Z',
+              others: ['basket weaving workshops'],
+            },
+          ],
+        }),
+    });
+    renderPanel();
+    const list = await screen.findByRole('list', { name: 'Knowledge gaps' });
+    expect(within(list).getByText('Do you run workshops on basket weaving?')).toBeInTheDocument();
+    expect(within(list).getByText(/asked 3 times/)).toBeInTheDocument();
+    expect(within(list).getByText(/basket weaving workshops/)).toBeInTheDocument();
+
+    await userEvent.click(
+      within(list).getByRole('button', {
+        name: 'Write a document answering “Do you run workshops on basket weaving?”',
+      }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByLabelText(/Title/)).toHaveValue(
+      'Do you run workshops on basket weaving?',
+    );
+    await userEvent.type(
+      within(dialog).getByLabelText(/Content/),
+      'No, but the tribe runs others.',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add document' }));
+    await waitFor(() =>
+      expect(store.get()[0]?.metadata.title).toBe('Do you run workshops on basket weaving?'),
+    );
+
+    // Add document afterwards starts empty again.
+    await userEvent.click(await screen.findByRole('button', { name: 'Add document' }));
+    expect(within(await screen.findByRole('dialog')).getByLabelText(/Title/)).toHaveValue('');
+  });
+
+  it('says when there is no gap, and offers a retry when the list fails', async () => {
+    let fail = true;
+    serveDocuments([], {
+      'GET /api/admin/knowledge-gaps': () =>
+        fail
+          ? apiError(500, 'server_error', 'Something went wrong.')
+          : json(200, { groups: [], since: '2026-08-25T10:00:00.000Z' }),
+    });
+    renderPanel();
+    expect(await screen.findByText('The knowledge gaps could not be loaded.')).toBeInTheDocument();
+    fail = false;
+    const gaps = screen.getByRole('region', { name: 'Knowledge gaps' });
+    await userEvent.click(within(gaps).getByRole('button', { name: /Try again/ }));
+    expect(await within(gaps).findByText('No knowledge gaps')).toBeInTheDocument();
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The Admin tab's knowledge base: seeding it from the site's content files, and the documents it
- * holds (list, add, edit, delete). The site's AI answers (console search, agent page) read them.
+ * The Admin tab's knowledge base: seeding it from the site's content files, the questions it could
+ * not answer (knowledge gaps), and the documents it holds (list, add, edit, delete). The site's AI
+ * answers (console search, agent page) read them.
  */
 
 import {
@@ -8,6 +9,8 @@ import {
   ChevronLeft,
   ChevronRight,
   DatabaseZap,
+  FilePlus2,
+  HelpCircle,
   Pencil,
   Plus,
   Trash2,
@@ -29,6 +32,7 @@ import { toast } from '@/lib/toast';
 import { useCreateDocument } from './api/create-document';
 import { useDeleteDocument } from './api/delete-document';
 import { useDocuments } from './api/get-documents';
+import { useKnowledgeGaps } from './api/get-knowledge-gaps';
 import { useSeedKnowledgeBase } from './api/seed-knowledge-base';
 import { useUpdateDocument } from './api/update-document';
 import { formatLongDate, parseTags } from './logic';
@@ -175,6 +179,16 @@ function DocumentManager() {
   const query = useDocuments({ limit: DOCUMENTS_PAGE_SIZE, offset: page * DOCUMENTS_PAGE_SIZE });
   useErrorToast(query.error, 'Error loading documents');
   const dialog = useEditConfirm<KnowledgeDocument>();
+  // A new document started from a knowledge gap opens with the question as its title.
+  const [prefill, setPrefill] = useState('');
+  const addDocument = () => {
+    setPrefill('');
+    dialog.add();
+  };
+  const answer = (question: string) => {
+    setPrefill(question);
+    dialog.add();
+  };
 
   const total = query.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / DOCUMENTS_PAGE_SIZE));
@@ -207,109 +221,188 @@ function DocumentManager() {
   const last = page * DOCUMENTS_PAGE_SIZE + documents.length;
 
   return (
-    <section aria-labelledby="kb-docs-heading" className="flex flex-col gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h3 id="kb-docs-heading" className="font-semibold text-fg">
-            Documents
-          </h3>
-          <p className="mt-1 text-sm text-muted">
-            {query.data ? `${plural(total, 'document')}, newest first. ` : 'Newest first. '}
-            Those marked Seeded come from the content files and are rebuilt by the next seeding, so
-            an edit to one is temporary.
-          </p>
+    <>
+      <KnowledgeGaps onAnswer={answer} />
+      <section aria-labelledby="kb-docs-heading" className="flex flex-col gap-4">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <div>
+            <h3 id="kb-docs-heading" className="font-semibold text-fg">
+              Documents
+            </h3>
+            <p className="mt-1 text-sm text-muted">
+              {query.data ? `${plural(total, 'document')}, newest first. ` : 'Newest first. '}
+              Those marked Seeded come from the content files and are rebuilt by the next seeding,
+              so an edit to one is temporary.
+            </p>
+          </div>
+          <Button onClick={addDocument} aria-haspopup="dialog">
+            <Plus size={16} aria-hidden="true" />
+            Add document
+          </Button>
         </div>
-        <Button onClick={dialog.add} aria-haspopup="dialog">
-          <Plus size={16} aria-hidden="true" />
-          Add document
-        </Button>
-      </div>
 
+        {query.isPending ? (
+          <LoadingBlock label="Loading documents…" rows={2} />
+        ) : query.isError && !query.data ? (
+          <LoadError
+            message="The documents could not be loaded."
+            onRetry={() => void query.refetch()}
+          />
+        ) : documents.length === 0 ? (
+          <EmptyState title="No documents yet">
+            Seed the knowledge base from the site’s content, or add a document.
+          </EmptyState>
+        ) : (
+          <>
+            <ul
+              className="flex flex-col gap-3"
+              aria-busy={query.isPlaceholderData}
+              aria-label="Knowledge-base documents"
+            >
+              {documents.map((d) => (
+                <li key={d.id}>
+                  <DocumentCard
+                    document={d}
+                    onEdit={() => dialog.edit(d)}
+                    onDelete={() => dialog.askDelete(d)}
+                  />
+                </li>
+              ))}
+            </ul>
+            {pages > 1 ? (
+              <nav
+                aria-label="Document pages"
+                className="flex flex-wrap items-center justify-between gap-3"
+              >
+                <p className="font-mono text-xs text-dim" aria-live="polite">
+                  {first}–{last} of {total}
+                </p>
+                <div className="flex gap-2">
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    disabled={page === 0 || query.isPlaceholderData}
+                    onClick={() => setPage((p) => Math.max(0, p - 1))}
+                  >
+                    <ChevronLeft size={14} aria-hidden="true" />
+                    Newer
+                  </Button>
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    disabled={page >= pages - 1 || query.isPlaceholderData}
+                    onClick={() => setPage((p) => p + 1)}
+                  >
+                    Older
+                    <ChevronRight size={14} aria-hidden="true" />
+                  </Button>
+                </div>
+              </nav>
+            ) : null}
+          </>
+        )}
+
+        <EditConfirmDialog<KnowledgeDocument, DocumentInput>
+          control={dialog}
+          edit={(document, save) => ({
+            windowTitle: document ? '~ $ kb edit' : '~ $ kb add',
+            title: document ? 'Edit document' : 'Add document',
+            description: document
+              ? 'Change the title and the content; the rest of the metadata stays as it is.'
+              : 'Title and content are required. It is searchable as soon as it is saved.',
+            form: (
+              <DocumentForm
+                document={document}
+                initialTitle={prefill}
+                onCancel={dialog.close}
+                onSubmit={save}
+              />
+            ),
+          })}
+          onSave={(document, input) =>
+            document
+              ? update.mutateAsync({ documentId: document.id, data: input })
+              : create.mutateAsync(input)
+          }
+          confirm={(document) => ({
+            title: `Delete ${document.metadata.title}?`,
+            description: document.seeded
+              ? 'The AI stops answering from it at once. It is a seeded document, so the next seeding adds it back.'
+              : 'The AI stops answering from it at once. This cannot be undone.',
+            confirmLabel: 'Delete document',
+          })}
+          onConfirm={(document) => remove.mutateAsync(document.id)}
+        />
+      </section>
+    </>
+  );
+}
+
+/**
+ * The questions asked in the console, the AI chat and over MCP that the knowledge base answered
+ * weakly in the last 90 days, grouped by similar wording; each can start a document.
+ */
+function KnowledgeGaps({ onAnswer }: { onAnswer: (question: string) => void }) {
+  const query = useKnowledgeGaps();
+  const groups = query.data?.groups ?? [];
+  return (
+    <section aria-labelledby="kb-gaps-heading" className="flex flex-col gap-4">
+      <div>
+        <h3 id="kb-gaps-heading" className="flex items-center gap-2 font-semibold text-fg">
+          <HelpCircle size={16} aria-hidden="true" className="text-term-amber" />
+          Knowledge gaps
+        </h3>
+        <p className="mt-1 text-sm text-muted">
+          Questions the knowledge base could not answer well (fewer than half of their words in the
+          best passage), from the console, the AI chat and MCP search, over the last 90 days. Only
+          the question and its time are kept, never who asked.
+        </p>
+      </div>
       {query.isPending ? (
-        <LoadingBlock label="Loading documents…" rows={2} />
-      ) : query.isError && !query.data ? (
+        <LoadingBlock label="Loading knowledge gaps…" rows={1} />
+      ) : query.isError ? (
         <LoadError
-          message="The documents could not be loaded."
+          message="The knowledge gaps could not be loaded."
           onRetry={() => void query.refetch()}
         />
-      ) : documents.length === 0 ? (
-        <EmptyState title="No documents yet">
-          Seed the knowledge base from the site’s content, or add a document.
+      ) : groups.length === 0 ? (
+        <EmptyState title="No knowledge gaps">
+          Every question of the last 90 days found a good answer.
         </EmptyState>
       ) : (
-        <>
-          <ul
-            className="flex flex-col gap-3"
-            aria-busy={query.isPlaceholderData}
-            aria-label="Knowledge-base documents"
-          >
-            {documents.map((d) => (
-              <li key={d.id}>
-                <DocumentCard
-                  document={d}
-                  onEdit={() => dialog.edit(d)}
-                  onDelete={() => dialog.askDelete(d)}
-                />
-              </li>
-            ))}
-          </ul>
-          {pages > 1 ? (
-            <nav
-              aria-label="Document pages"
-              className="flex flex-wrap items-center justify-between gap-3"
+        <ul className="flex flex-col gap-2" aria-label="Knowledge gaps">
+          {groups.map((g) => (
+            <li
+              key={`${g.question}-${g.last_asked}`}
+              className="flex flex-col gap-2 rounded-lg border border-ink-700 bg-ink-850/40 p-3 sm:flex-row sm:items-start sm:justify-between"
             >
-              <p className="font-mono text-xs text-dim" aria-live="polite">
-                {first}–{last} of {total}
-              </p>
-              <div className="flex gap-2">
-                <Button
-                  variant="outline"
-                  size="sm"
-                  disabled={page === 0 || query.isPlaceholderData}
-                  onClick={() => setPage((p) => Math.max(0, p - 1))}
-                >
-                  <ChevronLeft size={14} aria-hidden="true" />
-                  Newer
-                </Button>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  disabled={page >= pages - 1 || query.isPlaceholderData}
-                  onClick={() => setPage((p) => p + 1)}
-                >
-                  Older
-                  <ChevronRight size={14} aria-hidden="true" />
-                </Button>
+              <div className="min-w-0">
+                <p className="font-medium break-words text-fg">{g.question}</p>
+                <p className="mt-1 font-mono text-xs text-dim">
+                  asked {g.count === 1 ? 'once' : `${g.count} times`}, last{' '}
+                  <time dateTime={g.last_asked}>{formatUpdated(g.last_asked)}</time>
+                </p>
+                {g.others.length > 0 ? (
+                  <p className="mt-1 text-xs break-words text-muted">
+                    Also asked as: {g.others.map((o) => `“${o}”`).join(', ')}
+                  </p>
+                ) : null}
               </div>
-            </nav>
-          ) : null}
-        </>
+              <Button
+                variant="outline"
+                size="sm"
+                className="shrink-0 self-start"
+                onClick={() => onAnswer(g.question)}
+                aria-haspopup="dialog"
+                aria-label={`Write a document answering “${g.question}”`}
+              >
+                <FilePlus2 size={14} aria-hidden="true" />
+                Write a document
+              </Button>
+            </li>
+          ))}
+        </ul>
       )}
-
-      <EditConfirmDialog<KnowledgeDocument, DocumentInput>
-        control={dialog}
-        edit={(document, save) => ({
-          windowTitle: document ? '~ $ kb edit' : '~ $ kb add',
-          title: document ? 'Edit document' : 'Add document',
-          description: document
-            ? 'Change the title and the content; the rest of the metadata stays as it is.'
-            : 'Title and content are required. It is searchable as soon as it is saved.',
-          form: <DocumentForm document={document} onCancel={dialog.close} onSubmit={save} />,
-        })}
-        onSave={(document, input) =>
-          document
-            ? update.mutateAsync({ documentId: document.id, data: input })
-            : create.mutateAsync(input)
-        }
-        confirm={(document) => ({
-          title: `Delete ${document.metadata.title}?`,
-          description: document.seeded
-            ? 'The AI stops answering from it at once. It is a seeded document, so the next seeding adds it back.'
-            : 'The AI stops answering from it at once. This cannot be undone.',
-          confirmLabel: 'Delete document',
-        })}
-        onConfirm={(document) => remove.mutateAsync(document.id)}
-      />
     </section>
   );
 }
@@ -402,14 +495,17 @@ const DOCUMENT_FIELDS: readonly string[] = ['title', 'content', 'category', 'tag
 /** Adds a document (`document` null) or edits one: title and content, with its metadata shown. */
 function DocumentForm({
   document,
+  initialTitle = '',
   onCancel,
   onSubmit,
 }: {
   document: KnowledgeDocument | null;
+  /** A new document's title to start from (a knowledge gap's question). */
+  initialTitle?: string;
   onCancel: () => void;
   onSubmit: (input: DocumentInput) => Promise<void>;
 }) {
-  const [title, setTitle] = useState(document?.metadata.title ?? '');
+  const [title, setTitle] = useState(document?.metadata.title ?? initialTitle);
   const [content, setContent] = useState(document?.content ?? '');
   const [category, setCategory] = useState('');
   const [tags, setTags] = useState('');

@@ -114,6 +114,13 @@ export interface Results {
   ranking: string;
 }
 /**
+ * WeakMatch is the least Coverage of an answered question: when fewer than
+ * half of its words are in the best passage ("quantum basket weaving
+ * workshops" finds a passage on workshops and nothing else), the knowledge
+ * base has no answer to it.
+ */
+export const WeakMatch = 0.5;
+/**
  * Result is one document found: its best-matching chunk, its metadata and a
  * similarity in [0, 1] (higher is better; results are ordered by it).
  */

@@ -25,6 +25,8 @@ export const membersKeys = {
   /** Every search of the member directory; one is `directorySearch(q)`. */
   directory: ['members', 'directory'] as const,
   directorySearch: (q: string) => ['members', 'directory', q] as const,
+  /** The questions the knowledge base answered weakly, grouped (admins). */
+  knowledgeGaps: ['members', 'knowledge-gaps'] as const,
   /** Every page of the knowledge-base documents; one page is `documentsPage(limit, offset)`. */
   documents: ['members', 'documents'] as const,
   documentsPage: (limit: number, offset: number) =>

@@ -17,3 +17,12 @@ export function sessionJoinUrl(id: string): string {
 export function attendanceCsvUrl(id: string): string {
   return `/api/admin/sessions/${encodeURIComponent(id)}/attendance?format=csv`;
 }
+
+/** The admins' CSV exports, by file. */
+export const EXPORTS = ['members', 'ledger', 'bookings', 'attendance', 'waitlist'] as const;
+export type ExportName = (typeof EXPORTS)[number];
+
+/** One of the admins' CSV exports. */
+export function exportCsvUrl(name: ExportName): string {
+  return `/api/admin/export/${name}.csv`;
+}
