@@ -274,8 +274,9 @@ func (s *Service) SetEventSeats(ctx context.Context, id string, seats int) (*Eve
 
 // CancelEvent cancels an occurrence (owner): no new seat can be taken, and
 // every seat held, requested or confirmed is cancelled as the owner cancels
-// a booking, with its mails (the invitation withdrawn) and the whole amount
-// paid to refund, which the returned refunds list.
+// a booking, with its mails (the invitation withdrawn), its open Checkout
+// closed and the whole amount paid refunded (SettleOwed retries a refund
+// Stripe did not take); the returned refunds list what was owed.
 func (s *Service) CancelEvent(ctx context.Context, id string) (*Event, []*Refund, error) {
 	now := s.now()
 	err := s.write(ctx, now, func(tx *sql.Tx) error {
@@ -301,7 +302,7 @@ func (s *Service) CancelEvent(ctx context.Context, id string) (*Event, []*Refund
 	}
 	var refunds []*Refund
 	for _, bid := range seats {
-		_, refund, err := s.CancelByOwner(ctx, bid)
+		_, refund, err := s.CancelAsOwner(ctx, bid)
 		if err != nil && !errs.Is(err, errs.Conflict) { // a seat cancelled meanwhile
 			return nil, refunds, err
 		}

@@ -128,6 +128,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 		&devMailAPI{db: o.DB, cfg: o.Config, logger: o.Logger},
 		newEventsAPI(svc.Hub, svc.Auth, o.Logger, o.heartbeatOr(eventsHeartbeat)),
 		newBookingAPI(o.Config, svc.Booking, svc.Hub, o.Logger, o.heartbeatOr(eventsHeartbeat)),
+		newInquiriesAPI(svc.Inquiries, o.Config.TrustedProxies),
 		newKBAPI(o.Config, svc.KB, o.Content),
 		newAIAPI(o.Config, o.DB, siteDeps, tools, m, o.Logger, o.heartbeatOr(aiHeartbeat)),
 		newMCPAPI(o.Config, mcp.Options{Tools: tools, Site: o.Content, Documents: svc.KB, BaseURL: o.Config.BaseURL, Version: o.Version, Logger: o.Logger}, site),
