@@ -35,8 +35,8 @@ import (
 
 // The statuses of an occurrence.
 const (
-	EventScheduled = "scheduled"
-	EventCancelled = "cancelled"
+	EventStatusScheduled = "scheduled"
+	EventStatusCancelled = "cancelled"
 )
 
 // Limits of an occurrence the owner schedules.
@@ -96,7 +96,7 @@ func (s *Service) scanEvent(row interface{ Scan(...any) error }) (*Event, error)
 	e.Start, e.End = start.Time, end.Time
 	e.Duration = int(e.End.Sub(e.Start) / time.Minute)
 	e.SeatsLeft = max(e.Seats-taken, 0)
-	if e.Status != EventScheduled {
+	if e.Status != EventStatusScheduled {
 		e.SeatsLeft = 0
 	}
 	e.TypeName = s.typeName(e.Type)
@@ -254,7 +254,7 @@ func (s *Service) SetEventSeats(ctx context.Context, id string, seats int) (*Eve
 		if err != nil {
 			return err
 		}
-		if e.Status != EventScheduled {
+		if e.Status != EventStatusScheduled {
 			return errs.New(errs.Conflict, "This date is cancelled.")
 		}
 		if taken := e.Seats - e.SeatsLeft; seats < taken {
@@ -284,7 +284,7 @@ func (s *Service) CancelEvent(ctx context.Context, id string) (*Event, []*Refund
 		if err != nil {
 			return err
 		}
-		if e.Status != EventScheduled {
+		if e.Status != EventStatusScheduled {
 			return nil
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE booking_events SET status = 'cancelled', updated_at = $1 WHERE id = $2`, store.At(now), id)
@@ -454,7 +454,7 @@ func (s *Service) bookSeat(ctx context.Context, c *checked, in Request) (*Create
 	switch {
 	case e.Type != c.typ.ID:
 		return nil, errs.Field("event_id", "That date belongs to another training. Please choose one from the list.")
-	case e.Status != EventScheduled:
+	case e.Status != EventStatusScheduled:
 		return nil, errs.Field("event_id", "That date was cancelled. Please choose another one.")
 	case !e.Start.After(now):
 		return nil, errs.Field("event_id", "That date has passed. Please choose a later one.")

@@ -210,7 +210,7 @@ func TestCancelledOccurrenceCancelsSeatsAndTakesNoMore(t *testing.T) {
 		_, err := s.Reschedule(ctx, c.Booking.ID, c.Token, at(2026, time.January, 15, 10, 0).Format(time.RFC3339))
 		wantCode(t, err, errs.Conflict)
 		got, _, err := s.CancelEvent(ctx, e.ID)
-		if err != nil || got.Status != EventCancelled {
+		if err != nil || got.Status != EventStatusCancelled {
 			t.Fatalf("cancel: %+v, %v", got, err)
 		}
 		b, _ := s.Get(ctx, c.Booking.ID)

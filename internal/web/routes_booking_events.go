@@ -27,7 +27,7 @@ func (a *bookingAPI) listEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, EventList{Events: list})
+	httpx.WriteJSON(w, http.StatusOK, EventList{Events: occurrences(list)})
 	return nil
 }
 
@@ -36,7 +36,7 @@ func (a *bookingAPI) adminEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, EventList{Events: list})
+	httpx.WriteJSON(w, http.StatusOK, EventList{Events: occurrences(list)})
 	return nil
 }
 
@@ -49,7 +49,7 @@ func (a *bookingAPI) scheduleEvent(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusCreated, EventReply{Event: e})
+	httpx.WriteJSON(w, http.StatusCreated, EventReply{Event: *e})
 	return nil
 }
 
@@ -62,7 +62,7 @@ func (a *bookingAPI) patchEvent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, EventReply{Event: e})
+	httpx.WriteJSON(w, http.StatusOK, EventReply{Event: *e})
 	return nil
 }
 
@@ -71,7 +71,7 @@ func (a *bookingAPI) cancelEvent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := EventCancelled{Event: e, Refunds: []RefundOwed{}}
+	out := EventCancelled{Event: *e, Refunds: []RefundOwed{}}
 	for _, rf := range refunds {
 		out.Refunds = append(out.Refunds, *owed(rf))
 	}
@@ -92,7 +92,7 @@ func (a *bookingAPI) attendees(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := AttendeeList{Event: e, Attendees: make([]AdminBookingView, 0, len(list))}
+	out := AttendeeList{Event: *e, Attendees: make([]AdminBookingView, 0, len(list))}
 	for _, b := range list {
 		v, err := a.adminView(r, b, st, false)
 		if err != nil {
@@ -115,4 +115,12 @@ func (a *bookingAPI) messageAttendees(w http.ResponseWriter, r *http.Request) er
 	}
 	httpx.WriteJSON(w, http.StatusOK, MessageSent{Sent: n})
 	return nil
+}
+
+func occurrences(list []*booking.Event) []booking.Event {
+	out := make([]booking.Event, len(list))
+	for i, e := range list {
+		out[i] = *e
+	}
+	return out
 }

@@ -55,7 +55,11 @@ func (a *inquiriesAPI) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, InquiryList{Inquiries: list})
+	out := InquiryList{Inquiries: make([]inquiries.Inquiry, len(list))}
+	for i, q := range list {
+		out.Inquiries[i] = *q
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -68,6 +72,6 @@ func (a *inquiriesAPI) update(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, InquiryReply{Inquiry: q})
+	httpx.WriteJSON(w, http.StatusOK, InquiryReply{Inquiry: *q})
 	return nil
 }

@@ -128,12 +128,12 @@ type BookingSettingsReply struct {
 
 // EventList answers GET /api/booking/events and GET /api/admin/booking/events.
 type EventList struct {
-	Events []*booking.Event `json:"events"`
+	Events []booking.Event `json:"events"`
 }
 
 // EventReply answers the admin routes that return one occurrence.
 type EventReply struct {
-	Event *booking.Event `json:"event"`
+	Event booking.Event `json:"event"`
 }
 
 // EventPatch is the body of PATCH /api/admin/booking/events/{id}.
@@ -144,13 +144,13 @@ type EventPatch struct {
 // EventCancelled answers POST /api/admin/booking/events/{id}/cancel: the
 // occurrence and the refunds its seats were owed.
 type EventCancelled struct {
-	Event   *booking.Event `json:"event"`
-	Refunds []RefundOwed   `json:"refunds"`
+	Event   booking.Event `json:"event"`
+	Refunds []RefundOwed  `json:"refunds"`
 }
 
 // AttendeeList answers GET /api/admin/booking/events/{id}/attendees.
 type AttendeeList struct {
-	Event     *booking.Event     `json:"event"`
+	Event     booking.Event      `json:"event"`
 	Attendees []AdminBookingView `json:"attendees"`
 }
 
@@ -167,10 +167,10 @@ type InquirySent struct {
 
 // InquiryList answers GET /api/admin/inquiries.
 type InquiryList struct {
-	Inquiries []*inquiries.Inquiry `json:"inquiries"`
+	Inquiries []inquiries.Inquiry `json:"inquiries"`
 }
 
 // InquiryReply answers PATCH /api/admin/inquiries.
 type InquiryReply struct {
-	Inquiry *inquiries.Inquiry `json:"inquiry"`
+	Inquiry inquiries.Inquiry `json:"inquiry"`
 }
