@@ -74,7 +74,7 @@ test.describe('group training seats and enterprise inquiries', () => {
       await expect(page).toHaveURL(/\/book\/group$/);
       await expect(page).toHaveTitle('Book a seat in Neural Trader group training | rUv');
       await expect(page.getByRole('heading', { level: 1 })).toContainText('Group Training');
-      const dates = page.getByRole('group', { name: 'Choose a date' });
+      const dates = page.getByRole('group', { name: 'Upcoming dates' });
       // Each run schedules a later date than the one before: this run's is the last.
       const seat = dates.getByRole('radio').last();
       await expect(seat).toBeEnabled({ timeout: 15_000 });
@@ -152,12 +152,17 @@ test.describe('group training seats and enterprise inquiries', () => {
         .fill('Neural Trader training for our futures desk.\n\nWe deploy on Kubernetes.');
       await form.getByLabel(/Preferred start/).fill(dayOffset(40));
       expect(await seriousViolations(page)).toEqual([]);
-      await shoot(page, 'inquiry-form');
+      mkdirSync(SHOTS, { recursive: true });
+      await page
+        .locator('#enterprise-inquiry')
+        .screenshot({ path: `${SHOTS}/inquiry-form-${width}.png` });
       await form.getByRole('button', { name: 'Send inquiry' }).click();
       await expect(page.getByRole('status').filter({ hasText: 'Thank you' })).toContainText(
         `grace-${width}@fleet.example`,
       );
-      await shoot(page, 'inquiry-sent');
+      await page
+        .locator('#enterprise-inquiry')
+        .screenshot({ path: `${SHOTS}/inquiry-sent-${width}.png` });
 
       const owner = await confirmedPage(browser, OWNER, { fullName: 'Reuven Owner' });
       await owner.page.setViewportSize({ width, height: 900 });

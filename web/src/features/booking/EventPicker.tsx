@@ -37,7 +37,7 @@ export function EventPicker({ type, zone, onZoneChange, eventId, onChange }: Eve
       />
       <fieldset aria-labelledby={headingId} className="flex flex-col gap-3">
         <legend id={headingId} className="text-base font-semibold text-fg">
-          Choose a date
+          Upcoming dates
         </legend>
         {events.isPending ? (
           <p className="text-sm text-muted">Loading the dates…</p>

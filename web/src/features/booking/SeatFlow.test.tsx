@@ -87,7 +87,7 @@ describe('booking a seat of the group training', { timeout: 20_000 }, () => {
         date('ev2', '2026-03-17T14:00:00Z', 0),
       ]),
     ]);
-    const group = await screen.findByRole('group', { name: 'Choose a date' });
+    const group = await screen.findByRole('group', { name: 'Upcoming dates' });
     const [first, second] = await within(group).findAllByRole('radio');
     expect(first).toBeEnabled();
     expect(second).toBeDisabled();
