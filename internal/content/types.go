@@ -146,8 +146,11 @@ func (t TrainingOption) BookAt(baseURL string) string {
 }
 
 func bookAt(baseURL, id, booking, link string) string {
-	if booking == NativeBooking {
+	switch booking {
+	case NativeBooking:
 		return baseURL + "/book/" + id
+	case InquiryBooking:
+		return baseURL + "/booking" // the inquiry form is on the booking page
 	}
 	return link
 }
