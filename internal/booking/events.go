@@ -291,7 +291,10 @@ func (s *Service) CancelEvent(ctx context.Context, id string) (*Event, []*Refund
 		if err != nil {
 			return fmt.Errorf("cancel occurrence: %w", err)
 		}
-		return nil
+		// The owner's reminder of the date goes with it; each seat's own
+		// go as the seats are cancelled.
+		_, err = mail.DropPlanned(ctx, tx, eventReminderPrefix(id))
+		return err
 	})
 	if err != nil {
 		return nil, nil, wrap("cancel occurrence", err)
@@ -572,4 +575,24 @@ func readEvents(ctx context.Context, q queryFunc, cal *calendar, lo, hi time.Tim
 		return fmt.Errorf("read group trainings: %w", err)
 	}
 	return nil
+}
+
+// eventReminderPrefix starts the outbox keys of a date's owner reminders.
+func eventReminderPrefix(eventID string) string { return "booking-event-reminder-" + eventID + "-" }
+
+// eventOwnerReminder is the owner's one reminder of a group training date:
+// every seat's planning proposes it under the date's key, so the outbox
+// keeps one however many seats there are.
+func (s *Service) eventOwnerReminder(b *Booking, st Settings, r reminder, in string) addressed {
+	what := s.typeName(b.Type)
+	return addressed{who: "owner", key: fmt.Sprintf("%s%s-%d-owner", eventReminderPrefix(b.EventID), r.kind, b.Start.Unix()),
+		Message: mail.Compose(mail.Content{
+			To: st.OwnerEmail, Subject: "Reminder: " + what + " " + in,
+			Heading: what + " " + in,
+			Paragraphs: []string{
+				"When: " + When(b.Start, st.TimeZone) + ".",
+				"The attendees are listed with the date in the Admin tab, where you can also write to all of them.",
+			},
+			Button: &mail.Link{Label: "Open the attendees", URL: s.adminURL()},
+		})}
 }

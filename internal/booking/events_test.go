@@ -262,3 +262,40 @@ func TestSeatRequestsRefuseBadInputWithTheField(t *testing.T) {
 		wantField(t, err, "seats")
 	})
 }
+
+// Every seat holder gets their reminders, but the owner of a 50-seat date
+// gets one reminder for the date, not one per seat; a cancelled date sends
+// none.
+func TestSeatRemindersReachEachHolderAndTheOwnerOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s, clk := newService(t, db, false)
+		ctx := context.Background()
+		start := at(2026, time.January, 14, 10, 0)
+		e := groupAt(t, s, start, 50)
+		for i := range 3 {
+			c := book(t, s, seatReq(e, email(i)))
+			if _, err := s.ConfirmRequest(ctx, c.Booking.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		other := groupAt(t, s, at(2026, time.January, 14, 15, 0), 50)
+		c := book(t, s, seatReq(other, email(9)))
+		if _, err := s.ConfirmRequest(ctx, c.Booking.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.CancelEvent(ctx, other.ID); err != nil {
+			t.Fatal(err)
+		}
+		clk.Set(start.Add(-23 * time.Hour))
+		for range 2 { // a second run, or a second instance, adds nothing
+			if _, err := s.PlanReminders(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		holders := count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE subject LIKE 'Reminder: your Group Training%'`)
+		owner := count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE to_addr = 'owner@example.com' AND subject LIKE 'Reminder:%'`)
+		if holders != 3 || owner != 1 {
+			t.Fatalf("%d holder reminders (want 3) and %d owner reminders (want 1)", holders, owner)
+		}
+	})
+}
