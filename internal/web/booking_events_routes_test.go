@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	ical "github.com/arran4/golang-ical"
+
 	"tribe/internal/billing/billingtest"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
@@ -74,9 +76,14 @@ func TestSeatBoughtThroughCheckoutAndTheNextBuyerIsToldSoldOut(t *testing.T) {
 			t.Fatalf("after payment %v", got)
 		}
 		conf := m.mailsTo("grace@example.com", "Confirmed:")
-		if len(conf) != 1 || len(conf[0].files) != 1 || !strings.Contains(string(conf[0].files[0].Data), "UID:booking-"+bid+"@") ||
-			!strings.Contains(conf[0].text, "cancel your seat online") {
+		if len(conf) != 1 || !strings.Contains(conf[0].text, "cancel your seat online") {
 			t.Fatalf("confirmation %+v", conf)
+		}
+		// Read back by an independent parser: this attendee's own UID for this date.
+		method, inv := invitation(t, conf[0])
+		if method != "REQUEST" || prop(inv, ical.ComponentPropertyUniqueId) != "booking-"+bid+"@ruv.example" ||
+			!strings.Contains(strings.ToLower(prop(inv, ical.ComponentPropertyAttendee)), "grace@example.com") {
+			t.Fatalf("invitation %s: UID %q, attendee %q", method, prop(inv, ical.ComponentPropertyUniqueId), prop(inv, ical.ComponentPropertyAttendee))
 		}
 		moved := m.call(testUser{}, "POST", "/api/bookings/"+bid+"/reschedule?token="+tok, map[string]string{"start": time.Now().AddDate(0, 0, 20).Format(time.RFC3339)})
 		if moved.status != 409 {
