@@ -1,16 +1,16 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bundledContent } from '@/content/site';
 import { createMemoryHistory, Router } from '@/lib/router';
 import { session } from '@/lib/session';
+import { atInstantInZone } from '@/test/zone';
 import type { BookingEvent } from './api/types';
 import { BookingFlow } from './BookingFlow';
 import { findOffer } from './offers';
 import {
   booking,
-  env,
   errorResponse,
   fakeServer,
   jsonResponse,
@@ -60,16 +60,9 @@ function renderSeatFlow(routes: Route[]) {
   return { server, goToCheckout };
 }
 
-const savedTz = env.TZ;
+atInstantInZone('2026-03-02T15:00:00Z', 'America/New_York');
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(new Date('2026-03-02T15:00:00Z'));
-  env.TZ = 'America/New_York';
-});
 afterEach(() => {
-  vi.useRealTimers();
-  env.TZ = savedTz;
   session.dispose();
   vi.unstubAllGlobals();
 });

@@ -12,6 +12,7 @@ import {
 } from '@/lib/api-types/inquiries';
 import type { InquirySent } from '@/lib/api-types/web';
 import { cn } from '@/lib/cn';
+import { detectTimeZone, todayIn } from '@/lib/time-zone';
 
 /** The server's limits (internal/inquiries): checked here first so the visitor hears at once. */
 const NAME_MAX = MaxName;
@@ -26,12 +27,6 @@ const inputClass =
   'w-full rounded-md border border-ink-600 bg-ink-900 px-3 text-base text-fg placeholder:text-dim sm:text-sm ' +
   'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-term-cyan ' +
   'aria-[invalid=true]:border-term-red';
-
-/** Today as YYYY-MM-DD on the visitor's clock, the earliest preferred start. */
-function today(): string {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
 
 /** The first problem of each field, as the server would name it. */
 export function validateInquiry(v: Values): Partial<Record<Field, string>> {
@@ -274,7 +269,7 @@ export function InquiryForm({ title }: InquiryFormProps) {
             {...control}
             name="preferred_start"
             type="date"
-            min={today()}
+            min={todayIn(detectTimeZone())}
             value={values.preferred_start}
             onChange={(e) => set('preferred_start')(e.target.value)}
             className={cn(inputClass, 'h-11')}
