@@ -75,7 +75,10 @@ describe('Booking page', () => {
     expect(within(cards[2] as HTMLElement).queryByRole('link')).toBeNull();
   });
 
-  it('opens the enterprise inquiry form, names a refused field and thanks the sender', async () => {
+  // Typing a whole form takes a while on a busy machine.
+  it('opens the enterprise inquiry form, names a refused field and thanks the sender', {
+    timeout: 20_000,
+  }, async () => {
     const api = mockApi({
       'POST /api/inquiries': (body) => {
         const b = body as { team_size: number };
