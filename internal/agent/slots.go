@@ -31,7 +31,8 @@ type Slots interface {
 func slotsTool(s Slots) Tool {
 	var ids []string
 	for _, t := range s.Types() {
-		if t.Mode == booking.ModeNative {
+		// A type sold by the seat has dates, not free times.
+		if t.Mode == booking.ModeNative && !t.Seated() {
 			ids = append(ids, `"`+t.ID+`"`)
 		}
 	}

@@ -54,6 +54,7 @@ type Booking struct {
 	RescheduleCount   int        `json:"reschedule_count"`
 	ICSSequence       int        `json:"-"`
 	CancelledBy       string     `json:"cancelled_by,omitempty"`
+	EventID           string     `json:"event_id,omitempty"` // a seat of this occurrence (events.go)
 	CreatedAt         time.Time  `json:"created_at"`
 	UpdatedAt         time.Time  `json:"updated_at"`
 	tokenHash         string
@@ -63,7 +64,7 @@ const bookingColumns = `id, type_id, status, start_at, end_at, expires_at, name,
 	COALESCE(user_id, ''), client_addr, amount, currency,
 	(SELECT CAST(COALESCE(SUM(r.amount), 0) AS BIGINT) FROM booking_refunds r WHERE r.booking_id = bookings.id),
 	COALESCE(checkout_session_id, ''), COALESCE(checkout_url, ''), COALESCE(payment_intent_id, ''), paid_at,
-	meeting_link, reschedule_count, ics_sequence, COALESCE(cancelled_by, ''), created_at, updated_at, token_hash`
+	meeting_link, reschedule_count, ics_sequence, COALESCE(cancelled_by, ''), COALESCE(event_id, ''), created_at, updated_at, token_hash`
 
 func scanBooking(row interface{ Scan(...any) error }) (*Booking, error) {
 	var (
@@ -74,7 +75,7 @@ func scanBooking(row interface{ Scan(...any) error }) (*Booking, error) {
 	err := row.Scan(&b.ID, &b.Type, &b.Status, &start, &end, &expires, &b.Name, &b.Email, &b.Notes, &b.TimeZone,
 		&b.UserID, &b.ClientAddr, &b.Amount, &b.Currency, &b.Refunded,
 		&b.CheckoutSessionID, &b.CheckoutURL, &b.PaymentIntentID, &paid,
-		&b.MeetingLink, &b.RescheduleCount, &b.ICSSequence, &b.CancelledBy, &cre, &upd, &b.tokenHash)
+		&b.MeetingLink, &b.RescheduleCount, &b.ICSSequence, &b.CancelledBy, &b.EventID, &cre, &upd, &b.tokenHash)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +170,8 @@ func (s *Service) SweepExpired(ctx context.Context) (int64, error) {
 // Request is what a visitor sends to book.
 type Request struct {
 	Type       string `json:"type"`
-	Start      string `json:"start"` // RFC 3339
+	EventID    string `json:"event_id"` // the occurrence, for a seated type
+	Start      string `json:"start"`    // RFC 3339
 	Name       string `json:"name"`
 	Email      string `json:"email"`
 	Notes      string `json:"notes"`
@@ -206,8 +208,11 @@ func (s *Service) check(in Request) (*checked, error) {
 		return nil, err
 	}
 	c := &checked{typ: t, name: strings.TrimSpace(in.Name), notes: strings.TrimSpace(in.Notes), zone: strings.TrimSpace(in.TimeZone)}
-	if c.start, err = parseStart(in.Start); err != nil {
-		return nil, err
+	// A seat's time is its occurrence's: a start sent with it is not read.
+	if !t.Seated() {
+		if c.start, err = parseStart(in.Start); err != nil {
+			return nil, err
+		}
 	}
 	switch {
 	case c.name == "" || !printable(c.name):
@@ -285,6 +290,9 @@ func (s *Service) Book(ctx context.Context, in Request) (*Created, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.typ.Seated() || strings.TrimSpace(in.EventID) != "" {
+		return s.bookSeat(ctx, c, in)
+	}
 	st, r, err := s.settings(ctx)
 	if err != nil {
 		return nil, err
@@ -338,6 +346,9 @@ func (s *Service) Book(ctx context.Context, in Request) (*Created, error) {
 			return fmt.Errorf("find a repeated booking: %w", err)
 		}
 		if err := s.checkLimits(ctx, tx, c.key, in.ClientAddr, now); err != nil {
+			return err
+		}
+		if err := eventsFree(ctx, tx, blocked); err != nil {
 			return err
 		}
 		if r.maxPerDay > 0 {

@@ -120,6 +120,9 @@ func setStatus(ctx context.Context, tx *sql.Tx, b *Booking, now time.Time, to st
 	if isOverlap(err) {
 		return errSlotTaken
 	}
+	if seatRefused(err) {
+		return errSoldOut
+	}
 	if err != nil {
 		return fmt.Errorf("set booking %s %s: %w", b.ID, to, err)
 	}
@@ -235,7 +238,9 @@ func (s *Service) ConfirmPaid(ctx context.Context, p Payment) (*Booking, *Refund
 		case StatusHeld:
 			return setStatus(ctx, tx, b, now, StatusConfirmed, `, meeting_link = $5, ics_sequence = 0`, st.MeetingLink)
 		case StatusExpired:
-			if b.Start.After(now) && (&calendar{busy: merge(live)}).free(span{b.Start, b.End}) {
+			// A seat's time is its occurrence's; the database's seat rule
+			// decides whether one is left.
+			if b.Start.After(now) && (b.EventID != "" || (&calendar{busy: merge(live)}).free(span{b.Start, b.End})) {
 				_, err := retake(ctx, tx, b, now, st.MeetingLink)
 				return err
 			}
@@ -262,7 +267,7 @@ func retake(ctx context.Context, tx *sql.Tx, b *Booking, now time.Time, meeting 
 		return false, fmt.Errorf("retake slot: %w", err)
 	}
 	err := setStatus(ctx, tx, b, now, StatusConfirmed, `, meeting_link = $5, ics_sequence = 0, expires_at = NULL`, meeting)
-	if errs.Is(err, errs.SlotTaken) {
+	if errs.Is(err, errs.SlotTaken) || errs.Is(err, errs.SoldOut) {
 		if _, err := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT retake`); err != nil {
 			return false, fmt.Errorf("retake slot: %w", err)
 		}
@@ -425,6 +430,8 @@ func (s *Service) Reschedule(ctx context.Context, id, token, newStart string) (*
 			return err
 		case !ok:
 			return notFoundBooking
+		case b.EventID != "":
+			return errs.New(errs.Conflict, "A seat in a group training cannot be moved to another time. Cancel it before the cut-off and book a seat on another date.")
 		case b.Status != StatusConfirmed && b.Status != StatusRequested:
 			return wrongStatus(b, "moved")
 		case b.RescheduleCount >= MaxReschedules:
@@ -441,6 +448,9 @@ func (s *Service) Reschedule(ctx context.Context, id, token, newStart string) (*
 		}
 		if !(&calendar{busy: merge(live)}).free(blocked) {
 			return errSlotTaken
+		}
+		if err := eventsFree(ctx, tx, blocked); err != nil {
+			return err
 		}
 		if r.maxPerDay > 0 {
 			cal, err := readCalendar(ctx, tx.QueryContext, r, nil, start, start.Add(d), now, b.ID)

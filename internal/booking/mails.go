@@ -164,6 +164,9 @@ func (m *mailer) invitation(method, manage string) []mail.Attachment {
 // cutoffLine says until when the booker can change the booking online.
 func (m *mailer) cutoffLine() string {
 	until := m.b.Start.Add(-time.Duration(m.st.Cutoff) * time.Minute)
+	if m.b.EventID != "" {
+		return "You can cancel your seat online, with a full refund of what you paid, until " + When(until, m.b.TimeZone) + "."
+	}
 	return "You can reschedule or cancel online until " + When(until, m.b.TimeZone) + "."
 }
 
@@ -343,9 +346,12 @@ func (m *mailer) moved(before *Booking) error {
 // apology: a payment arrived after the hold lapsed and the time was taken
 // meanwhile; the money goes back and three nearest free times are offered.
 func (m *mailer) apology() error {
+	lost := "someone else has booked " + When(m.b.Start, m.b.TimeZone) + " meanwhile"
+	if m.b.EventID != "" {
+		lost = "the last seat of " + When(m.b.Start, m.b.TimeZone) + " was taken meanwhile"
+	}
 	paras := []string{
-		"Your payment of " + m.price(m.b.Amount) + " arrived after the time was no longer held for you, and someone else has booked " +
-			When(m.b.Start, m.b.TimeZone) + " meanwhile. We are sorry.",
+		"Your payment of " + m.price(m.b.Amount) + " arrived after the time was no longer held for you, and " + lost + ". We are sorry.",
 		"The full amount is being refunded to your card; you will get a notice when it is on its way.",
 	}
 	if len(m.nearest) > 0 {
@@ -405,6 +411,9 @@ func timesText(n int) string {
 // nearestFree returns up to n free starts of a type nearest to around,
 // looking a week either side.
 func (s *Service) nearestFree(ctx context.Context, typeID string, around time.Time, zone string, n int) ([]time.Time, error) {
+	if t, ok := s.byID[typeID]; ok && t.Seated() {
+		return nil, nil // seats are chosen by date from the training's page, linked in the mail
+	}
 	if _, err := content.LoadZone(zone); err != nil {
 		zone = "UTC"
 	}

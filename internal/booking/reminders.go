@@ -87,7 +87,11 @@ func (s *Service) PlanReminders(ctx context.Context) (int, error) {
 				return nil
 			}
 			for _, msg := range s.reminderMails(b, st, r) {
-				ok, err := mail.EnqueueOnce(ctx, tx, reminderKey(b, r, msg.who), msg.Message)
+				key := msg.key
+				if key == "" {
+					key = reminderKey(b, r, msg.who)
+				}
+				ok, err := mail.EnqueueOnce(ctx, tx, key, msg.Message)
 				if err != nil {
 					return err
 				}
@@ -121,6 +125,7 @@ func dueReminder(b *Booking, now time.Time) (reminder, bool) {
 
 type addressed struct {
 	who string
+	key string // the outbox key when not the booking's own (a group training's one owner reminder)
 	mail.Message
 }
 
@@ -152,7 +157,10 @@ func (s *Service) reminderMails(b *Booking, st Settings, r reminder) []addressed
 	if b.MeetingLink != "" {
 		bc.Button = &mail.Link{Label: "Join the call", URL: b.MeetingLink}
 	}
+	if b.EventID != "" {
+		return []addressed{{"booker", "", mail.Compose(bc)}, s.eventOwnerReminder(b, st, r, in)}
+	}
 	oc := mail.Content{To: st.OwnerEmail, Subject: "Reminder: " + what + " with " + b.Name + " " + in,
 		Heading: what + " with " + b.Name + " " + in, Paragraphs: owner}
-	return []addressed{{"booker", mail.Compose(bc)}, {"owner", mail.Compose(oc)}}
+	return []addressed{{"booker", "", mail.Compose(bc)}, {"owner", "", mail.Compose(oc)}}
 }

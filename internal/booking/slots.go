@@ -150,8 +150,10 @@ const (
 // time (held ones only until they lapse at now) and their count per owner
 // date. exclude leaves one booking out (the one being moved).
 func readBookings(ctx context.Context, q queryFunc, r *rules, cal *calendar, lo, hi, now time.Time, exclude string) error {
+	// Seats are not the owner's one-to-one calls: their occurrence is the
+	// busy time (readEvents).
 	rows, err := q(ctx, `SELECT id, status, start_at, blocked_from, blocked_until, expires_at FROM bookings
-		WHERE blocked_until > $1 AND blocked_from < $2 AND status IN `+countedSQL, store.At(lo), store.At(hi))
+		WHERE blocked_until > $1 AND blocked_from < $2 AND event_id IS NULL AND status IN `+countedSQL, store.At(lo), store.At(hi))
 	if err != nil {
 		return fmt.Errorf("read busy times: %w", err)
 	}
@@ -213,6 +215,9 @@ func (s *Service) Slots(ctx context.Context, typeID, from, to, tz string) (*Avai
 	t, err := s.nativeType(typeID)
 	if err != nil {
 		return nil, err
+	}
+	if t.Seated() {
+		return nil, errs.Field("type", "This training is booked by the seat: list its dates with /api/booking/events.")
 	}
 	vloc, err := content.LoadZone(strings.TrimSpace(tz))
 	if err != nil {
@@ -286,6 +291,9 @@ const margin = 48 * time.Hour
 func readCalendar(ctx context.Context, q queryFunc, r *rules, live []span, lo, hi, now time.Time, exclude string) (*calendar, error) {
 	cal := &calendar{perDay: map[string]int{}}
 	if err := readBookings(ctx, q, r, cal, lo.Add(-margin), hi.Add(margin), now, exclude); err != nil {
+		return nil, err
+	}
+	if err := readEvents(ctx, q, cal, lo.Add(-margin), hi.Add(margin)); err != nil {
 		return nil, err
 	}
 	cal.busy = merge(append(cal.busy, live...))

@@ -19,7 +19,14 @@ type Type struct {
 	Currency    string `json:"currency"`
 	Mode        string `json:"mode"`
 	BookingLink string `json:"booking_link,omitempty"` // external types only
+	// Seats, when above 0, makes the type seated: it is booked one seat of
+	// an occurrence the owner scheduled (events.go), Seats being an
+	// occurrence's default size, instead of a free slot.
+	Seats int `json:"seats,omitempty"`
 }
+
+// Seated reports whether the type is booked by the seat.
+func (t Type) Seated() bool { return t.Seats > 0 }
 
 // Free reports whether the type is confirmed without payment.
 func (t Type) Free() bool { return t.Price == 0 }
@@ -36,8 +43,11 @@ func TypesFrom(site *content.Site) []Type {
 		return c
 	}
 	var out []Type
-	add := func(id, name string, minutes int, price float64, cur, booking, link string) {
-		t := Type{ID: id, Name: name, Minutes: minutes, Currency: currency(cur)}
+	add := func(id, name string, minutes int, price float64, cur, booking, link string, seats int) {
+		if booking == content.InquiryBooking {
+			return // asked about through the inquiry form, not booked
+		}
+		t := Type{ID: id, Name: name, Minutes: minutes, Currency: currency(cur), Seats: seats}
 		t.Price = content.MinorUnits(price, t.Currency)
 		switch {
 		case booking == content.NativeBooking:
@@ -50,10 +60,14 @@ func TypesFrom(site *content.Site) []Type {
 		out = append(out, t)
 	}
 	for _, s := range sv.Sessions {
-		add(s.ID, s.Name, s.Duration, s.Price, s.Currency, s.Booking, s.BookingLink)
+		add(s.ID, s.Name, s.Duration, s.Price, s.Currency, s.Booking, s.BookingLink, 0)
 	}
 	for _, t := range sv.Training {
-		add(t.ID, t.Title, t.DurationMinutes, t.Price, t.Currency, t.Booking, t.BookingLink)
+		seats := 0
+		if t.Booking == content.NativeBooking {
+			seats = t.Seats
+		}
+		add(t.ID, t.Title, t.DurationMinutes, t.Price, t.Currency, t.Booking, t.BookingLink, seats)
 	}
 	return out
 }

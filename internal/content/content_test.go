@@ -121,10 +121,11 @@ func TestEmbeddedContentLoads(t *testing.T) {
 		p.Booking != NativeBooking || p.DurationMinutes != 120 {
 		t.Errorf("private training %+v", p)
 	}
-	for _, id := range []string{"group", "enterprise"} {
-		if o := training[id]; o.Booking != "" || o.BookingLink == "" {
-			t.Errorf("%s training must keep its external link until it is booked here: %+v", id, o)
-		}
+	if g := training["group"]; g.Booking != NativeBooking || g.Seats != 50 || g.DurationMinutes != 120 {
+		t.Errorf("group training must be sold on the site by the seat, 50 to an occurrence: %+v", g)
+	}
+	if e := training["enterprise"]; e.Booking != InquiryBooking || e.BookingLink == "" {
+		t.Errorf("the enterprise package must open the inquiry form, with its mail link kept for pages without scripts: %+v", e)
 	}
 	av := site.Services.Availability
 	if av.TimeZone != "America/Toronto" || len(av.WeeklyHours) != 5 || av.WeeklyHours["saturday"] != nil ||
@@ -205,16 +206,17 @@ func TestProblemsNameFileAndField(t *testing.T) {
 		value            any
 		field, message   string
 	}{
-		{"zero price off the site", ServicesFile, "training[0].price", 0, "training[0].price", "must be a positive number"},
+		{"zero price off the site", ServicesFile, "training[2].price", 0, "training[2].price", "must be a positive number"},
 		{"negative price", ServicesFile, "sessions[2].price", -499, "sessions[2].price", "must be a positive number"},
 		{"price as text", ServicesFile, "sessions[1].price", "299", "sessions[1].price", "must be a number, not string"},
 		{"fractions of a cent", ServicesFile, "sessions[0].price", 149.999, "sessions[0].price", "whole cents"},
 		{"missing price", ServicesFile, "sessions[0].price", deleteField, "sessions[0].price", "is required (write 0 for a free call"},
-		{"missing price off the site", ServicesFile, "training[0].price", deleteField, "training[0].price", "must be a positive number"},
+		{"missing price off the site", ServicesFile, "training[2].price", deleteField, "training[2].price", "must be a positive number"},
 		{"booking neither native nor absent", ServicesFile, "sessions[1].booking", "cal", "sessions[1].booking", `must be "native"`},
 		{"native booking without a length", ServicesFile, "training[1].duration_minutes", deleteField, "training[1].duration_minutes", "call's length in minutes"},
 		{"native call of 7 minutes", ServicesFile, "sessions[0].duration", 7, "sessions[0].duration", "multiple of 5"},
-		{"own booking page without native", ServicesFile, "training[0].booking_link", "/book/group", "training[0].booking_link", `add "booking": "native"`},
+		{"own booking page without native", ServicesFile, "training[2].booking_link", "/book/enterprise", "training[2].booking_link", `add "booking": "native"`},
+		{"seats on an option not booked here", ServicesFile, "training[2].seats", 20, "training[2].seats", "natively booked option"},
 		{"per-offer currency in lower case", ServicesFile, "sessions[0].currency", "eur", "sessions[0].currency", "three-letter"},
 		{"availability zone unknown", ServicesFile, "availability.time_zone", "Mars/Olympus", "availability.time_zone", "IANA time zone"},
 		{"availability zone missing", ServicesFile, "availability", deleteField, "availability.time_zone", "IANA time zone"},

@@ -73,6 +73,11 @@ type Services struct {
 // sending the visitor to booking_link.
 const NativeBooking = "native"
 
+// InquiryBooking is the value of a training option's "booking" field that
+// makes its button open the site's inquiry form (the enterprise package: a
+// conversation, not a time on a calendar).
+const InquiryBooking = "inquiry"
+
 // Availability is the booking calendar's default: the owner's IANA time zone
 // and, per lower-case weekday name, the ranges of hours bookable that day.
 type Availability struct {
@@ -113,7 +118,9 @@ func (s Session) BookAt(baseURL string) string {
 // style (originalPrice next to booking_link) is the original's, kept so the
 // pages and the console read the same names the specification gives.
 // Duration is display text ("2 hours"); a natively booked option also gives
-// DurationMinutes, the length of the call it books.
+// DurationMinutes, the length of the call it books. Seats makes a natively
+// booked option seated: the owner schedules occurrences (Seats is their
+// default size) and visitors buy one seat of one.
 type TrainingOption struct {
 	ID              string   `json:"id"`
 	Title           string   `json:"title"`
@@ -123,6 +130,7 @@ type TrainingOption struct {
 	OriginalPrice   float64  `json:"originalPrice"`
 	Duration        string   `json:"duration"`
 	DurationMinutes int      `json:"duration_minutes"`
+	Seats           int      `json:"seats"`
 	Booking         string   `json:"booking"`
 	Capacity        string   `json:"capacity"`
 	Features        []string `json:"features"`
@@ -138,8 +146,11 @@ func (t TrainingOption) BookAt(baseURL string) string {
 }
 
 func bookAt(baseURL, id, booking, link string) string {
-	if booking == NativeBooking {
+	switch booking {
+	case NativeBooking:
 		return baseURL + "/book/" + id
+	case InquiryBooking:
+		return baseURL + "/booking" // the inquiry form is on the booking page
 	}
 	return link
 }

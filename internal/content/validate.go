@@ -235,6 +235,9 @@ func checkServices(c *checker, s *Services, raw []byte) {
 		trainingByID[t.ID] = i
 		c.text(f+".title", t.Title)
 		c.bookable(f, t.Booking, t.BookingLink, f+".duration_minutes", t.DurationMinutes, t.Price, t.Currency, s.Currency)
+		if t.Seats < 0 || t.Seats > 1000 || (t.Seats > 0 && t.Booking != NativeBooking) {
+			c.fail(f+".seats", "must be the default seats of an occurrence, from 1 to 1000, on a natively booked option (or left out)")
+		}
 		if t.OriginalPrice != 0 {
 			c.price(f+".originalPrice", t.OriginalPrice)
 			if t.OriginalPrice <= t.Price {
@@ -318,8 +321,9 @@ func checkServices(c *checker, s *Services, raw []byte) {
 // refuses the type, so it is refused here.
 func (c *checker) bookable(f, booking, link, minutesField string, minutes int, price float64, currency, fileCurrency string) {
 	native := booking == NativeBooking
-	if booking != "" && !native {
-		c.fail(f+".booking", "must be %q (this site takes the booking) or left out (visitors use booking_link)", NativeBooking)
+	if booking != "" && !native && booking != InquiryBooking {
+		c.fail(f+".booking", "must be %q (this site takes the booking), %q (the site's inquiry form) or left out (visitors use booking_link)",
+			NativeBooking, InquiryBooking)
 	}
 	switch {
 	case native && (minutes < 5 || minutes > 480 || minutes%5 != 0):

@@ -46,6 +46,7 @@ const (
 // Booking's refusals.
 const (
 	SlotTaken = "slot_taken" // the time asked for is no longer free
+	SoldOut   = "sold_out"   // an occurrence of a group training has no seat left
 )
 
 // Codes lists every code above, so that a test can check each has a status.
@@ -55,7 +56,7 @@ func Codes() []string {
 		MethodNotAllowed, Conflict, EmailTaken, AlreadyInCohort, CohortFull, NotMember, InvalidImage, TooLarge,
 		RateLimited, TooManyStreams, Unavailable, ShuttingDown, Internal,
 		AlreadySubscribed, AtCapacity, BillingUnavailable, NoBillingAccount,
-		SlotTaken,
+		SlotTaken, SoldOut,
 	}
 }
 

@@ -44,6 +44,7 @@ var statusOf = map[string]int{
 	errs.BillingUnavailable: http.StatusServiceUnavailable,
 	errs.NoBillingAccount:   http.StatusNotFound,
 	errs.SlotTaken:          http.StatusConflict,
+	errs.SoldOut:            http.StatusConflict,
 }
 
 // Status is the HTTP status for an error code (500 for a code not in the table).

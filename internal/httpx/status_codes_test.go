@@ -21,6 +21,7 @@ func TestStatusTableCoversEveryErrorCode(t *testing.T) {
 		errs.BillingUnavailable: http.StatusServiceUnavailable,
 		errs.NoBillingAccount:   http.StatusNotFound,
 		errs.SlotTaken:          http.StatusConflict,
+		errs.SoldOut:            http.StatusConflict,
 	} {
 		if got := Status(code); got != want {
 			t.Errorf("%s answers %d, want %d", code, got, want)

@@ -18,6 +18,7 @@ import (
 	"tribe/internal/content"
 	"tribe/internal/events"
 	"tribe/internal/gaps"
+	"tribe/internal/inquiries"
 	"tribe/internal/kb"
 	"tribe/internal/levels"
 	"tribe/internal/store"
@@ -45,6 +46,9 @@ type Set struct {
 	// Booking is calls booked on the site: its payments go through Billing's
 	// Stripe client, and Billing hands it their webhook events.
 	Booking *booking.Service
+	// Inquiries is the enterprise inquiry form's store and mail; the owner
+	// it mails is booking's.
+	Inquiries *inquiries.Service
 	// Levels counts each member's progress from the rows and keeps the
 	// awards that count towards it.
 	Levels *levels.Service
@@ -79,11 +83,17 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 	hub := events.New(db, logger)
 	bill := billing.New(db, cfg, billing.WithLogger(logger))
 	avatars := community.NewAvatars(community.AvatarDir(cfg.DataDir), community.DefaultAvatarDecodes)
+	bk := newBooking(cfg, db, site, hub, bill, logger)
+	owner := func(ctx context.Context) (string, string, error) {
+		st, err := bk.LoadSettings(ctx)
+		return st.OwnerName, st.OwnerEmail, err
+	}
 	return &Set{
-		Booking: newBooking(cfg, db, site, hub, bill, logger),
-		Hub:     hub,
-		KB:      newKnowledgeBase(cfg, db, hub, logger),
-		Billing: bill,
+		Booking:   bk,
+		Inquiries: inquiries.New(db, owner, cfg.BaseURL, inquiries.WithClock(o.now)),
+		Hub:       hub,
+		KB:        newKnowledgeBase(cfg, db, hub, logger),
+		Billing:   bill,
 		Auth: auth.New(db, auth.Config{
 			BaseURL:     cfg.BaseURL,
 			AdminEmails: cfg.AdminEmails,

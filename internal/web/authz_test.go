@@ -14,6 +14,7 @@ import (
 	"tribe/internal/booking"
 	"tribe/internal/community"
 	"tribe/internal/content"
+	"tribe/internal/inquiries"
 	"tribe/internal/kb"
 	"tribe/internal/levels"
 	"tribe/internal/mcp"
@@ -195,6 +196,51 @@ func TestAuthorization(t *testing.T) {
 		settings, err := bk.LoadSettings(ctx)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// Group trainings: each call schedules its own date far beyond the
+		// one-to-one window, so no booking or other date is in its way.
+		eventAt := time.Now().UTC().Truncate(time.Hour).AddDate(0, 0, 100)
+		freshEvent := func() *booking.Event {
+			eventAt = eventAt.Add(4 * time.Hour)
+			e, err := bk.ScheduleEvent(ctx, booking.EventInput{Type: "group", Start: eventAt.Format(time.RFC3339), Seats: 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return e
+		}
+		eventPath := func(suffix string) func() string {
+			return func() string { return "/api/admin/booking/events/" + freshEvent().ID + suffix }
+		}
+		eventWithSeat := func(suffix string) func() string {
+			return func() string {
+				e := freshEvent()
+				c, err := bk.Book(ctx, booking.Request{Type: "group", EventID: e.ID, Name: "Seat Holder",
+					Email: "seat-" + store.NewID()[:8] + "@example.com", TimeZone: "Europe/Paris"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := bk.ConfirmRequest(ctx, c.Booking.ID); err != nil {
+					t.Fatal(err)
+				}
+				return "/api/admin/booking/events/" + e.ID + suffix
+			}
+		}
+		seatBody := func(role string) any {
+			m.exec(`DELETE FROM bookings`)
+			return map[string]string{"type": "group", "event_id": freshEvent().ID, "name": "Seat " + role,
+				"email": "seat-" + role + "@example.com", "time_zone": "Europe/Paris"}
+		}
+		inquiryBody := func(role string) any {
+			return map[string]any{"name": "Grace " + role, "email": "grace-" + role + "@fleet.example", "company": "Fleet",
+				"team_size": 12, "message": "Training for the whole desk.", "preferred_start": ""}
+		}
+		freshInquiry := func() string {
+			q, err := m.s.Services.Inquiries.Submit(ctx, inquiries.Input{Name: "Grace", Email: "grace@fleet.example",
+				Company: "Fleet", TeamSize: 12, Message: "Training."}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return q.ID
 		}
 		freshFeed := func() string {
 			tok, _, err := bk.CreateFeed(ctx)
@@ -418,6 +464,24 @@ func TestAuthorization(t *testing.T) {
 			is(at("GET /api/admin/booking/feed"), adminOnly(200)),
 			is(at("POST /api/admin/booking/feed"), adminOnly(201)),
 			is(at("DELETE /api/admin/booking/feed"), adminOnly(204)),
+			{pattern: "GET /api/booking/events", path: fixed("/api/booking/events?type=group"), want: all(200)},
+			{pattern: "GET /api/booking/events", path: fixed("/api/booking/events?type=session-30"), want: all(400)},
+			with(at("POST /api/bookings"), perRole(seatBody), all(201)),
+			is(at("GET /api/admin/booking/events"), adminOnly(200)),
+			with(at("POST /api/admin/booking/events"), func(int) any {
+				eventAt = eventAt.Add(4 * time.Hour)
+				return map[string]any{"type": "group", "start": eventAt.Format(time.RFC3339), "seats": 30}
+			}, adminOnly(201)),
+			{pattern: "PATCH /api/admin/booking/events/{id}", path: eventPath(""), body: func(int) any { return map[string]int{"seats": 40} }, want: adminOnly(200)},
+			{pattern: "POST /api/admin/booking/events/{id}/cancel", path: eventPath("/cancel"), want: adminOnly(200)},
+			{pattern: "GET /api/admin/booking/events/{id}/attendees", path: eventWithSeat("/attendees"), want: adminOnly(200)},
+			{pattern: "POST /api/admin/booking/events/{id}/message", path: eventWithSeat("/message"),
+				body: func(int) any { return map[string]string{"subject": "Bring a laptop", "body": "See you there."} }, want: adminOnly(200)},
+			with(at("POST /api/inquiries"), perRole(inquiryBody), all(201)),
+			is(at("GET /api/admin/inquiries"), adminOnly(200)),
+			with(at("PATCH /api/admin/inquiries"), func(int) any {
+				return map[string]string{"id": freshInquiry(), "status": "replied", "note": "Wrote back."}
+			}, adminOnly(200)),
 
 			// Last: signing out ends the caller's session.
 			is(at("POST /api/auth/signout"), all(204)),

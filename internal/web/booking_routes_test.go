@@ -396,7 +396,8 @@ func TestBookingRefusals(t *testing.T) {
 			field string
 		}{
 			{"unknown type", bookBody("nope", start, "a@example.com"), "type"},
-			{"external type", bookBody("group", start, "a@example.com"), "type"},
+			{"offer asked about, not booked", bookBody("enterprise", start, "a@example.com"), "type"},
+			{"group training without a date", bookBody("group", start, "a@example.com"), "event_id"},
 			{"not a time", bookBody("session-30", "tomorrow", "a@example.com"), "start"},
 			{"past", bookBody("session-30", "2020-01-06T15:00:00Z", "a@example.com"), "start"},
 			{"bad address", bookBody("session-30", start, "not-an-address"), "email"},

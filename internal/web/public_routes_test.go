@@ -265,6 +265,7 @@ func TestSitemapListsPublicPages(t *testing.T) {
 		"/agentic-payments": "monthly 0.6", "/ai-defence": "monthly 0.6", "/aimds": "monthly 0.6",
 		"/book/session-15": "monthly 0.6", "/book/session-30": "monthly 0.6", "/book/session-60": "monthly 0.6",
 		"/book/private": "monthly 0.6",
+		"/book/group":   "monthly 0.6",
 	}
 	for path, w := range want {
 		if got[path] != w {

@@ -10,7 +10,7 @@ var appRoutes = []string{
 	"/agent-test", "/goal", "/lean-agentic", "/midstreamer", "/agentic-payments",
 	"/ai-defence", "/aimds",
 	// The offers booked on the site ("booking": "native" in content/services.json).
-	"/book/session-15", "/book/session-30", "/book/session-60", "/book/private",
+	"/book/session-15", "/book/session-30", "/book/session-60", "/book/private", "/book/group",
 }
 
 // appPrefixes are the web app's pages with an id in the path, one segment

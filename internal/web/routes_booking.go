@@ -64,6 +64,7 @@ func (a *bookingAPI) register(g *registrar) error {
 	g.route("POST /api/admin/booking/feed", admin, a.createFeed)
 	g.route("DELETE /api/admin/booking/feed", admin, a.deleteFeed)
 	g.route("GET /calendar/bookings/{file}", anyone, a.serveFeed) // the token is the credential
+	a.registerEvents(g)
 	return nil
 }
 
@@ -78,7 +79,7 @@ func (a *bookingAPI) view(b *booking.Booking, st booking.Settings) BookingView {
 		Paid: b.PaidAt != nil, Refunded: b.Refunded, RescheduleCount: b.RescheduleCount,
 		ReschedulesLeft: max(booking.MaxReschedules-b.RescheduleCount, 0), ChangeUntil: until.UTC(),
 		CanChange:   (b.Status == booking.StatusConfirmed || b.Status == booking.StatusRequested) && now.Before(until),
-		CancelledBy: b.CancelledBy, CreatedAt: b.CreatedAt,
+		CancelledBy: b.CancelledBy, EventID: b.EventID, CreatedAt: b.CreatedAt,
 	}
 	switch b.Status {
 	case booking.StatusHeld:
@@ -128,7 +129,7 @@ func (a *bookingAPI) create(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
 	}
-	req := booking.Request{Type: in.Type, Start: in.Start, Name: in.Name, Email: in.Email, Notes: in.Notes,
+	req := booking.Request{Type: in.Type, EventID: in.EventID, Start: in.Start, Name: in.Name, Email: in.Email, Notes: in.Notes,
 		TimeZone: in.TimeZone, ClientAddr: client}
 	if p := caller(r); p != nil {
 		req.UserID = p.UserID

@@ -147,6 +147,7 @@ func sitemapEntries() []sitemapEntry {
 		{"/book/session-30", "monthly", 0.6},
 		{"/book/session-60", "monthly", 0.6},
 		{"/book/private", "monthly", 0.6},
+		{"/book/group", "monthly", 0.6},
 		{"/lean-agentic", "monthly", 0.6},
 		{"/midstreamer", "monthly", 0.6},
 		{"/agentic-payments", "monthly", 0.6},

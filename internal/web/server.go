@@ -129,6 +129,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 		&devMailAPI{db: o.DB, cfg: o.Config, logger: o.Logger},
 		newEventsAPI(svc.Hub, svc.Auth, o.Logger, o.heartbeatOr(eventsHeartbeat)),
 		newBookingAPI(o.Config, svc.Booking, svc.Hub, o.Logger, o.heartbeatOr(eventsHeartbeat)),
+		newInquiriesAPI(svc.Inquiries, o.Config.TrustedProxies),
 		newKBAPI(o.Config, svc.KB, svc.Gaps, o.Content),
 		&transferAPI{db: o.DB, svc: svc, logger: o.Logger, pub: pub},
 		newAIAPI(o.Config, o.DB, siteDeps, tools, m, o.Logger, o.heartbeatOr(aiHeartbeat)),

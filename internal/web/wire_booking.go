@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"tribe/internal/booking"
+	"tribe/internal/inquiries"
 )
 
 // The booking routes' own request and response bodies (routes_booking.go).
@@ -20,6 +21,7 @@ type BookingTypes struct {
 // BookingRequest is the body of POST /api/bookings.
 type BookingRequest struct {
 	Type     string `json:"type"`
+	EventID  string `json:"event_id,omitempty"` // the occurrence, for a seated type
 	Start    string `json:"start"`
 	Name     string `json:"name"`
 	Email    string `json:"email"`
@@ -56,6 +58,7 @@ type BookingView struct {
 	CanChange       bool       `json:"can_change"`
 	ChangeUntil     time.Time  `json:"change_until"`
 	CancelledBy     string     `json:"cancelled_by,omitempty"`
+	EventID         string     `json:"event_id,omitempty"` // a seat of a group training: cancel only, no move
 	CreatedAt       time.Time  `json:"created_at"`
 }
 
@@ -121,4 +124,53 @@ type AdminBookingReply struct {
 // BookingSettingsReply answers GET and PUT /api/admin/booking/settings.
 type BookingSettingsReply struct {
 	Settings booking.Settings `json:"settings"`
+}
+
+// EventList answers GET /api/booking/events and GET /api/admin/booking/events.
+type EventList struct {
+	Events []booking.Event `json:"events"`
+}
+
+// EventReply answers the admin routes that return one occurrence.
+type EventReply struct {
+	Event booking.Event `json:"event"`
+}
+
+// EventPatch is the body of PATCH /api/admin/booking/events/{id}.
+type EventPatch struct {
+	Seats int `json:"seats"`
+}
+
+// EventCancelled answers POST /api/admin/booking/events/{id}/cancel: the
+// occurrence and the refunds its seats were owed.
+type EventCancelled struct {
+	Event   booking.Event `json:"event"`
+	Refunds []RefundOwed  `json:"refunds"`
+}
+
+// AttendeeList answers GET /api/admin/booking/events/{id}/attendees.
+type AttendeeList struct {
+	Event     booking.Event      `json:"event"`
+	Attendees []AdminBookingView `json:"attendees"`
+}
+
+// MessageSent answers POST /api/admin/booking/events/{id}/message.
+type MessageSent struct {
+	Sent int `json:"sent"`
+}
+
+// InquirySent answers POST /api/inquiries.
+type InquirySent struct {
+	ID        string    `json:"id"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// InquiryList answers GET /api/admin/inquiries.
+type InquiryList struct {
+	Inquiries []inquiries.Inquiry `json:"inquiries"`
+}
+
+// InquiryReply answers PATCH /api/admin/inquiries.
+type InquiryReply struct {
+	Inquiry inquiries.Inquiry `json:"inquiry"`
 }

@@ -79,9 +79,11 @@ test.describe('prerendered pages', () => {
         '$3,000',
         '$5,000',
         '$50,000',
-        // Sessions are booked on the site; group training keeps its scheduler.
+        // Sessions and group training are booked on the site; before scripts run, the enterprise
+        // card's button is the content's mail link (the page then opens the inquiry form).
         'href="/book/session-30"',
-        'https://cal.com/ruv/neural-trader-group',
+        'href="/book/group"',
+        'mailto:ruv@ruv.io?subject=Neural%20Trader%20Enterprise%20Package',
       ],
       '/tribe': ['Limited to 50 members', '$250', 'Join Wait List'],
       '/about': ['PACT', 'Kellogg School of Management'],

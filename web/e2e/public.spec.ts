@@ -205,18 +205,13 @@ test.describe('booking', () => {
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Deep Dive');
   });
 
-  test('group training still opens its scheduling page in a new tab', async ({ page }) => {
+  test('group training opens its booking page in the same tab', async ({ page }) => {
     await page.goto('/booking');
     const group = page.getByTestId('training-card').first().getByRole('link');
-    await expect(group).toHaveAttribute('target', '_blank');
-    await expect(group).toHaveAttribute('rel', /noopener/);
-    // The scheduling site is not reachable offline; the new tab itself is what is tested.
-    await page
-      .context()
-      .route('https://cal.com/**', (route) => route.fulfill({ body: 'scheduling page' }));
-    const [popup] = await Promise.all([page.waitForEvent('popup'), group.click()]);
-    await expect(popup).toHaveURL('https://cal.com/ruv/neural-trader-group');
-    await popup.close();
+    await expect(group).not.toHaveAttribute('target');
+    await group.click();
+    await expect(page).toHaveURL(/\/book\/group$/);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Group Training');
   });
 
   test('the training cards show the struck-through price and the limited-time badge', async ({

@@ -45,6 +45,8 @@ function offerUrl(
   base: string,
 ): string {
   if (offer.booking === 'native') return `${base}/book/${offer.id}`;
+  // Asked about through the form on the booking page, not a mail link.
+  if (offer.booking === 'inquiry') return `${base}/booking`;
   return offer.booking_link || `${base}/booking`;
 }
 

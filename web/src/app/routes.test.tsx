@@ -27,6 +27,7 @@ const specRoutes = [
   '/book/session-30',
   '/book/session-60',
   '/book/private',
+  '/book/group',
 ];
 
 /** Renders a route as its audience sees it: the members area signed in, everything else signed out. */

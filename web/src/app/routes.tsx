@@ -70,6 +70,7 @@ export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType 
   { path: '/book/session-30', Component: BookingPages },
   { path: '/book/session-60', Component: BookingPages },
   { path: '/book/private', Component: BookingPages },
+  { path: '/book/group', Component: BookingPages },
 ];
 
 /**

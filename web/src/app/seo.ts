@@ -15,10 +15,10 @@ export interface PageMeta {
 const common = ['agentic AI', 'AI agents', 'rUv', 'Reuven Cohen'];
 
 /** A booking page's head: prerendered and indexed, its offer's name, length and price in the page. */
-function bookMeta(title: string, what: string): PageMeta {
+function bookMeta(title: string, what: string, choose = 'a free time'): PageMeta {
   return {
     title,
-    description: `Book ${what} with rUv: choose a free time in your own time zone, then pay online or send a request.`,
+    description: `Book ${what} with rUv: choose ${choose} in your own time zone, then pay online or send a request.`,
     keywords: [...common, 'book a session', 'AI consulting', 'online booking'],
     prerender: true,
     index: true,
@@ -157,6 +157,11 @@ export const pageMeta: Readonly<Record<string, PageMeta>> = {
   '/book/private': bookMeta(
     'Book Neural Trader private training',
     'two hours of personalised one-on-one Neural Trader training',
+  ),
+  '/book/group': bookMeta(
+    'Book a seat in Neural Trader group training',
+    'a seat in a live two-hour Neural Trader group workshop',
+    'a date with seats left',
   ),
   '/bookings': {
     title: 'Your booking',

@@ -72,11 +72,16 @@ export interface TrainingOption {
   duration: string;
   /** The call's length in minutes, for an option booked on the site. */
   duration_minutes?: number;
+  /** A natively booked option sold by the seat: the default seats of each date the owner schedules. */
+  seats?: number;
   capacity: string;
   features: string[];
   /** The external scheduler; absent for a native offer, empty when bookings are paused. */
   booking_link?: string;
-  /** `native`: booked on the site itself at /book/{id}; otherwise `booking_link` is used. */
+  /**
+   * `native`: booked on the site itself at /book/{id}; `inquiry`: the button opens the site's
+   * inquiry form; otherwise `booking_link` is used.
+   */
   booking?: string;
   /** The offer's own currency, when not the file's. */
   currency?: string;

@@ -59,11 +59,18 @@ export function BookPage({ type, title }: BookPageProps) {
             {offer.price === 0 ? 'Free' : formatPrice(offer.price, offer.currency)}
           </span>
           <span className="text-sm text-muted">
-            one-on-one video call with {content.about.handle}
+            {offer.seats > 0
+              ? `per seat · live group session with ${content.about.handle}, up to ${offer.seats} people`
+              : `one-on-one video call with ${content.about.handle}`}
           </span>
         </p>
       </PageHeader>
-      <Section id="choose-time" eyebrow="schedule" title="Choose a time" className="mt-10 sm:mt-12">
+      <Section
+        id="choose-time"
+        eyebrow="schedule"
+        title={offer.seats > 0 ? 'Choose a date' : 'Choose a time'}
+        className="mt-10 sm:mt-12"
+      >
         <Card className="mt-6 p-4 sm:p-6">
           <ChooseTime offer={offer} client={client} />
         </Card>
@@ -83,8 +90,9 @@ export function BookPage({ type, title }: BookPageProps) {
           ))}
         </ul>
         <p className="mt-6 text-sm text-muted">
-          After booking you get an invitation for your calendar and links to move or cancel the
-          session.{' '}
+          {offer.seats > 0
+            ? 'After booking you get an invitation for your calendar, reminders before the session and a link to cancel your seat.'
+            : 'After booking you get an invitation for your calendar and links to move or cancel the session.'}{' '}
           <Link to="/booking" className="text-term-cyan underline underline-offset-4">
             Other sessions and prices
           </Link>

@@ -13,9 +13,10 @@ import { RetryLaterError, retryText } from './api/request';
 import type { BookingCreated } from './api/types';
 import { BookingForm } from './BookingForm';
 import { longDate } from './calendar';
+import { EventPicker } from './EventPicker';
 import { durationText, type Offer } from './offers';
 import { SlotPicker } from './SlotPicker';
-import { detectTimeZone, slotLabel, wallClock } from './time';
+import { detectTimeZone, formatInZone, slotLabel, wallClock } from './time';
 import { type BookingField, type BookingFormValues, formField } from './validate';
 
 export interface BookingFlowProps {
@@ -50,6 +51,9 @@ export function BookingFlow({
   const [params] = useSearchParams();
   const [zone, setZone] = useState(detectTimeZone);
   const [slot, setSlot] = useState<string | null>(null);
+  // A group training is booked by the seat of a date: the date's id, its start in `slot`.
+  const [eventId, setEventId] = useState<string | null>(null);
+  const seated = offer.seats > 0;
   const [values, setValues] = useState<BookingFormValues>({ name: '', email: '', notes: '' });
   const [errors, setErrors] = useState<Partial<Record<BookingField, string>>>({});
   const [problem, setProblem] = useState<string | null>(null);
@@ -110,6 +114,7 @@ export function BookingFlow({
     create.mutate(
       {
         type: offer.id,
+        ...(seated && eventId ? { event_id: eventId } : {}),
         start: slot,
         name: values.name.trim(),
         email: values.email.trim(),
@@ -132,6 +137,14 @@ export function BookingFlow({
             setProblem(`${error.message} You can try again ${retryText(error.retryAfter)}.`);
             return;
           }
+          if (error instanceof ApiError && error.code === 'sold_out') {
+            setSlot(null);
+            setEventId(null);
+            setProblem(
+              'Someone took the last seat of that date a moment ago. The list now shows the seats that are left: please choose another date.',
+            );
+            return;
+          }
           if (error instanceof ApiError && error.code === 'slot_taken') {
             setSlot(null);
             setProblem(
@@ -146,7 +159,10 @@ export function BookingFlow({
               document.querySelector<HTMLElement>(`form [name="${field}"]`)?.focus();
               return;
             }
-            if (error.field === 'start') setSlot(null);
+            if (error.field === 'start' || error.field === 'event_id') {
+              setSlot(null);
+              setEventId(null);
+            }
           }
           setProblem(errorMessage(error));
         },
@@ -174,21 +190,34 @@ export function BookingFlow({
           <p>{problem}</p>
         </div>
       ) : null}
-      <SlotPicker
-        type={offer.id}
-        zone={zone}
-        onZoneChange={setZone}
-        slot={slot}
-        onSlotChange={(s) => {
-          setSlot(s);
-          if (s) requestAnimationFrame(() => formHeading.current?.focus());
-        }}
-        // A link to a free time (the AI's, the console's, an apology mail's) has ?start=.
-        proposed={params.get('start')}
-        onSlotGone={() =>
-          setProblem('The time you chose is no longer free. Please choose another one below.')
-        }
-      />
+      {seated ? (
+        <EventPicker
+          type={offer.id}
+          zone={zone}
+          onZoneChange={setZone}
+          eventId={eventId}
+          onChange={(e) => {
+            setEventId(e?.id ?? null);
+            setSlot(e?.start ?? null);
+          }}
+        />
+      ) : (
+        <SlotPicker
+          type={offer.id}
+          zone={zone}
+          onZoneChange={setZone}
+          slot={slot}
+          onSlotChange={(s) => {
+            setSlot(s);
+            if (s) requestAnimationFrame(() => formHeading.current?.focus());
+          }}
+          // A link to a free time (the AI's, the console's, an apology mail's) has ?start=.
+          proposed={params.get('start')}
+          onSlotGone={() =>
+            setProblem('The time you chose is no longer free. Please choose another one below.')
+          }
+        />
+      )}
       {slot && chosen ? (
         <section
           aria-labelledby="booking-details"
@@ -203,17 +232,20 @@ export function BookingFlow({
             Your details
           </h3>
           <p className="mt-2 text-sm text-muted">
-            {offer.name}, {durationText(offer.minutes)}, on{' '}
+            {seated ? `One seat of ${offer.name}` : offer.name}, {durationText(offer.minutes)}, on{' '}
             <span className="text-fg">
-              {longDate(chosen.date)} at {slotLabel(slot)}
+              {seated ? formatInZone(slot, zone) : `${longDate(chosen.date)} at ${slotLabel(slot)}`}
             </span>{' '}
             ({zone}).{' '}
             <button
               type="button"
-              onClick={() => setSlot(null)}
+              onClick={() => {
+                setSlot(null);
+                setEventId(null);
+              }}
               className="font-mono text-term-cyan underline underline-offset-4 hover:text-fg focus-visible:outline-2 focus-visible:outline-term-cyan"
             >
-              Change time
+              {seated ? 'Change date' : 'Change time'}
             </button>
           </p>
           <div className="mt-5">
@@ -225,12 +257,22 @@ export function BookingFlow({
               onSubmit={submit}
               busy={create.isPending}
               submitLabel={
-                pay ? `Pay ${price} and book` : free ? 'Book this time' : 'Request this time'
+                seated
+                  ? pay
+                    ? `Pay ${price} and take a seat`
+                    : free
+                      ? 'Take a seat'
+                      : 'Request a seat'
+                  : pay
+                    ? `Pay ${price} and book`
+                    : free
+                      ? 'Book this time'
+                      : 'Request this time'
               }
               busyLabel={pay ? 'Opening payment…' : 'Sending…'}
               note={
                 pay
-                  ? `You pay ${price} on Stripe's secure page; the time is held for you for 30 minutes while you do.`
+                  ? `You pay ${price} on Stripe's secure page; ${seated ? 'your seat is' : 'the time is'} held for you for 30 minutes while you do.`
                   : free
                     ? 'This session is free: it is confirmed at once and the invitation comes by e-mail.'
                     : `Nothing is charged now. ${siteContent().about.handle} confirms your request by e-mail, and payment (${price}) is arranged after confirmation.`

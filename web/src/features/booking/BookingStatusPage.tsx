@@ -341,11 +341,15 @@ function ManageButtons({
       <h2 className="font-semibold text-fg">Change of plans?</h2>
       {booking.change_until ? (
         <p className="text-sm text-muted">
-          You can move or cancel online until {formatInZone(booking.change_until, detectTimeZone())}
-          .
+          You can {booking.event_id ? 'cancel your seat' : 'move or cancel'} online until{' '}
+          {formatInZone(booking.change_until, detectTimeZone())}.
         </p>
       ) : null}
-      {movable ? (
+      {booking.event_id ? (
+        <p className="text-sm text-muted">
+          A seat keeps its date. To come on another date, cancel this seat and book one there.
+        </p>
+      ) : movable ? (
         <Button variant="outline" onClick={() => onMoving(!moving)} aria-expanded={moving}>
           {moving ? 'Keep the current time' : 'Reschedule'}
         </Button>

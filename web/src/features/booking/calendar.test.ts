@@ -120,3 +120,15 @@ describe('booking form rules', () => {
     expect(validateBooking({ name: 'Ada', email: 'a@b.co', notes: '👋'.repeat(2000) })).toEqual({});
   });
 });
+
+describe('instantInZone', () => {
+  it('reads the owner clock in their zone, on both sides of a change', async () => {
+    const { instantInZone } = await import('./time');
+    expect(instantInZone('2026-03-07', '10:00', 'America/Toronto')).toBe('2026-03-07T15:00:00Z');
+    expect(instantInZone('2026-03-09', '10:00', 'America/Toronto')).toBe('2026-03-09T14:00:00Z');
+    expect(instantInZone('2026-07-01', '09:30', 'Europe/Paris')).toBe('2026-07-01T07:30:00Z');
+    // 2:30 AM does not happen in Toronto on 8 March 2026.
+    expect(instantInZone('2026-03-08', '02:30', 'America/Toronto')).toBeNull();
+    expect(instantInZone('2026-03-08', 'noon', 'America/Toronto')).toBeNull();
+  });
+});

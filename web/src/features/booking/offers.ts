@@ -14,6 +14,8 @@ export interface Offer {
   /** Booked on the site; otherwise `link` is the owner's scheduler. */
   native: boolean;
   link: string;
+  /** Sold by the seat of a date the owner scheduled (the group training): its default seats; 0 for a call. */
+  seats: number;
 }
 
 /** The session or training option `id` of the content, or null when there is none. */
@@ -30,6 +32,7 @@ export function findOffer(services: Services, id: string): Offer | null {
       features: session.features,
       native: session.booking === 'native',
       link: session.booking_link ?? '',
+      seats: 0,
     };
   }
   const training = services.training.find((t) => t.id === id);
@@ -44,6 +47,7 @@ export function findOffer(services: Services, id: string): Offer | null {
       features: training.features,
       native: training.booking === 'native',
       link: training.booking_link ?? '',
+      seats: training.booking === 'native' ? (training.seats ?? 0) : 0,
     };
   }
   return null;

@@ -24,7 +24,8 @@ export function isOpen(status: BookingStatus): boolean {
 
 /** Whether a move is still allowed: changeable, and moved fewer than twice. */
 export function canReschedule(b: Booking): boolean {
-  return b.can_change && b.reschedules_left > 0;
+  // A seat of a group training keeps its date: it can be cancelled, not moved.
+  return b.can_change && b.reschedules_left > 0 && !b.event_id;
 }
 
 /** What cancelling gives back, said before the booker confirms. */

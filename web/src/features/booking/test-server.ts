@@ -94,6 +94,15 @@ export function typesRoute(paymentsEnabled: boolean): Route {
               mode: 'native',
             },
             {
+              id: 'group',
+              name: 'Group Training',
+              duration: 120,
+              price: 50000,
+              currency: 'USD',
+              mode: 'native',
+              seats: 50,
+            },
+            {
               id: 'private',
               name: 'Private Training',
               duration: 120,

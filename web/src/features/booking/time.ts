@@ -186,3 +186,42 @@ const ZERO_DECIMAL = new Set([
   'XOF',
   'XPF',
 ]);
+
+/** Minutes the zone is ahead of UTC at `at`, from the browser's zone rules. */
+function offsetMinutes(zone: string, at: Date): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(at);
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
+  return Math.round((wall - at.getTime()) / 60_000);
+}
+
+/**
+ * The instant the clock of `zone` reads `date` (YYYY-MM-DD) at `time` (HH:MM), as an RFC 3339
+ * UTC text; null for a reading that does not exist or a zone the browser does not know. The
+ * owner types the times of a group training on their own clock, whatever the browser's zone.
+ */
+export function instantInZone(date: string, time: string, zone: string): string | null {
+  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  const t = /^(\d{2}):(\d{2})$/.exec(time);
+  if (!d || !t) return null;
+  const naive = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]), Number(t[1]), Number(t[2]));
+  try {
+    // Two passes settle the offset in force at the instant itself, across a change.
+    let at = naive - offsetMinutes(zone, new Date(naive)) * 60_000;
+    at = naive - offsetMinutes(zone, new Date(at)) * 60_000;
+    const back = naive - offsetMinutes(zone, new Date(at)) * 60_000;
+    if (back !== at) return null; // a skipped reading (spring forward)
+    return new Date(at).toISOString().replace('.000Z', 'Z');
+  } catch {
+    return null;
+  }
+}

@@ -1,6 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bundledContent } from '@/content/site';
+import { apiError, json, mockApi } from '@/test/mock-api';
 import { renderRoute } from '@/test/render';
 
 afterEach(() => {
@@ -61,11 +63,62 @@ describe('Booking page', () => {
       '$3,000',
       '$50,000',
     ]);
-    // Private training is booked on the site; group training and the enterprise package keep
-    // their external links, in a new tab.
-    const links = cards.map((c) => within(c).getByRole('link'));
-    expect(links.map((l) => l.getAttribute('target'))).toEqual(['_blank', null, '_blank']);
-    expect(links[1]).toHaveAttribute('href', '/book/private');
+    // Group and private training are booked on the site, in the same tab; the enterprise
+    // package opens the inquiry form on this page instead of a mail link.
+    const links = cards.slice(0, 2).map((c) => within(c).getByRole('link'));
+    expect(links.map((l) => l.getAttribute('href'))).toEqual(['/book/group', '/book/private']);
+    expect(links.map((l) => l.getAttribute('target'))).toEqual([null, null]);
+    const enterprise = within(cards[2] as HTMLElement).getByRole('button', {
+      name: 'Contact for Enterprise',
+    });
+    expect(enterprise).toHaveAttribute('aria-expanded', 'false');
+    expect(within(cards[2] as HTMLElement).queryByRole('link')).toBeNull();
+  });
+
+  // Typing a whole form takes a while on a busy machine.
+  it('opens the enterprise inquiry form, names a refused field and thanks the sender', {
+    timeout: 20_000,
+  }, async () => {
+    const api = mockApi({
+      'POST /api/inquiries': (body) => {
+        const b = body as { team_size: number };
+        return b.team_size > 500
+          ? apiError(400, 'invalid', 'Team size is too large for this form.', 'team_size')
+          : json(201, { id: 'q1', created_at: '2026-11-26T10:00:00Z' });
+      },
+    });
+    const user = userEvent.setup();
+    renderRoute('/booking');
+    const button = await screen.findByRole('button', { name: 'Contact for Enterprise' });
+    await user.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    const form = await screen.findByRole('form', { name: 'Enterprise Package inquiry' });
+    await user.click(within(form).getByRole('button', { name: 'Send inquiry' }));
+    expect(within(form).getByLabelText('Your name')).toHaveAccessibleDescription(
+      'Please enter your name.',
+    );
+    expect(api.to('POST', '/api/inquiries')).toHaveLength(0);
+    await user.type(within(form).getByLabelText('Your name'), 'Grace Hopper');
+    await user.type(within(form).getByLabelText('Work e-mail'), 'grace@fleet.example');
+    await user.type(within(form).getByLabelText('Company'), 'Fleet Analytics');
+    await user.type(within(form).getByLabelText(/^Team size/), '900');
+    await user.type(within(form).getByLabelText('What would your team like?'), 'Training.');
+    await user.click(within(form).getByRole('button', { name: 'Send inquiry' }));
+    const size = within(form).getByLabelText(/^Team size/);
+    await waitFor(() => expect(size).toHaveAttribute('aria-invalid', 'true'));
+    expect(size).toHaveFocus();
+    await user.clear(size);
+    await user.type(size, '12');
+    await user.click(within(form).getByRole('button', { name: 'Send inquiry' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('grace@fleet.example');
+    expect(api.to('POST', '/api/inquiries').at(-1)?.body).toEqual({
+      name: 'Grace Hopper',
+      email: 'grace@fleet.example',
+      company: 'Fleet Analytics',
+      team_size: 12,
+      message: 'Training.',
+      preferred_start: '',
+    });
   });
 
   it('goes to the booking page of a native card in the same tab', async () => {

@@ -1,4 +1,5 @@
-import { ArrowRight, Check, Clock, Users } from 'lucide-react';
+import { ArrowRight, Check, Clock, MessageSquare, Users } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
 import { Card, coverLinkClass } from '@/components/ui/card';
@@ -12,7 +13,12 @@ import { cn } from '@/lib/cn';
 import { plural } from '@/lib/plural';
 import { Link } from '@/lib/router';
 import { scrollToTopSmooth } from '@/lib/scroll';
+import { useHydrated } from '@/lib/use-hydrated';
 import { BookButton } from './BookButton';
+import { InquiryForm } from './InquiryForm';
+
+/** The id of the inquiry form's section, which an inquiry card's button controls. */
+const INQUIRY_ID = 'enterprise-inquiry';
 
 function FeatureList({ features }: { features: string[] }) {
   return (
@@ -63,7 +69,21 @@ function SessionCard({ session, currency }: { session: Session; currency: string
   );
 }
 
-function TrainingCard({ option, currency }: { option: TrainingOption; currency: string }) {
+function TrainingCard({
+  option,
+  currency,
+  inquiryOpen,
+  onInquiry,
+}: {
+  option: TrainingOption;
+  currency: string;
+  inquiryOpen: boolean;
+  onInquiry: () => void;
+}) {
+  // An inquiry card opens the form on this page once the page runs; before that (and without
+  // scripts) its button stays the mail link of the content.
+  const hydrated = useHydrated();
+  const inquiry = option.booking === 'inquiry' && hydrated;
   const badged = option.isPopular || option.isLimitedTime;
   return (
     <Card
@@ -97,13 +117,26 @@ function TrainingCard({ option, currency }: { option: TrainingOption; currency: 
       </dl>
       <FeatureList features={option.features} />
       <div className="mt-auto pt-6">
-        <BookButton
-          href={option.booking_link ?? ''}
-          to={option.booking === 'native' ? `/book/${option.id}` : undefined}
-          variant={option.isPopular ? 'primary' : 'outline'}
-        >
-          {option.button_text}
-        </BookButton>
+        {inquiry ? (
+          <button
+            type="button"
+            aria-expanded={inquiryOpen}
+            aria-controls={INQUIRY_ID}
+            onClick={onInquiry}
+            className={buttonClasses(option.isPopular ? 'primary' : 'outline', 'md', 'w-full')}
+          >
+            <MessageSquare size={16} aria-hidden="true" />
+            {option.button_text}
+          </button>
+        ) : (
+          <BookButton
+            href={option.booking_link ?? ''}
+            to={option.booking === 'native' ? `/book/${option.id}` : undefined}
+            variant={option.isPopular ? 'primary' : 'outline'}
+          >
+            {option.button_text}
+          </BookButton>
+        )}
       </div>
     </Card>
   );
@@ -112,6 +145,12 @@ function TrainingCard({ option, currency }: { option: TrainingOption; currency: 
 export function BookingPage() {
   const { services } = siteContent();
   const { currency, tribe, neural_trader: trader } = services;
+  const [inquiryOpen, setInquiryOpen] = useState(false);
+  const inquiryHeading = useRef<HTMLHeadingElement>(null);
+  const inquiryOffer = services.training.find((t) => t.booking === 'inquiry');
+  useEffect(() => {
+    if (inquiryOpen) inquiryHeading.current?.focus();
+  }, [inquiryOpen]);
 
   return (
     <Page title="Booking">
@@ -178,10 +217,42 @@ export function BookingPage() {
         <ul className="mt-6 grid gap-5 md:grid-cols-3">
           {services.training.map((t) => (
             <li key={t.id}>
-              <TrainingCard option={t} currency={currency} />
+              <TrainingCard
+                option={t}
+                currency={currency}
+                inquiryOpen={inquiryOpen}
+                onInquiry={() => setInquiryOpen((open) => !open)}
+              />
             </li>
           ))}
         </ul>
+        {inquiryOffer ? (
+          <section
+            id={INQUIRY_ID}
+            hidden={!inquiryOpen}
+            aria-labelledby={`${INQUIRY_ID}-heading`}
+            className="mt-6 scroll-mt-24"
+          >
+            <Card className="p-5 sm:p-8">
+              <h3
+                id={`${INQUIRY_ID}-heading`}
+                ref={inquiryHeading}
+                tabIndex={-1}
+                className="text-lg font-semibold text-fg focus:outline-none"
+              >
+                {inquiryOffer.title}: tell us about your team
+              </h3>
+              <p className="mt-1 text-sm text-muted">
+                {formatPrice(inquiryOffer.price, currency)} for {inquiryOffer.duration}. Every
+                package is shaped with your team first: send a few details and rUv replies
+                personally.
+              </p>
+              <div className="mt-5">
+                {inquiryOpen ? <InquiryForm title={inquiryOffer.title} /> : null}
+              </div>
+            </Card>
+          </section>
+        ) : null}
         <div className="mt-6 grid gap-4 md:grid-cols-2">
           <Card>
             <h3 className="font-semibold text-fg">Included with every training</h3>

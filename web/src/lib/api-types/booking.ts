@@ -37,6 +37,55 @@ export interface Revenue {
 }
 
 //////////
+// source: events.go
+
+export const EventStatusScheduled = 'scheduled';
+export const EventStatusCancelled = 'cancelled';
+/**
+ * The statuses of an occurrence.
+ */
+export type EventStatus = typeof EventStatusScheduled | typeof EventStatusCancelled;
+export const MaxEventSeats = 1000;
+export const MaxEventMinutes = 12 * 60;
+/**
+ * Limits of an occurrence the owner schedules.
+ */
+export type MaxEvent = typeof MaxEventSeats | typeof MaxEventMinutes;
+/**
+ * Event is one occurrence of a seated type.
+ */
+export interface Event {
+  id: string;
+  type: string;
+  type_name: string;
+  status: string;
+  start: string;
+  end: string;
+  duration: number /* int */; // minutes
+  seats: number /* int */;
+  seats_left: number /* int */;
+  price: number /* int64 */; // a seat's, in the currency's smallest unit
+  currency: string;
+}
+/**
+ * EventInput is what the owner sends to schedule an occurrence. Zero
+ * Duration and Seats take the type's length and default seats.
+ */
+export interface EventInput {
+  type: string;
+  start: string; // RFC 3339
+  duration: number /* int */;
+  seats: number /* int */;
+}
+/**
+ * EventMessage is the owner's message to an occurrence's attendees.
+ */
+export interface EventMessage {
+  subject: string;
+  body: string;
+}
+
+//////////
 // source: payments.go
 
 /**
@@ -134,4 +183,10 @@ export interface Type {
   currency: string;
   mode: string;
   booking_link?: string; // external types only
+  /**
+   * Seats, when above 0, makes the type seated: it is booked one seat of
+   * an occurrence the owner scheduled (events.go), Seats being an
+   * occurrence's default size, instead of a free slot.
+   */
+  seats?: number /* int */;
 }

@@ -5,6 +5,7 @@ import type * as agent from './agent';
 import type * as billing from './billing';
 import type * as booking from './booking';
 import type * as community from './community';
+import type * as inquiries from './inquiries';
 import type * as kb from './kb';
 import type * as levels from './levels';
 
@@ -312,6 +313,7 @@ export interface BookingTypes {
  */
 export interface BookingRequest {
   type: string;
+  event_id?: string; // the occurrence, for a seated type
   start: string;
   name: string;
   email: string;
@@ -349,6 +351,7 @@ export interface BookingView {
   can_change: boolean;
   change_until: string;
   cancelled_by?: string;
+  event_id?: string; // a seat of a group training: cancel only, no move
   created_at: string;
 }
 /**
@@ -423,4 +426,62 @@ export interface AdminBookingReply {
  */
 export interface BookingSettingsReply {
   settings: booking.Settings;
+}
+/**
+ * EventList answers GET /api/booking/events and GET /api/admin/booking/events.
+ */
+export interface EventList {
+  events: booking.Event[];
+}
+/**
+ * EventReply answers the admin routes that return one occurrence.
+ */
+export interface EventReply {
+  event: booking.Event;
+}
+/**
+ * EventPatch is the body of PATCH /api/admin/booking/events/{id}.
+ */
+export interface EventPatch {
+  seats: number /* int */;
+}
+/**
+ * EventCancelled answers POST /api/admin/booking/events/{id}/cancel: the
+ * occurrence and the refunds its seats were owed.
+ */
+export interface EventCancelled {
+  event: booking.Event;
+  refunds: RefundOwed[];
+}
+/**
+ * AttendeeList answers GET /api/admin/booking/events/{id}/attendees.
+ */
+export interface AttendeeList {
+  event: booking.Event;
+  attendees: AdminBookingView[];
+}
+/**
+ * MessageSent answers POST /api/admin/booking/events/{id}/message.
+ */
+export interface MessageSent {
+  sent: number /* int */;
+}
+/**
+ * InquirySent answers POST /api/inquiries.
+ */
+export interface InquirySent {
+  id: string;
+  created_at: string;
+}
+/**
+ * InquiryList answers GET /api/admin/inquiries.
+ */
+export interface InquiryList {
+  inquiries: inquiries.Inquiry[];
+}
+/**
+ * InquiryReply answers PATCH /api/admin/inquiries.
+ */
+export interface InquiryReply {
+  inquiry: inquiries.Inquiry;
 }

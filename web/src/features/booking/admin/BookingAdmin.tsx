@@ -8,19 +8,25 @@ import {
   useCreateBookingFeed,
   useDeleteBookingFeed,
 } from '../api/admin';
+import { useBookingTypes } from '../api/get-types';
 import { MONTH_NAMES } from '../calendar';
 import { formatInZone, formatMinor } from '../time';
 import { BookingsList } from './BookingsList';
+import { GroupTrainings } from './GroupTrainings';
+import { Inquiries } from './Inquiries';
 import { SettingsForm } from './SettingsForm';
 
 /**
  * The Admin tab's Booking section: this month's money, the bookings with their actions, the
- * availability settings and the owner's private calendar feed. The server checks that the
+ * group training's dates and attendees, the enterprise inquiries, the availability settings and
+ * the owner's private calendar feed. The server checks that the
  * caller is an admin for every request.
  */
 export function BookingAdmin() {
   const settings = useBookingSettings();
   const ownerZone = settings.data?.settings.time_zone ?? 'UTC';
+  const types = useBookingTypes();
+  const seated = types.data?.types.filter((t) => t.mode === 'native' && (t.seats ?? 0) > 0) ?? [];
   return (
     <section aria-labelledby="admin-booking-heading" className="flex flex-col gap-6">
       <div>
@@ -28,7 +34,8 @@ export function BookingAdmin() {
           Booking
         </h2>
         <p className="mt-1 text-sm text-muted">
-          One-to-one calls booked on the site. Times are on your clock ({ownerZone}).
+          Calls and group trainings booked on the site, and enterprise inquiries. Times are on your
+          clock ({ownerZone}).
         </p>
       </div>
       <Revenue />
@@ -42,6 +49,10 @@ export function BookingAdmin() {
           )}
         </div>
       </div>
+      {seated.map((t) => (
+        <GroupTrainings key={t.id} ownerZone={ownerZone} type={t} />
+      ))}
+      <Inquiries ownerZone={ownerZone} />
       <Card>
         <h3 className="text-lg font-semibold text-fg">Availability and details</h3>
         <div className="mt-4">

@@ -6,7 +6,8 @@ import type { BookingCreated, BookingInput } from './types';
 
 /**
  * `POST /api/bookings`: holds the time (payments on: Checkout follows), requests it (payments
- * off) or confirms it (a free type). Refused: `409 slot_taken`, `400` with the field, `429`
+ * off) or confirms it (a free type); a seat of a group training names its date (`event_id`).
+ * Refused: `409 slot_taken` (`409 sold_out` for a seat), `400` with the field, `429`
  * with Retry-After ({@link RetryLaterError}).
  */
 export function createBooking(input: BookingInput): Promise<BookingCreated> {
@@ -26,6 +27,7 @@ export function useCreateBooking({
     // Whatever happened, the free times changed or were stale: read them again.
     onSettled: (...args) => {
       void client.invalidateQueries({ queryKey: bookingKeys.slotsAll });
+      void client.invalidateQueries({ queryKey: bookingKeys.eventsAll });
       return onSettled?.(...args);
     },
   });

@@ -9,8 +9,14 @@ export const bookingKeys = {
   slots: (type: string, from: string, to: string, tz: string) =>
     ['booking', 'slots', { type, from, to, tz }] as const,
   booking: (id: string) => ['booking', 'booking', id] as const,
+  /** The dates of a seated type (group training) with their seats left. */
+  eventsAll: ['booking', 'events'] as const,
+  events: (type: string) => ['booking', 'events', type] as const,
   admin: ['booking', 'admin'] as const,
   adminList: (scope: AdminScope) => ['booking', 'admin', 'list', scope] as const,
   settings: ['booking', 'admin', 'settings'] as const,
   feed: ['booking', 'admin', 'feed'] as const,
+  adminEvents: ['booking', 'admin', 'events'] as const,
+  attendees: (id: string) => ['booking', 'admin', 'events', id, 'attendees'] as const,
+  inquiries: ['booking', 'admin', 'inquiries'] as const,
 };

@@ -4,6 +4,7 @@
  * are in the currency's smallest unit (cents); instants are RFC 3339.
  */
 import type * as wire from '@/lib/api-types/booking';
+import type * as inquiries from '@/lib/api-types/inquiries';
 import type * as web from '@/lib/api-types/web';
 
 /** A bookable type: `GET /api/booking/types`. */
@@ -88,3 +89,32 @@ export type BookingFeedStatus = web.FeedStatus;
 
 /** `POST /api/admin/booking/feed`: the feed URL, shown once. */
 export type BookingFeedCreated = web.FeedCreated;
+
+/** One date of a group training, with its seats left (0 when full). */
+export type BookingEvent = wire.Event;
+
+/** `GET /api/booking/events` and `GET /api/admin/booking/events`. */
+export type EventList = web.EventList;
+
+/** The body of `POST /api/admin/booking/events`; 0 takes the type's length and seats. */
+export type EventInput = wire.EventInput;
+
+/** The body of `POST /api/admin/booking/events/{id}/message`. */
+export type EventMessage = wire.EventMessage;
+
+export type EventReply = web.EventReply;
+export type EventCancelled = web.EventCancelled;
+export type MessageSent = web.MessageSent;
+
+/** `GET /api/admin/booking/events/{id}/attendees`: the seats, as admin bookings. */
+export type AttendeeList = Omit<web.AttendeeList, 'attendees'> & { attendees: AdminBooking[] };
+
+/** The statuses of an enterprise inquiry, in the order the owner works through them. */
+export const INQUIRY_STATUSES = ['new', 'replied', 'won', 'lost'] as const;
+export type InquiryStatus = (typeof INQUIRY_STATUSES)[number];
+
+/** An enterprise inquiry as the owner sees it. */
+export type Inquiry = Omit<inquiries.Inquiry, 'status'> & { status: InquiryStatus };
+export type InquiryList = { inquiries: Inquiry[] };
+export type InquiryReply = { inquiry: Inquiry };
+export type InquiryPatch = Omit<inquiries.Patch, 'status'> & { status?: InquiryStatus };

@@ -1,0 +1,598 @@
+package booking
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"tribe/internal/errs"
+	"tribe/internal/mail"
+	"tribe/internal/store"
+)
+
+// Seated types (the group training) are sold by the seat: the owner
+// schedules occurrences, each with a number of seats, and a visitor books
+// one seat of one through the same hold, Checkout and webhook path as a
+// one-to-one call. A seat is a booking row that names its occurrence
+// (event_id), so it has its own hold, payment, refund, invitation (its UID
+// is the booking's: one per occurrence and attendee), reminders and manage
+// links.
+//
+// The database counts the seats: a seat that starts to count (a new hold,
+// request or confirmation, or a lapsed hold paid late) is refused once the
+// occurrence has as many as it has seats (SQLite's trigger inside the one
+// writer; PostgreSQL's trigger under a lock on the occurrence's row), so
+// concurrent buyers of the last seats get exactly that many. A lapsed hold
+// stops counting when it is marked expired, which every write does first.
+//
+// An occurrence is the owner's busy time: one-to-one slots around it are
+// not offered, and a one-to-one booking or move into it is refused inside
+// the booking transaction.
+
+// The statuses of an occurrence.
+const (
+	EventStatusScheduled = "scheduled"
+	EventStatusCancelled = "cancelled"
+)
+
+// Limits of an occurrence the owner schedules.
+const (
+	MaxEventSeats   = 1000
+	MaxEventMinutes = 12 * 60
+	maxMessage      = 5000
+)
+
+// Event is one occurrence of a seated type.
+type Event struct {
+	ID        string    `json:"id"`
+	Type      string    `json:"type"`
+	TypeName  string    `json:"type_name"`
+	Status    string    `json:"status"`
+	Start     time.Time `json:"start"`
+	End       time.Time `json:"end"`
+	Duration  int       `json:"duration"` // minutes
+	Seats     int       `json:"seats"`
+	SeatsLeft int       `json:"seats_left"`
+	Price     int64     `json:"price"` // a seat's, in the currency's smallest unit
+	Currency  string    `json:"currency"`
+}
+
+// EventInput is what the owner sends to schedule an occurrence. Zero
+// Duration and Seats take the type's length and default seats.
+type EventInput struct {
+	Type     string `json:"type"`
+	Start    string `json:"start"` // RFC 3339
+	Duration int    `json:"duration"`
+	Seats    int    `json:"seats"`
+}
+
+// errSoldOut is the answer when the database refuses a seat.
+var errSoldOut = errs.New(errs.SoldOut, "Sorry, the last seat of this date was just taken. Please choose another date.")
+
+// seatRefused reports whether err is the database's seat rule refusing a
+// seat: the occurrence is full or no longer scheduled.
+func seatRefused(err error) bool {
+	return err != nil && (strings.Contains(err.Error(), "booking_event_sold_out") ||
+		strings.Contains(err.Error(), "booking_event_closed"))
+}
+
+const eventColumns = `e.id, e.type_id, e.status, e.start_at, e.end_at, e.seats,
+	(SELECT COUNT(*) FROM bookings b WHERE b.event_id = e.id AND b.status IN ` + blockingSQL + `
+	   AND (b.status <> 'held' OR b.expires_at > $1))`
+
+func (s *Service) scanEvent(row interface{ Scan(...any) error }) (*Event, error) {
+	var (
+		e          Event
+		start, end store.Time
+		taken      int
+	)
+	if err := row.Scan(&e.ID, &e.Type, &e.Status, &start, &end, &e.Seats, &taken); err != nil {
+		return nil, err
+	}
+	e.Start, e.End = start.Time, end.Time
+	e.Duration = int(e.End.Sub(e.Start) / time.Minute)
+	e.SeatsLeft = max(e.Seats-taken, 0)
+	if e.Status != EventStatusScheduled {
+		e.SeatsLeft = 0
+	}
+	e.TypeName = s.typeName(e.Type)
+	if t, ok := s.byID[e.Type]; ok {
+		e.Price, e.Currency = t.Price, t.Currency
+	}
+	return &e, nil
+}
+
+// seatedType returns the seated type id names, or a field error.
+func (s *Service) seatedType(id string) (Type, error) {
+	t, err := s.nativeType(id)
+	if err != nil {
+		return Type{}, err
+	}
+	if !t.Seated() {
+		return Type{}, errs.Field("type", "This session is booked by time, not by the seat.")
+	}
+	return t, nil
+}
+
+// Events lists the upcoming scheduled occurrences of a seated type, soonest
+// first, with the seats left (visitors; a full one is listed with 0).
+func (s *Service) Events(ctx context.Context, typeID string) ([]*Event, error) {
+	t, err := s.seatedType(typeID)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	return s.queryEvents(ctx, `SELECT `+eventColumns+` FROM booking_events e
+		WHERE e.type_id = $2 AND e.status = 'scheduled' AND e.start_at > $1 ORDER BY e.start_at, e.id LIMIT 200`,
+		store.At(now), t.ID)
+}
+
+// AdminEvents lists the occurrences the owner sees: those not over more
+// than 30 days ago, cancelled ones included, soonest first.
+func (s *Service) AdminEvents(ctx context.Context) ([]*Event, error) {
+	now := s.now()
+	return s.queryEvents(ctx, `SELECT `+eventColumns+` FROM booking_events e
+		WHERE e.end_at > $2 ORDER BY e.start_at, e.id LIMIT 500`,
+		store.At(now), store.At(now.Add(-30*24*time.Hour)))
+}
+
+func (s *Service) queryEvents(ctx context.Context, q string, args ...any) ([]*Event, error) {
+	rows, err := s.db.Read.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list occurrences: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	out := []*Event{}
+	for rows.Next() {
+		e, err := s.scanEvent(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list occurrences: %w", err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list occurrences: %w", err)
+	}
+	return out, nil
+}
+
+// Event returns one occurrence.
+func (s *Service) Event(ctx context.Context, id string) (*Event, error) {
+	return s.loadEvent(ctx, s.db.Read.QueryRowContext, id)
+}
+
+func (s *Service) loadEvent(ctx context.Context, q func(context.Context, string, ...any) *sql.Row, id string) (*Event, error) {
+	e, err := s.scanEvent(q(ctx, `SELECT `+eventColumns+` FROM booking_events e WHERE e.id = $2`, store.At(s.now()), id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errs.New(errs.NotFound, "There is no such date of this training.")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read occurrence %s: %w", id, err)
+	}
+	return e, nil
+}
+
+// ScheduleEvent adds an occurrence of a seated type (owner). Its time,
+// buffers included, must not meet a one-to-one booking or another
+// occurrence: both are the owner's time.
+func (s *Service) ScheduleEvent(ctx context.Context, in EventInput) (*Event, error) {
+	t, err := s.seatedType(in.Type)
+	if err != nil {
+		return nil, err
+	}
+	start, err := parseStart(in.Start)
+	if err != nil {
+		return nil, err
+	}
+	minutes, seats := in.Duration, in.Seats
+	if minutes == 0 {
+		minutes = t.Minutes
+	}
+	if seats == 0 {
+		seats = t.Seats
+	}
+	switch {
+	case minutes < 15 || minutes > MaxEventMinutes || minutes%5 != 0:
+		return nil, errs.Field("duration", fmt.Sprintf("Duration must be a multiple of 5 minutes from 15 to %d.", MaxEventMinutes))
+	case seats < 1 || seats > MaxEventSeats:
+		return nil, errs.Field("seats", fmt.Sprintf("Seats must be from 1 to %d.", MaxEventSeats))
+	}
+	_, r, err := s.settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	if !start.After(now) {
+		return nil, errs.Field("start", "That time has passed. Please choose a later time.")
+	}
+	if start.After(now.AddDate(2, 0, 0)) {
+		return nil, errs.Field("start", "Schedule dates at most two years ahead.")
+	}
+	end := start.Add(time.Duration(minutes) * time.Minute)
+	blocked := r.blocked(start, end.Sub(start))
+	id := store.NewID()
+	err = s.write(ctx, now, func(tx *sql.Tx) error {
+		var n int
+		err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM bookings WHERE event_id IS NULL AND status IN `+blockingSQL+`
+			AND blocked_from < $1 AND $2 < blocked_until`, store.At(blocked.until), store.At(blocked.from)).Scan(&n)
+		if err != nil {
+			return fmt.Errorf("check one-to-one bookings: %w", err)
+		}
+		if n > 0 {
+			return errs.Field("start", "A one-to-one booking already takes part of this time. Cancel or move it first, or choose another time.")
+		}
+		if err := eventsFree(ctx, tx, blocked); err != nil {
+			return errs.Field("start", "Another date of a group training already takes part of this time.")
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO booking_events (id, type_id, status, start_at, end_at, blocked_from, blocked_until,
+			seats, created_at, updated_at) VALUES ($1, $2, 'scheduled', $3, $4, $5, $6, $7, $8, $8)`,
+			id, t.ID, store.At(start), store.At(end), store.At(blocked.from), store.At(blocked.until), seats, store.At(now))
+		if err != nil {
+			return fmt.Errorf("schedule occurrence: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, wrap("schedule occurrence", err)
+	}
+	return s.Event(ctx, id)
+}
+
+// SetEventSeats changes an occurrence's seats (owner): never below the
+// seats already held, requested or confirmed.
+func (s *Service) SetEventSeats(ctx context.Context, id string, seats int) (*Event, error) {
+	if seats < 1 || seats > MaxEventSeats {
+		return nil, errs.Field("seats", fmt.Sprintf("Seats must be from 1 to %d.", MaxEventSeats))
+	}
+	now := s.now()
+	err := s.write(ctx, now, func(tx *sql.Tx) error {
+		e, err := s.loadEvent(ctx, tx.QueryRowContext, id)
+		if err != nil {
+			return err
+		}
+		if e.Status != EventStatusScheduled {
+			return errs.New(errs.Conflict, "This date is cancelled.")
+		}
+		if taken := e.Seats - e.SeatsLeft; seats < taken {
+			return errs.Field("seats", fmt.Sprintf("%d seats are already taken; seats cannot be fewer.", taken))
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE booking_events SET seats = $1, updated_at = $2 WHERE id = $3`, seats, store.At(now), id)
+		if err != nil {
+			return fmt.Errorf("set seats: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, wrap("set seats", err)
+	}
+	return s.Event(ctx, id)
+}
+
+// CancelEvent cancels an occurrence (owner): no new seat can be taken, and
+// every seat held, requested or confirmed is cancelled as the owner cancels
+// a booking, with its mails (the invitation withdrawn), its open Checkout
+// closed and the whole amount paid refunded (SettleOwed retries a refund
+// Stripe did not take); the returned refunds list what was owed.
+func (s *Service) CancelEvent(ctx context.Context, id string) (*Event, []*Refund, error) {
+	now := s.now()
+	err := s.write(ctx, now, func(tx *sql.Tx) error {
+		e, err := s.loadEvent(ctx, tx.QueryRowContext, id)
+		if err != nil {
+			return err
+		}
+		if e.Status != EventStatusScheduled {
+			return nil
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE booking_events SET status = 'cancelled', updated_at = $1 WHERE id = $2`, store.At(now), id)
+		if err != nil {
+			return fmt.Errorf("cancel occurrence: %w", err)
+		}
+		// The owner's reminder of the date goes with it; each seat's own
+		// go as the seats are cancelled.
+		_, err = mail.DropPlanned(ctx, tx, eventReminderPrefix(id))
+		return err
+	})
+	if err != nil {
+		return nil, nil, wrap("cancel occurrence", err)
+	}
+	seats, err := s.seatIDs(ctx, id, blockingSQL)
+	if err != nil {
+		return nil, nil, err
+	}
+	var refunds []*Refund
+	for _, bid := range seats {
+		_, refund, err := s.CancelAsOwner(ctx, bid)
+		if err != nil && !errs.Is(err, errs.Conflict) { // a seat cancelled meanwhile
+			return nil, refunds, err
+		}
+		if refund != nil {
+			refunds = append(refunds, refund)
+		}
+	}
+	e, err := s.Event(ctx, id)
+	return e, refunds, err
+}
+
+func (s *Service) seatIDs(ctx context.Context, eventID, statuses string) ([]string, error) {
+	rows, err := s.db.Read.QueryContext(ctx, `SELECT id FROM bookings WHERE event_id = $1 AND status IN `+statuses+` ORDER BY created_at, id`, eventID)
+	if err != nil {
+		return nil, fmt.Errorf("read seats: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("read seats: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// Attendees lists an occurrence's seats the owner sees: held, requested,
+// confirmed, and after the session completed and no-shows, in the order
+// they were taken.
+func (s *Service) Attendees(ctx context.Context, eventID string) ([]*Booking, error) {
+	if _, err := s.Event(ctx, eventID); err != nil {
+		return nil, err
+	}
+	now := s.now()
+	rows, err := s.db.Read.QueryContext(ctx, `SELECT `+bookingColumns+` FROM bookings
+		WHERE event_id = $1 AND status IN `+countedSQL+` AND (status <> 'held' OR expires_at > $2)
+		ORDER BY created_at, id`, eventID, store.At(now))
+	if err != nil {
+		return nil, fmt.Errorf("list attendees: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	out := []*Booking{}
+	for rows.Next() {
+		b, err := scanBooking(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list attendees: %w", err)
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// EventMessage is the owner's message to an occurrence's attendees.
+type EventMessage struct {
+	Subject string `json:"subject"`
+	Body    string `json:"body"`
+}
+
+// MessageAttendees mails the owner's message to every attendee with a
+// confirmed or requested seat, through the outbox in one transaction (all
+// are queued, or none), and returns how many it queued. The footer gives
+// the owner's address for questions.
+func (s *Service) MessageAttendees(ctx context.Context, eventID string, m EventMessage) (int, error) {
+	subject, body := strings.TrimSpace(m.Subject), strings.TrimSpace(m.Body)
+	switch {
+	case subject == "" || !printable(subject) || utf8.RuneCountInString(subject) > 150:
+		return 0, errs.Field("subject", "Subject must be 1 to 150 characters on one line.")
+	case body == "" || !utf8.ValidString(body) || strings.ContainsRune(body, 0):
+		return 0, errs.Field("body", "Please write the message.")
+	case utf8.RuneCountInString(body) > maxMessage:
+		return 0, errs.Field("body", fmt.Sprintf("The message must be at most %d characters.", maxMessage))
+	}
+	st, _, err := s.settings(ctx)
+	if err != nil {
+		return 0, err
+	}
+	e, err := s.Event(ctx, eventID)
+	if err != nil {
+		return 0, err
+	}
+	sent := 0
+	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT email, time_zone FROM bookings
+			WHERE event_id = $1 AND status IN ('requested', 'confirmed') ORDER BY created_at, id`, eventID)
+		if err != nil {
+			return fmt.Errorf("read attendees: %w", err)
+		}
+		type to struct{ email, zone string }
+		var list []to
+		for rows.Next() {
+			var t to
+			if err := rows.Scan(&t.email, &t.zone); err != nil {
+				_ = rows.Close()
+				return fmt.Errorf("read attendees: %w", err)
+			}
+			list = append(list, t)
+		}
+		if err := rows.Close(); err != nil {
+			return fmt.Errorf("read attendees: %w", err)
+		}
+		if len(list) == 0 {
+			return errs.New(errs.Conflict, "This date has no confirmed or requested attendees to write to.")
+		}
+		for _, t := range list {
+			paras := append(strings.Split(body, "\n\n"),
+				"About: "+e.TypeName+", "+When(e.Start, t.zone)+".")
+			msg := mail.Compose(mail.Content{
+				To: t.email, Subject: subject, Heading: subject, Paragraphs: paras,
+				Footer: "You received this because you have a seat in this training. Questions: write to " + st.OwnerName + " at " + st.OwnerEmail + ".",
+			})
+			if _, err := mail.Enqueue(ctx, tx, msg); err != nil {
+				return fmt.Errorf("queue message: %w", err)
+			}
+			sent++
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, wrap("message attendees", err)
+	}
+	return sent, nil
+}
+
+// bookSeat books one seat of an occurrence: held for payment, a request
+// (payments off) or confirmed (free), as Book does for a time. The
+// database refuses a seat past the occurrence's seats (sold_out).
+func (s *Service) bookSeat(ctx context.Context, c *checked, in Request) (*Created, error) {
+	if !c.typ.Seated() {
+		return nil, errs.Field("event_id", "This session is booked by time: send a start, not a date of a group training.")
+	}
+	eventID := strings.TrimSpace(in.EventID)
+	if eventID == "" {
+		return nil, errs.Field("event_id", "Please choose a date of the training.")
+	}
+	st, _, err := s.settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e, err := s.Event(ctx, eventID)
+	if errs.Is(err, errs.NotFound) {
+		return nil, errs.Field("event_id", "There is no such date of this training. Please choose one from the list.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	switch {
+	case e.Type != c.typ.ID:
+		return nil, errs.Field("event_id", "That date belongs to another training. Please choose one from the list.")
+	case e.Status != EventStatusScheduled:
+		return nil, errs.Field("event_id", "That date was cancelled. Please choose another one.")
+	case !e.Start.After(now):
+		return nil, errs.Field("event_id", "That date has passed. Please choose a later one.")
+	}
+	status := StatusRequested
+	switch {
+	case c.typ.Free():
+		status = StatusConfirmed
+	case s.payments:
+		status = StatusHeld
+	}
+	token, hash := newToken()
+	out := &Created{Token: token}
+	id := store.NewID()
+	err = s.write(ctx, now, func(tx *sql.Tx) error {
+		// A second press of the same button gets its hold back; a second
+		// seat for the same address is refused (one seat per attendee, so
+		// each gets their own invitation and links).
+		var prev, prevStatus string
+		err := tx.QueryRowContext(ctx, `SELECT id, status FROM bookings
+			WHERE email_normalized = $1 AND event_id = $2 AND status IN `+blockingSQL,
+			c.key, e.ID).Scan(&prev, &prevStatus)
+		switch {
+		case err == nil && prevStatus == StatusHeld:
+			if _, err := tx.ExecContext(ctx, `INSERT INTO booking_tokens (token_hash, booking_id, created_at) VALUES ($1, $2, $3)`,
+				hash, prev, store.At(now)); err != nil {
+				return fmt.Errorf("add hold token: %w", err)
+			}
+			out.Reused, id = true, prev
+			return nil
+		case err == nil:
+			return errs.Field("email", "This e-mail address already has a seat on this date; your confirmation e-mail has the details. Each attendee books with their own address.")
+		case !errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("find a repeated seat: %w", err)
+		}
+		if err := s.checkLimits(ctx, tx, c.key, in.ClientAddr, now); err != nil {
+			return err
+		}
+		var expires store.NullTime
+		meeting := ""
+		if status == StatusHeld {
+			expires = store.NullTime{Time: store.At(now.Add(HoldTTL)), Valid: true}
+		}
+		if status == StatusConfirmed {
+			meeting = st.MeetingLink
+		}
+		var user any
+		if in.UserID != "" {
+			user = in.UserID
+		}
+		// A seat takes none of the owner's one-to-one time by itself (its
+		// occurrence does), so its blocked time is the session alone.
+		_, err = tx.ExecContext(ctx, `INSERT INTO bookings (id, type_id, status, start_at, end_at, blocked_from, blocked_until,
+			    expires_at, name, email, email_normalized, notes, time_zone, client_addr, user_id, amount, currency,
+			    meeting_link, token_hash, event_id, created_at, updated_at)
+			 VALUES ($1, $2, $3, $4, $5, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19)`,
+			id, c.typ.ID, status, store.At(e.Start), store.At(e.End),
+			expires, c.name, c.email, c.key, c.notes, c.zone, clientKey(in.ClientAddr), user, c.typ.Price, c.typ.Currency,
+			meeting, hash, e.ID, store.At(now))
+		if seatRefused(err) {
+			return errSoldOut
+		}
+		if err != nil {
+			return fmt.Errorf("insert seat: %w", err)
+		}
+		b, err := loadBooking(ctx, tx.QueryRowContext, id)
+		if err != nil {
+			return err
+		}
+		return s.notify(ctx, tx, &notice{settings: st}, nil, b, now)
+	})
+	if err != nil {
+		return nil, wrap("book a seat", err)
+	}
+	if out.Booking, err = s.Get(ctx, id); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eventsFree refuses one-to-one time that a scheduled occurrence takes
+// (its buffers included). It runs inside the booking transaction, which
+// scheduling an occurrence also takes, so neither can slip past the other.
+func eventsFree(ctx context.Context, tx *sql.Tx, b span) error {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM booking_events
+		WHERE status = 'scheduled' AND blocked_from < $1 AND $2 < blocked_until`,
+		store.At(b.until), store.At(b.from)).Scan(&n)
+	if err != nil {
+		return fmt.Errorf("check group trainings: %w", err)
+	}
+	if n > 0 {
+		return errSlotTaken
+	}
+	return nil
+}
+
+// readEvents adds the scheduled occurrences touching [lo, hi) to the busy
+// time; the caller merges.
+func readEvents(ctx context.Context, q queryFunc, cal *calendar, lo, hi time.Time) error {
+	rows, err := q(ctx, `SELECT blocked_from, blocked_until FROM booking_events
+		WHERE status = 'scheduled' AND blocked_until > $1 AND blocked_from < $2`, store.At(lo), store.At(hi))
+	if err != nil {
+		return fmt.Errorf("read group trainings: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	for rows.Next() {
+		var from, until store.Time
+		if err := rows.Scan(&from, &until); err != nil {
+			return fmt.Errorf("read group trainings: %w", err)
+		}
+		cal.busy = append(cal.busy, span{from.Time, until.Time})
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read group trainings: %w", err)
+	}
+	return nil
+}
+
+// eventReminderPrefix starts the outbox keys of a date's owner reminders.
+func eventReminderPrefix(eventID string) string { return "booking-event-reminder-" + eventID + "-" }
+
+// eventOwnerReminder is the owner's one reminder of a group training date:
+// every seat's planning proposes it under the date's key, so the outbox
+// keeps one however many seats there are.
+func (s *Service) eventOwnerReminder(b *Booking, st Settings, r reminder, in string) addressed {
+	what := s.typeName(b.Type)
+	return addressed{who: "owner", key: fmt.Sprintf("%s%s-%d-owner", eventReminderPrefix(b.EventID), r.kind, b.Start.Unix()),
+		Message: mail.Compose(mail.Content{
+			To: st.OwnerEmail, Subject: "Reminder: " + what + " " + in,
+			Heading: what + " " + in,
+			Paragraphs: []string{
+				"When: " + When(b.Start, st.TimeZone) + ".",
+				"The attendees are listed with the date in the Admin tab, where you can also write to all of them.",
+			},
+			Button: &mail.Link{Label: "Open the attendees", URL: s.adminURL()},
+		})}
+}

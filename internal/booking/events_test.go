@@ -1,0 +1,301 @@
+package booking
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tribe/internal/errs"
+	"tribe/internal/store"
+	"tribe/internal/store/storetest"
+)
+
+// groupAt schedules a group training occurrence with seats.
+func groupAt(t testing.TB, s *Service, start time.Time, seats int) *Event {
+	t.Helper()
+	e, err := s.ScheduleEvent(context.Background(), EventInput{Type: "group", Start: start.Format(time.RFC3339), Seats: seats})
+	if err != nil {
+		t.Fatalf("schedule group at %s: %v", start, err)
+	}
+	return e
+}
+
+func seatReq(e *Event, mail string) Request {
+	return Request{Type: "group", EventID: e.ID, Name: "Grace Hopper", Email: mail, TimeZone: "Europe/Paris",
+		ClientAddr: "client-" + mail}
+}
+
+// Sixty visitors press Buy on the last three seats at once: exactly three
+// holds, 57 sold_out, on both engines. Without the database counting the
+// seats, every request that read "3 left" before the others wrote would
+// get one, and the training would be oversold.
+func TestLastSeatsRaceNeverOversells(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s, _ := newService(t, db, true)
+		e := groupAt(t, s, at(2026, time.January, 14, 10, 0), 10)
+		for i := range 7 { // seven seats go before the rush
+			book(t, s, seatReq(e, email(1000+i)))
+		}
+		const n = 60
+		var (
+			wg    sync.WaitGroup
+			mu    sync.Mutex
+			won   int
+			codes = map[string]int{}
+		)
+		for i := range n {
+			wg.Go(func() {
+				_, err := s.Book(context.Background(), seatReq(e, email(i)))
+				mu.Lock()
+				defer mu.Unlock()
+				if err == nil {
+					won++
+					return
+				}
+				codes[errs.CodeOf(err)]++
+				if errs.CodeOf(err) != errs.SoldOut {
+					t.Errorf("buyer %d: %v", i, err)
+				}
+			})
+		}
+		wg.Wait()
+		if won != 3 || codes[errs.SoldOut] != n-3 {
+			t.Fatalf("%d holds and %v refusals, want 3 holds and %d sold_out", won, codes, n-3)
+		}
+		if got := count(t, db, `SELECT COUNT(*) FROM bookings WHERE event_id = $1 AND status = 'held'`, e.ID); got != 10 {
+			t.Fatalf("%d held seats, want 10", got)
+		}
+		left, err := s.Event(context.Background(), e.ID)
+		if err != nil || left.SeatsLeft != 0 {
+			t.Fatalf("seats left %+v, %v", left, err)
+		}
+	})
+}
+
+// A hold that lapses unpaid gives its seat back: the next buyer gets it.
+func TestExpiredSeatHoldGivesItsSeatBack(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s, clk := newService(t, db, true)
+		e := groupAt(t, s, at(2026, time.January, 14, 10, 0), 1)
+		book(t, s, seatReq(e, email(1)))
+		_, err := s.Book(context.Background(), seatReq(e, email(2)))
+		wantCode(t, err, errs.SoldOut)
+		if ev, _ := s.Event(context.Background(), e.ID); ev.SeatsLeft != 0 {
+			t.Fatalf("seats left %d while held", ev.SeatsLeft)
+		}
+		clk.Advance(HoldTTL + time.Second)
+		// The list shows the seat free before any write marks the hold.
+		list, err := s.Events(context.Background(), "group")
+		if err != nil || len(list) != 1 || list[0].SeatsLeft != 1 {
+			t.Fatalf("events after the hold lapsed: %+v, %v", list, err)
+		}
+		c := book(t, s, seatReq(e, email(2)))
+		if c.Booking.Status != StatusHeld || c.Booking.EventID != e.ID {
+			t.Fatalf("second buyer %+v", c.Booking)
+		}
+	})
+}
+
+// A paid seat whose hold lapsed while someone else took the last seat is
+// not confirmed past the seats: it is refunded, and the occurrence stays
+// at its size.
+func TestLatePaymentForASoldOutSeatIsRefunded(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s, clk := newService(t, db, true)
+		e := groupAt(t, s, at(2026, time.January, 14, 10, 0), 1)
+		first := book(t, s, seatReq(e, email(1)))
+		clk.Advance(HoldTTL + time.Second)
+		book(t, s, seatReq(e, email(2)))
+		b, refund, err := s.ConfirmPaid(context.Background(), Payment{BookingID: first.Booking.ID, CheckoutSessionID: "cs_late",
+			PaymentIntentID: "pi_late", Amount: first.Booking.Amount, Currency: first.Booking.Currency})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Status == StatusConfirmed || refund == nil || refund.Amount != first.Booking.Amount {
+			t.Fatalf("late seat %s, refund %+v", b.Status, refund)
+		}
+		if got := count(t, db, `SELECT COUNT(*) FROM bookings WHERE event_id = $1 AND status IN ('held', 'confirmed')`, e.ID); got != 1 {
+			t.Fatalf("%d seats count, want 1", got)
+		}
+	})
+}
+
+// The occurrence is the owner's busy time: no one-to-one slot meets it,
+// and a one-to-one booking into it is refused even when asked directly.
+func TestGroupTrainingBlocksOneToOneSlots(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s, _ := newService(t, db, false)
+		start := at(2026, time.January, 14, 10, 0)
+		before := slotsOn(t, s, "session-30", "2026-01-14", "America/Toronto")
+		if !contains(before, start.Format(time.RFC3339)) {
+			t.Fatalf("10:00 not offered before scheduling: %v", before)
+		}
+		groupAt(t, s, start, 50)
+		after := slotsOn(t, s, "session-30", "2026-01-14", "America/Toronto")
+		for _, v := range after {
+			ts, _ := time.Parse(time.RFC3339, v)
+			// 10:00 to 12:00 with 10-minute buffers either side of both.
+			if ts.Add(40*time.Minute).After(start) && ts.Before(start.Add(130*time.Minute)) {
+				t.Fatalf("slot %s meets the group training", v)
+			}
+		}
+		if len(after) == 0 || len(after) >= len(before) {
+			t.Fatalf("%d slots before, %d after", len(before), len(after))
+		}
+		_, err := s.Book(context.Background(), req("session-30", start.Add(30*time.Minute), email(1)))
+		wantCode(t, err, errs.SlotTaken)
+		// And the other way: an occurrence cannot be put on a booked call.
+		book(t, s, req("session-60", at(2026, time.January, 15, 10, 0), email(2)))
+		_, err = s.ScheduleEvent(context.Background(), EventInput{Type: "group", Start: at(2026, time.January, 15, 9, 0).Format(time.RFC3339)})
+		wantField(t, err, "start")
+	})
+}
+
+// Each seat holder gets their own invitation (one UID per occurrence and
+// attendee), and the owner's message reaches every attendee through the
+// outbox.
+func TestSeatHoldersGetTheirOwnInvitationAndTheOwnersMessage(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s, _ := newService(t, db, false)
+		ctx := context.Background()
+		e := groupAt(t, s, at(2026, time.January, 14, 10, 0), 50)
+		var uids []string
+		for i := range 2 {
+			c := book(t, s, seatReq(e, email(i)))
+			if c.Booking.Status != StatusRequested {
+				t.Fatalf("seat %s with payments off", c.Booking.Status)
+			}
+			b, err := s.ConfirmRequest(ctx, c.Booking.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, _ := s.LoadSettings(ctx)
+			ics := string(s.Invitation(b, st, MethodRequest, ""))
+			for _, line := range strings.Split(ics, "\r\n") {
+				if uid, ok := strings.CutPrefix(line, "UID:"); ok {
+					uids = append(uids, uid)
+				}
+			}
+		}
+		if len(uids) != 2 || uids[0] == uids[1] {
+			t.Fatalf("UIDs %v, want two different", uids)
+		}
+		list, err := s.Attendees(ctx, e.ID)
+		if err != nil || len(list) != 2 {
+			t.Fatalf("attendees %d, %v", len(list), err)
+		}
+		before := count(t, db, `SELECT COUNT(*) FROM mail_outbox`)
+		n, err := s.MessageAttendees(ctx, e.ID, EventMessage{Subject: "Bring your API keys", Body: "Please install Node 22 before we start."})
+		if err != nil || n != 2 {
+			t.Fatalf("messaged %d, %v", n, err)
+		}
+		if got := count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE subject = 'Bring your API keys'`); got != 2 || count(t, db, `SELECT COUNT(*) FROM mail_outbox`) != before+2 {
+			t.Fatalf("%d messages queued", got)
+		}
+		_, err = s.MessageAttendees(ctx, e.ID, EventMessage{Subject: "", Body: "x"})
+		wantField(t, err, "subject")
+	})
+}
+
+// Cancelling an occurrence cancels every seat with its refund due and
+// closes it to new seats; a seat cannot be moved to another time.
+func TestCancelledOccurrenceCancelsSeatsAndTakesNoMore(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s, _ := newService(t, db, false)
+		ctx := context.Background()
+		e := groupAt(t, s, at(2026, time.January, 14, 10, 0), 50)
+		c := book(t, s, seatReq(e, email(1)))
+		_, err := s.Reschedule(ctx, c.Booking.ID, c.Token, at(2026, time.January, 15, 10, 0).Format(time.RFC3339))
+		wantCode(t, err, errs.Conflict)
+		got, _, err := s.CancelEvent(ctx, e.ID)
+		if err != nil || got.Status != EventStatusCancelled {
+			t.Fatalf("cancel: %+v, %v", got, err)
+		}
+		b, _ := s.Get(ctx, c.Booking.ID)
+		if b.Status != StatusCancelled || b.CancelledBy != "owner" {
+			t.Fatalf("seat after cancelling the date: %s by %q", b.Status, b.CancelledBy)
+		}
+		_, err = s.Book(ctx, seatReq(e, email(2)))
+		wantField(t, err, "event_id")
+		// The time is the owner's again.
+		if !contains(slotsOn(t, s, "session-30", "2026-01-14", "America/Toronto"), at(2026, time.January, 14, 10, 0).Format(time.RFC3339)) {
+			t.Fatal("the cancelled date still blocks one-to-one slots")
+		}
+	})
+}
+
+// Bad input for seats: a clear field error, nothing written.
+func TestSeatRequestsRefuseBadInputWithTheField(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s, _ := newService(t, db, true)
+		ctx := context.Background()
+		e := groupAt(t, s, at(2026, time.January, 14, 10, 0), 5)
+		r := seatReq(e, email(1))
+		r.EventID = ""
+		_, err := s.Book(ctx, r)
+		wantField(t, err, "event_id")
+		r.EventID = "nope"
+		_, err = s.Book(ctx, r)
+		wantField(t, err, "event_id")
+		one := req("session-30", at(2026, time.January, 14, 14, 0), email(2))
+		one.EventID = e.ID
+		_, err = s.Book(ctx, one)
+		wantField(t, err, "event_id")
+		_, err = s.Slots(ctx, "group", "2026-01-14", "2026-01-14", "UTC")
+		wantField(t, err, "type")
+		_, err = s.ScheduleEvent(ctx, EventInput{Type: "session-30", Start: at(2026, time.January, 16, 10, 0).Format(time.RFC3339)})
+		wantField(t, err, "type")
+		_, err = s.ScheduleEvent(ctx, EventInput{Type: "group", Start: at(2026, time.January, 16, 10, 0).Format(time.RFC3339), Seats: 5000})
+		wantField(t, err, "seats")
+		_, err = s.ScheduleEvent(ctx, EventInput{Type: "group", Start: at(2026, time.January, 1, 10, 0).Format(time.RFC3339)})
+		wantField(t, err, "start")
+		if got := count(t, db, `SELECT COUNT(*) FROM bookings`); got != 0 {
+			t.Fatalf("%d bookings written by refused requests", got)
+		}
+		if _, err := s.SetEventSeats(ctx, e.ID, 3); err != nil {
+			t.Fatal(err)
+		}
+		book(t, s, seatReq(e, email(3)))
+		_, err = s.SetEventSeats(ctx, e.ID, 0)
+		wantField(t, err, "seats")
+	})
+}
+
+// Every seat holder gets their reminders, but the owner of a 50-seat date
+// gets one reminder for the date, not one per seat; a cancelled date sends
+// none.
+func TestSeatRemindersReachEachHolderAndTheOwnerOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s, clk := newService(t, db, false)
+		ctx := context.Background()
+		start := at(2026, time.January, 14, 10, 0)
+		e := groupAt(t, s, start, 50)
+		for i := range 3 {
+			c := book(t, s, seatReq(e, email(i)))
+			if _, err := s.ConfirmRequest(ctx, c.Booking.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		other := groupAt(t, s, at(2026, time.January, 14, 15, 0), 50)
+		c := book(t, s, seatReq(other, email(9)))
+		if _, err := s.ConfirmRequest(ctx, c.Booking.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.CancelEvent(ctx, other.ID); err != nil {
+			t.Fatal(err)
+		}
+		clk.Set(start.Add(-23 * time.Hour))
+		for range 2 { // a second run, or a second instance, adds nothing
+			if _, err := s.PlanReminders(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		holders := count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE subject LIKE 'Reminder: your Group Training%'`)
+		owner := count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE to_addr = 'owner@example.com' AND subject LIKE 'Reminder:%'`)
+		if holders != 3 || owner != 1 {
+			t.Fatalf("%d holder reminders (want 3) and %d owner reminders (want 1)", holders, owner)
+		}
+	})
+}

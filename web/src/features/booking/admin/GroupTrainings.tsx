@@ -1,0 +1,398 @@
+import { Mail, Users, XCircle } from 'lucide-react';
+import { type FormEvent, useId, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { FormField } from '@/components/ui/form-field';
+import { ApiError, errorMessage } from '@/lib/api';
+import { cn } from '@/lib/cn';
+import { plural } from '@/lib/plural';
+import { toast } from '@/lib/toast';
+import {
+  useAdminEvents,
+  useAttendees,
+  useCancelEvent,
+  useMessageAttendees,
+  useScheduleEvent,
+} from '../api/admin-events';
+import type { BookingEvent, BookingType } from '../api/types';
+import { durationText } from '../offers';
+import { STATUS_TEXT } from '../status';
+import { formatInZone, instantInZone } from '../time';
+import { ConfirmAction } from './ConfirmAction';
+
+const inputClass =
+  'h-9 w-full rounded-md border border-ink-600 bg-ink-900 px-3 text-sm text-fg ' +
+  'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-term-cyan aria-[invalid=true]:border-term-red';
+
+type ScheduleField = 'date' | 'time' | 'duration' | 'seats';
+
+/**
+ * The group training's dates: schedule one on the owner's clock, see each date's seats, its
+ * attendees, write to them all, or cancel it (every seat is cancelled and refunded).
+ */
+export function GroupTrainings({
+  ownerZone,
+  type,
+}: {
+  ownerZone: string;
+  /** The seated type (group training) from `GET /api/booking/types`. */
+  type: BookingType;
+}) {
+  const events = useAdminEvents();
+  const list = (events.data?.events ?? []).filter((e) => e.type === type.id);
+  return (
+    <Card>
+      <h3 className="flex items-center gap-2 text-lg font-semibold text-fg">
+        <Users size={18} aria-hidden="true" className="text-term-cyan" />
+        {type.name}: dates and seats
+      </h3>
+      <p className="mt-1 text-sm text-muted">
+        Visitors buy one seat of a date at /book/{type.id}. A date is busy time: no one-to-one call
+        is offered during it. Times are on your clock ({ownerZone}).
+      </p>
+      <ScheduleForm ownerZone={ownerZone} type={type} />
+      <div className="mt-6">
+        {events.isPending ? (
+          <p className="text-sm text-muted">Loading dates…</p>
+        ) : events.isError ? (
+          <p role="alert" className="text-sm text-fg">
+            The dates could not be loaded: {errorMessage(events.error)}
+          </p>
+        ) : list.length === 0 ? (
+          <p className="text-sm text-muted">No dates scheduled yet.</p>
+        ) : (
+          <ul className="flex flex-col gap-3">
+            {list.map((e) => (
+              <EventRow key={e.id} event={e} ownerZone={ownerZone} />
+            ))}
+          </ul>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+function ScheduleForm({ ownerZone, type }: { ownerZone: string; type: BookingType }) {
+  const [values, setValues] = useState({
+    date: '',
+    time: '10:00',
+    duration: String(type.duration),
+    seats: String(type.seats ?? 50),
+  });
+  const [errors, setErrors] = useState<Partial<Record<ScheduleField, string>>>({});
+  const schedule = useScheduleEvent({
+    mutationConfig: {
+      onSuccess: (reply) => {
+        toast.success('Date scheduled', formatInZone(reply.event.start, ownerZone));
+        setValues((v) => ({ ...v, date: '' }));
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 400) {
+          const field = error.field === 'start' ? 'date' : error.field;
+          if (field === 'date' || field === 'duration' || field === 'seats') {
+            setErrors({ [field]: error.message });
+            return;
+          }
+        }
+        toast.error('Not scheduled', errorMessage(error));
+      },
+    },
+  });
+  const set = (field: ScheduleField) => (value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const start = instantInZone(values.date, values.time, ownerZone);
+    if (!values.date) {
+      setErrors({ date: 'Choose the date.' });
+      return;
+    }
+    if (!start) {
+      setErrors({ time: `That time does not exist on your clock (${ownerZone}) that day.` });
+      return;
+    }
+    schedule.mutate({
+      type: type.id,
+      start,
+      duration: Number(values.duration) || 0,
+      seats: Number(values.seats) || 0,
+    });
+  };
+  return (
+    <form
+      noValidate
+      onSubmit={submit}
+      aria-label={`Schedule a date of ${type.name}`}
+      className="mt-4 grid gap-3 sm:grid-cols-[1fr_1fr_1fr_1fr_auto] sm:items-end"
+    >
+      <FormField label="Date" size="sm" error={errors.date}>
+        {(control) => (
+          <input
+            {...control}
+            name="date"
+            type="date"
+            value={values.date}
+            onChange={(e) => set('date')(e.target.value)}
+            className={inputClass}
+          />
+        )}
+      </FormField>
+      <FormField label="Start" size="sm" error={errors.time}>
+        {(control) => (
+          <input
+            {...control}
+            name="time"
+            type="time"
+            step={300}
+            value={values.time}
+            onChange={(e) => set('time')(e.target.value)}
+            className={inputClass}
+          />
+        )}
+      </FormField>
+      <FormField label="Minutes" size="sm" error={errors.duration}>
+        {(control) => (
+          <input
+            {...control}
+            name="duration"
+            type="number"
+            min={15}
+            step={5}
+            value={values.duration}
+            onChange={(e) => set('duration')(e.target.value)}
+            className={inputClass}
+          />
+        )}
+      </FormField>
+      <FormField label="Seats" size="sm" error={errors.seats}>
+        {(control) => (
+          <input
+            {...control}
+            name="seats"
+            type="number"
+            min={1}
+            value={values.seats}
+            onChange={(e) => set('seats')(e.target.value)}
+            className={inputClass}
+          />
+        )}
+      </FormField>
+      <Button type="submit" size="sm" disabled={schedule.isPending}>
+        {schedule.isPending ? 'Scheduling…' : 'Schedule date'}
+      </Button>
+    </form>
+  );
+}
+
+function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: string }) {
+  const [open, setOpen] = useState<'attendees' | 'message' | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const panelId = useId();
+  const cancelled = e.status === 'cancelled';
+  const taken = e.seats - e.seats_left;
+  const cancel = useCancelEvent({
+    mutationConfig: {
+      onSuccess: (reply) => {
+        setConfirming(false);
+        toast.success(
+          'Date cancelled',
+          reply.refunds.length > 0
+            ? `${plural(reply.refunds.length, 'seat')} refunded in full.`
+            : 'Every attendee was told.',
+        );
+      },
+      onError: (error) => {
+        setConfirming(false);
+        toast.error('Not cancelled', errorMessage(error));
+      },
+    },
+  });
+  const toggle = (what: 'attendees' | 'message') => setOpen((o) => (o === what ? null : what));
+  return (
+    <li
+      className={cn(
+        'rounded-md border border-ink-700 bg-ink-900/60 p-3',
+        cancelled && 'opacity-70',
+      )}
+    >
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <p className="text-sm font-medium text-fg">{formatInZone(e.start, ownerZone)}</p>
+          <p className="font-mono text-xs text-muted">
+            {durationText(e.duration)} ·{' '}
+            {cancelled ? 'cancelled' : `${taken} of ${plural(e.seats, 'seat')} taken`}
+          </p>
+        </div>
+        {cancelled ? null : (
+          <div className="flex flex-wrap gap-2">
+            <Button
+              size="sm"
+              variant="outline"
+              aria-expanded={open === 'attendees'}
+              aria-controls={panelId}
+              onClick={() => toggle('attendees')}
+            >
+              <Users size={14} aria-hidden="true" />
+              Attendees
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              aria-expanded={open === 'message'}
+              aria-controls={panelId}
+              onClick={() => toggle('message')}
+            >
+              <Mail size={14} aria-hidden="true" />
+              Message all
+            </Button>
+            <Button
+              size="sm"
+              variant="ghost"
+              aria-haspopup="dialog"
+              onClick={() => setConfirming(true)}
+            >
+              <XCircle size={14} aria-hidden="true" />
+              Cancel date
+            </Button>
+          </div>
+        )}
+      </div>
+      <div id={panelId}>
+        {open === 'attendees' ? <Attendees eventId={e.id} ownerZone={ownerZone} /> : null}
+        {open === 'message' ? <MessageForm eventId={e.id} onDone={() => setOpen(null)} /> : null}
+      </div>
+      <ConfirmAction
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Cancel this date?"
+        description={`Every seat (${taken}) is cancelled and refunded in full, and each attendee gets the cancellation with the calendar update.`}
+        confirmLabel="Cancel date"
+        danger
+        busy={cancel.isPending}
+        onConfirm={() => cancel.mutate(e.id)}
+      />
+    </li>
+  );
+}
+
+function Attendees({ eventId, ownerZone }: { eventId: string; ownerZone: string }) {
+  const query = useAttendees(eventId, true);
+  if (query.isPending) return <p className="mt-3 text-sm text-muted">Loading attendees…</p>;
+  if (query.isError)
+    return (
+      <p role="alert" className="mt-3 text-sm text-fg">
+        The attendees could not be loaded: {errorMessage(query.error)}
+      </p>
+    );
+  const list = query.data.attendees;
+  if (list.length === 0) return <p className="mt-3 text-sm text-muted">No seats taken yet.</p>;
+  return (
+    <table className="mt-3 w-full text-left text-sm">
+      <caption className="sr-only">Attendees</caption>
+      <thead className="font-mono text-xs text-dim">
+        <tr>
+          <th scope="col" className="py-1 pr-3 font-normal">
+            Name
+          </th>
+          <th scope="col" className="py-1 pr-3 font-normal">
+            E-mail
+          </th>
+          <th scope="col" className="py-1 pr-3 font-normal">
+            Status
+          </th>
+          <th scope="col" className="hidden py-1 font-normal sm:table-cell">
+            Booked
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {list.map((b) => (
+          <tr key={b.id} className="border-t border-ink-700">
+            <td className="py-1.5 pr-3 text-fg">{b.name}</td>
+            <td className="break-all py-1.5 pr-3 text-muted">{b.email}</td>
+            <td className="py-1.5 pr-3 text-fg">
+              {STATUS_TEXT[b.status]}
+              {b.paid ? ' · paid' : ''}
+            </td>
+            <td className="hidden py-1.5 text-muted sm:table-cell">
+              {formatInZone(b.created_at, ownerZone)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function MessageForm({ eventId, onDone }: { eventId: string; onDone: () => void }) {
+  const [subject, setSubject] = useState('');
+  const [body, setBody] = useState('');
+  const [errors, setErrors] = useState<{ subject?: string; body?: string }>({});
+  const send = useMessageAttendees({
+    mutationConfig: {
+      onSuccess: (reply) => {
+        toast.success('Message queued', `Sent to ${plural(reply.sent, 'attendee')}.`);
+        onDone();
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && (error.field === 'subject' || error.field === 'body')) {
+          setErrors({ [error.field]: error.message });
+          return;
+        }
+        toast.error('Not sent', errorMessage(error));
+      },
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = {
+      subject: subject.trim() ? undefined : 'Write a subject.',
+      body: body.trim() ? undefined : 'Write the message.',
+    };
+    setErrors(found);
+    if (found.subject || found.body) return;
+    send.mutate({ id: eventId, subject: subject.trim(), body: body.trim() });
+  };
+  return (
+    <form
+      noValidate
+      onSubmit={submit}
+      aria-label="Message every attendee"
+      className="mt-3 flex flex-col gap-3"
+    >
+      <FormField label="Subject" size="sm" error={errors.subject}>
+        {(control) => (
+          <input
+            {...control}
+            name="subject"
+            value={subject}
+            onChange={(e) => setSubject(e.target.value)}
+            className={inputClass}
+          />
+        )}
+      </FormField>
+      <FormField
+        label="Message"
+        size="sm"
+        hint="Goes by e-mail to every confirmed or requested attendee."
+        error={errors.body}
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            name="body"
+            rows={4}
+            value={body}
+            onChange={(e) => setBody(e.target.value)}
+            className={cn(inputClass, 'h-auto py-2')}
+          />
+        )}
+      </FormField>
+      <Button type="submit" size="sm" className="self-start" disabled={send.isPending}>
+        {send.isPending ? 'Sending…' : 'Send to all attendees'}
+      </Button>
+    </form>
+  );
+}

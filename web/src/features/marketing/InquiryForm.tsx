@@ -1,0 +1,290 @@
+import { AlertTriangle, CheckCircle2 } from 'lucide-react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { FormField } from '@/components/ui/form-field';
+import { ApiError, api, errorMessage } from '@/lib/api';
+import {
+  type Input as InquiryInput,
+  MaxCompany,
+  MaxMessage,
+  MaxName,
+  MaxTeamSize,
+} from '@/lib/api-types/inquiries';
+import type { InquirySent } from '@/lib/api-types/web';
+import { cn } from '@/lib/cn';
+import { detectTimeZone, todayIn } from '@/lib/time-zone';
+
+/** The server's limits (internal/inquiries): checked here first so the visitor hears at once. */
+const NAME_MAX = MaxName;
+const COMPANY_MAX = MaxCompany;
+const MESSAGE_MAX = MaxMessage;
+
+const FIELDS = ['name', 'email', 'company', 'team_size', 'message', 'preferred_start'] as const;
+type Field = (typeof FIELDS)[number];
+type Values = Record<Field, string>;
+
+const inputClass =
+  'w-full rounded-md border border-ink-600 bg-ink-900 px-3 text-base text-fg placeholder:text-dim sm:text-sm ' +
+  'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-term-cyan ' +
+  'aria-[invalid=true]:border-term-red';
+
+/** The first problem of each field, as the server would name it. */
+export function validateInquiry(v: Values): Partial<Record<Field, string>> {
+  const out: Partial<Record<Field, string>> = {};
+  if (v.name.trim() === '') out.name = 'Please enter your name.';
+  else if ([...v.name.trim()].length > NAME_MAX)
+    out.name = `Your name must be at most ${NAME_MAX} characters.`;
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email.trim()))
+    out.email = 'Please enter your work e-mail address, such as you@company.com.';
+  if (v.company.trim() === '') out.company = 'Please enter your company.';
+  else if ([...v.company.trim()].length > COMPANY_MAX)
+    out.company = `Your company must be at most ${COMPANY_MAX} characters.`;
+  const size = Number(v.team_size);
+  if (!/^\d+$/.test(v.team_size.trim()) || size < 1 || size > MaxTeamSize)
+    out.team_size = 'Team size must be the number of people, such as 12.';
+  if (v.message.trim() === '') out.message = 'Please tell us what your team would like.';
+  else if ([...v.message.trim()].length > MESSAGE_MAX)
+    out.message = `The message must be at most ${MESSAGE_MAX.toLocaleString('en-US')} characters.`;
+  if (v.preferred_start !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(v.preferred_start))
+    out.preferred_start = 'Preferred start must be a date, or left empty.';
+  return out;
+}
+
+function isField(name: string | undefined): name is Field {
+  return FIELDS.includes(name as Field);
+}
+
+export interface InquiryFormProps {
+  /** The package asked about, for the heading: "Enterprise Package". */
+  title: string;
+}
+
+/**
+ * The enterprise inquiry: who is asking, for which team, what they want and from when. Sent to
+ * `POST /api/inquiries`; the server stores it, confirms it to the sender by mail and mails the
+ * owner. A refused field is marked on the field, a flood answer says to wait.
+ */
+export function InquiryForm({ title }: InquiryFormProps) {
+  const [values, setValues] = useState<Values>({
+    name: '',
+    email: '',
+    company: '',
+    team_size: '',
+    message: '',
+    preferred_start: '',
+  });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [problem, setProblem] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const doneRef = useRef<HTMLDivElement>(null);
+  const problemRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (sentTo) doneRef.current?.focus();
+  }, [sentTo]);
+  useEffect(() => {
+    if (problem) problemRef.current?.focus();
+  }, [problem]);
+
+  const set = (field: Field) => (value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+  const focus = (field: Field) =>
+    formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    setProblem(null);
+    const found = validateInquiry(values);
+    setErrors(found);
+    const first = FIELDS.find((f) => found[f]);
+    if (first) {
+      focus(first);
+      return;
+    }
+    const body: InquiryInput = {
+      name: values.name.trim(),
+      email: values.email.trim(),
+      company: values.company.trim(),
+      team_size: Number(values.team_size),
+      message: values.message.trim(),
+      preferred_start: values.preferred_start,
+    };
+    setBusy(true);
+    try {
+      await api.post<InquirySent>('/api/inquiries', body);
+      setSentTo(body.email);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400 && isField(error.field)) {
+        const field = error.field;
+        setErrors({ [field]: error.message });
+        focus(field);
+      } else if (error instanceof ApiError && error.status === 429) {
+        setProblem(`${error.message} Please try again later, or write to us directly.`);
+      } else {
+        setProblem(errorMessage(error));
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (sentTo) {
+    return (
+      <div
+        ref={doneRef}
+        tabIndex={-1}
+        role="status"
+        className="flex gap-3 rounded-md border border-term-green/60 bg-term-green/10 p-4 text-sm text-fg focus:outline-none"
+      >
+        <CheckCircle2 size={18} aria-hidden="true" className="mt-0.5 shrink-0 text-term-green" />
+        <p>
+          Thank you. Your inquiry about the {title} is with rUv, and a confirmation is on its way to{' '}
+          <span className="break-all font-mono">{sentTo}</span>. Expect a reply within two business
+          days.
+        </p>
+      </div>
+    );
+  }
+
+  const messageCount = [...values.message].length;
+  return (
+    <form
+      ref={formRef}
+      noValidate
+      onSubmit={(e) => void submit(e)}
+      aria-label={`${title} inquiry`}
+      className="flex flex-col gap-4"
+    >
+      {problem ? (
+        <div
+          ref={problemRef}
+          tabIndex={-1}
+          role="alert"
+          className="flex gap-3 rounded-md border border-term-amber/60 bg-term-amber/10 p-4 text-sm text-fg focus:outline-none"
+        >
+          <AlertTriangle size={18} aria-hidden="true" className="mt-0.5 shrink-0 text-term-amber" />
+          <p>{problem}</p>
+        </div>
+      ) : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label="Your name" error={errors.name}>
+          {(control) => (
+            <input
+              {...control}
+              name="name"
+              type="text"
+              autoComplete="name"
+              required
+              value={values.name}
+              onChange={(e) => set('name')(e.target.value)}
+              className={cn(inputClass, 'h-11')}
+            />
+          )}
+        </FormField>
+        <FormField label="Work e-mail" error={errors.email}>
+          {(control) => (
+            <input
+              {...control}
+              name="email"
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              required
+              value={values.email}
+              onChange={(e) => set('email')(e.target.value)}
+              className={cn(inputClass, 'h-11')}
+            />
+          )}
+        </FormField>
+        <FormField label="Company" error={errors.company}>
+          {(control) => (
+            <input
+              {...control}
+              name="company"
+              type="text"
+              autoComplete="organization"
+              required
+              value={values.company}
+              onChange={(e) => set('company')(e.target.value)}
+              className={cn(inputClass, 'h-11')}
+            />
+          )}
+        </FormField>
+        <FormField
+          label="Team size"
+          hint="How many people would take part."
+          error={errors.team_size}
+        >
+          {(control) => (
+            <input
+              {...control}
+              name="team_size"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              step={1}
+              required
+              value={values.team_size}
+              onChange={(e) => set('team_size')(e.target.value)}
+              className={cn(inputClass, 'h-11')}
+            />
+          )}
+        </FormField>
+      </div>
+      <FormField
+        label="What would your team like?"
+        hint={
+          <span className={cn(messageCount > MESSAGE_MAX && 'text-term-red')}>
+            {messageCount.toLocaleString('en-US')} / {MESSAGE_MAX.toLocaleString('en-US')}{' '}
+            characters
+          </span>
+        }
+        error={errors.message}
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            name="message"
+            rows={5}
+            required
+            value={values.message}
+            onChange={(e) => set('message')(e.target.value)}
+            placeholder="Your markets and systems, what the team should be able to do afterwards, any deadline."
+            className={cn(inputClass, 'py-2')}
+          />
+        )}
+      </FormField>
+      <FormField
+        label="Preferred start (optional)"
+        error={errors.preferred_start}
+        className="sm:max-w-xs"
+      >
+        {(control) => (
+          <input
+            {...control}
+            name="preferred_start"
+            type="date"
+            min={todayIn(detectTimeZone())}
+            value={values.preferred_start}
+            onChange={(e) => set('preferred_start')(e.target.value)}
+            className={cn(inputClass, 'h-11')}
+          />
+        )}
+      </FormField>
+      <div className="flex flex-col gap-3">
+        <Button type="submit" size="lg" disabled={busy} className="w-full sm:w-auto sm:self-start">
+          {busy ? 'Sending…' : 'Send inquiry'}
+        </Button>
+        <p className="text-sm text-muted">
+          You get a confirmation by e-mail; rUv replies personally, usually within two business
+          days.
+        </p>
+      </div>
+    </form>
+  );
+}
