@@ -69,6 +69,11 @@ func (s *Service) Comp(ctx context.Context, userID string, until *time.Time) err
 		if err != nil {
 			return fmt.Errorf("make %s complimentary: %w", userID, err)
 		}
+		grant := LedgerEntry{UserID: userID, OccurredAt: now, Source: SourceCompGrant, Status: StatusActive,
+			Complimentary: true, CompUntil: until}
+		if err := appendLedger(ctx, tx, grant, now); err != nil {
+			return err
+		}
 		h, err := readHold(ctx, tx, userID)
 		if err != nil {
 			return err
@@ -107,7 +112,10 @@ func (s *Service) Uncomp(ctx context.Context, userID string) error {
 			}
 			return err
 		}
-		return nil
+		now := s.now()
+		end := LedgerEntry{UserID: userID, OccurredAt: now, Source: SourceCompEnd, Status: StatusCanceled,
+			Complimentary: true, CompUntil: &now}
+		return appendLedger(ctx, tx, end, now)
 	})
 }
 
