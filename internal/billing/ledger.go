@@ -79,6 +79,8 @@ type LedgerEntry struct {
 	// ID is the change's own id: the Stripe event's for a webhook.
 	ID             string    `json:"id"`
 	UserID         string    `json:"user_id"`
+	// Seq is the order of the member's changes (1, 2, ...), as applied.
+	Seq        int       `json:"seq"`
 	OccurredAt     time.Time `json:"occurred_at"`
 	RecordedAt     time.Time `json:"recorded_at"`
 	Source         string    `json:"source"`
@@ -104,7 +106,7 @@ func sameTimePtr(a, b *time.Time) bool {
 	return a.Equal(*b)
 }
 
-const ledgerColumns = `id, user_id, occurred_at, recorded_at, source, status, subscription_id, complimentary, comp_until,
+const ledgerColumns = `id, user_id, user_seq, occurred_at, recorded_at, source, status, subscription_id, complimentary, comp_until,
 	cancel_at_period_end, amount, currency, billing_interval, interval_count`
 
 func scanLedger(row interface{ Scan(...any) error }) (LedgerEntry, error) {
@@ -113,7 +115,7 @@ func scanLedger(row interface{ Scan(...any) error }) (LedgerEntry, error) {
 		at, rec   store.Time
 		compUntil store.NullTime
 	)
-	err := row.Scan(&e.ID, &e.UserID, &at, &rec, &e.Source, &e.Status, &e.SubscriptionID, &e.Complimentary, &compUntil,
+	err := row.Scan(&e.ID, &e.UserID, &e.Seq, &at, &rec, &e.Source, &e.Status, &e.SubscriptionID, &e.Complimentary, &compUntil,
 		&e.CancelAtPeriodEnd, &e.Amount, &e.Currency, &e.Interval, &e.IntervalCount)
 	if err != nil {
 		return LedgerEntry{}, err
@@ -126,11 +128,11 @@ func scanLedger(row interface{ Scan(...any) error }) (LedgerEntry, error) {
 	return e, nil
 }
 
-// EachLedgerEntry calls fn with every row of the membership ledger in the
-// order it is replayed: by the time the change happened, then by id. It
-// stops at fn's first error and returns it.
+// EachLedgerEntry calls fn with every row of the membership ledger by the
+// time the change happened, then member and their order. It stops at fn's
+// first error and returns it.
 func EachLedgerEntry(ctx context.Context, db *store.DB, fn func(LedgerEntry) error) error {
-	rows, err := db.Read.QueryContext(ctx, `SELECT `+ledgerColumns+` FROM membership_ledger ORDER BY occurred_at, id`)
+	rows, err := db.Read.QueryContext(ctx, `SELECT `+ledgerColumns+` FROM membership_ledger ORDER BY occurred_at, user_id, user_seq`)
 	if err != nil {
 		return fmt.Errorf("read the membership ledger: %w", err)
 	}
@@ -150,8 +152,8 @@ func EachLedgerEntry(ctx context.Context, db *store.DB, fn func(LedgerEntry) err
 	return nil
 }
 
-// Ledger returns every row of the membership ledger in replay order (see
-// EachLedgerEntry).
+// Ledger returns every row of the membership ledger in the order of
+// EachLedgerEntry.
 func Ledger(ctx context.Context, db *store.DB) ([]LedgerEntry, error) {
 	out := []LedgerEntry{}
 	err := EachLedgerEntry(ctx, db, func(e LedgerEntry) error {
@@ -164,7 +166,7 @@ func Ledger(ctx context.Context, db *store.DB) ([]LedgerEntry, error) {
 // lastEntry is the member's newest ledger row; ok is false when they have none.
 func lastEntry(ctx context.Context, q querier, userID string) (LedgerEntry, bool, error) {
 	e, err := scanLedger(q.QueryRowContext(ctx, `SELECT `+ledgerColumns+` FROM membership_ledger
-		WHERE user_id = $1 ORDER BY occurred_at DESC, id DESC LIMIT 1`, userID))
+		WHERE user_id = $1 ORDER BY user_seq DESC LIMIT 1`, userID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return LedgerEntry{}, false, nil
 	}
@@ -185,6 +187,7 @@ func appendLedger(ctx context.Context, tx *sql.Tx, e LedgerEntry, now time.Time)
 	if ok && last.sameState(e) {
 		return nil
 	}
+	e.Seq = last.Seq + 1
 	if e.ID == "" {
 		e.ID = e.Source + "_" + store.NewID()
 	}
@@ -196,8 +199,8 @@ func appendLedger(ctx context.Context, tx *sql.Tx, e LedgerEntry, now time.Time)
 		comp = store.NullTime{Time: store.At(*e.CompUntil), Valid: true}
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO membership_ledger (`+ledgerColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (id) DO NOTHING`,
-		e.ID, e.UserID, store.At(e.OccurredAt), store.At(now), e.Source, e.Status, e.SubscriptionID, e.Complimentary, comp,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (id) DO NOTHING`,
+		e.ID, e.UserID, e.Seq, store.At(e.OccurredAt), store.At(now), e.Source, e.Status, e.SubscriptionID, e.Complimentary, comp,
 		e.CancelAtPeriodEnd, e.Amount, e.Currency, e.Interval, e.IntervalCount)
 	if err != nil {
 		return fmt.Errorf("record the membership change %s of %s: %w", e.ID, e.UserID, err)

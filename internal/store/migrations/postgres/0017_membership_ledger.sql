@@ -9,6 +9,9 @@ CREATE TABLE membership_ledger (
     id                   TEXT PRIMARY KEY CHECK (char_length(id) BETWEEN 1 AND 200),
     -- No foreign key: the history of a membership outlives its account.
     user_id              TEXT NOT NULL,
+    -- The order the member's changes were applied in (1, 2, ...): replay
+    -- follows it for one member, whatever clocks the times came from.
+    user_seq             INTEGER NOT NULL CHECK (user_seq > 0),
     -- When the change happened: the event's own time on Stripe's clock, or
     -- the site's clock for a grant or end made here.
     occurred_at          TIMESTAMPTZ NOT NULL,
@@ -30,7 +33,7 @@ CREATE TABLE membership_ledger (
     interval_count       INTEGER NOT NULL DEFAULT 1 CHECK (interval_count > 0)
 );
 CREATE INDEX membership_ledger_time ON membership_ledger(occurred_at, id);
-CREATE INDEX membership_ledger_user ON membership_ledger(user_id, occurred_at, id);
+CREATE UNIQUE INDEX membership_ledger_user ON membership_ledger(user_id, user_seq);
 
 CREATE FUNCTION membership_ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -43,8 +46,8 @@ FOR EACH ROW EXECUTE FUNCTION membership_ledger_append_only();
 -- Memberships from before the ledger: one row each, their state now, dated
 -- when they began. Their amounts are unknown here (0) until
 -- `tribe billing reconcile --apply` reads them from Stripe and records them.
-INSERT INTO membership_ledger (id, user_id, occurred_at, source, status, subscription_id, complimentary, comp_until,
+INSERT INTO membership_ledger (id, user_id, user_seq, occurred_at, source, status, subscription_id, complimentary, comp_until,
                                cancel_at_period_end)
-SELECT 'backfill_' || user_id, user_id, created_at, 'backfill', status, COALESCE(stripe_subscription_id, ''),
+SELECT 'backfill_' || user_id, user_id, 1, created_at, 'backfill', status, COALESCE(stripe_subscription_id, ''),
        complimentary, comp_until, cancel_at_period_end
   FROM subscriptions;
