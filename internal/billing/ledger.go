@@ -77,10 +77,10 @@ const (
 // after a change, and when the change happened.
 type LedgerEntry struct {
 	// ID is the change's own id: the Stripe event's for a webhook.
-	ID             string    `json:"id"`
-	UserID         string    `json:"user_id"`
+	ID     string `json:"id"`
+	UserID string `json:"user_id"`
 	// Seq is the order of the member's changes (1, 2, ...), as applied.
-	Seq        int       `json:"seq"`
+	Seq            int       `json:"seq"`
 	OccurredAt     time.Time `json:"occurred_at"`
 	RecordedAt     time.Time `json:"recorded_at"`
 	Source         string    `json:"source"`

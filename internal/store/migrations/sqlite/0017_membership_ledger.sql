@@ -48,3 +48,9 @@ INSERT INTO membership_ledger (id, user_id, user_seq, occurred_at, source, statu
 SELECT 'backfill_' || user_id, user_id, 1, created_at, 'backfill', status, COALESCE(stripe_subscription_id, ''),
        complimentary, comp_until, cancel_at_period_end
   FROM subscriptions;
+
+-- Insights keep the replayed ledger in memory until a row is added
+-- (store.ReadThrough); rows are never changed or removed.
+INSERT INTO table_versions (name) VALUES ('membership_ledger');
+CREATE TRIGGER membership_ledger_inserted AFTER INSERT ON membership_ledger
+BEGIN UPDATE table_versions SET version = version + 1 WHERE name = 'membership_ledger'; END;
