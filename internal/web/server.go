@@ -125,6 +125,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 		&billingAPI{billing: svc.Billing, metrics: m, pub: pub, proxies: o.Config.TrustedProxies, limits: newBillingLimits()},
 		&membersAPI{db: o.DB, cfg: o.Config, billing: svc.Billing, auth: svc.Auth, avatars: svc.Avatars, now: svc.Clock, pub: pub},
 		&showupAPI{db: o.DB, levels: svc.Levels, now: svc.Clock, pub: pub, logger: o.Logger},
+		&insightsAPI{db: o.DB, billing: svc.Billing, now: svc.Clock},
 		&devMailAPI{db: o.DB, cfg: o.Config, logger: o.Logger},
 		newEventsAPI(svc.Hub, svc.Auth, o.Logger, o.heartbeatOr(eventsHeartbeat)),
 		newBookingAPI(o.Config, svc.Booking, svc.Hub, o.Logger, o.heartbeatOr(eventsHeartbeat)),
