@@ -145,7 +145,7 @@ func (s *Service) Reconcile(ctx context.Context, apply bool) (Reconciliation, er
 		}
 		remote = append(remote, r)
 		created[r.ID] = sub.Created
-		if countsAsMRR(r.Status) {
+		if countsAsMRR(r.Status) && r.Price.Currency != "" {
 			out.StripeMRR[r.Price.Currency] += r.Price.Monthly()
 		}
 	}
@@ -156,7 +156,7 @@ func (s *Service) Reconcile(ctx context.Context, apply bool) (Reconciliation, er
 	}
 	out.SiteMemberships = len(site)
 	for _, m := range site {
-		if countsAsMRR(m.status) {
+		if countsAsMRR(m.status) && m.priced {
 			out.SiteMRR[m.price.Currency] += m.price.Monthly()
 		}
 	}
