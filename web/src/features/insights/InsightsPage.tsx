@@ -336,6 +336,7 @@ function Revenue({ report }: { report: Report }) {
           title="MRR over time, committed and at risk"
           labels={report.points.map((p) => p.date)}
           format={short}
+          minTop={100}
           series={[
             {
               key: 'committed',
@@ -383,6 +384,7 @@ function Revenue({ report }: { report: Report }) {
           title="Net new MRR by month"
           labels={m.map((x) => x.month)}
           format={short}
+          minTop={100}
           series={flows}
         />
       </ChartCard>
@@ -411,6 +413,7 @@ function Revenue({ report }: { report: Report }) {
           title="One-off revenue by month: gross, refunded and net"
           labels={m.map((x) => x.month)}
           format={short}
+          minTop={100}
           series={[
             {
               key: 'gross',

@@ -19,6 +19,8 @@ interface ChartProps {
   series: readonly Series[];
   format: (value: number) => string;
   kind: 'line' | 'bars' | 'stacked';
+  /** The least top of the axis, so that all zeros still read as a small scale (100 cents: $1). */
+  minTop?: number;
 }
 
 const HEIGHT = 220;
@@ -29,7 +31,7 @@ const PAD = { top: 12, right: 12, bottom: 28, left: 64 };
  * down for negative ones (net new MRR). It draws at the width of its box, so text stays the same
  * size on a phone and on a desk.
  */
-export function Chart({ title, labels, series, format, kind }: ChartProps) {
+export function Chart({ title, labels, series, format, kind, minTop = 1 }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const width = useWidth(box);
   const titleId = useId();
@@ -56,7 +58,7 @@ export function Chart({ title, labels, series, format, kind }: ChartProps) {
       }
     }
   });
-  const yTicks = ticks(min, max);
+  const yTicks = ticks(min, Math.max(max, minTop));
   const lo = yTicks[0] ?? 0;
   const hi = yTicks[yTicks.length - 1] ?? 1;
   const y = (v: number) => PAD.top + plotH - ((v - lo) / (hi - lo)) * plotH;
