@@ -336,7 +336,7 @@ function Revenue({ report }: { report: Report }) {
           title="MRR over time, committed and at risk"
           labels={report.points.map((p) => p.date)}
           format={short}
-          minTop={100}
+          minTop={10_000}
           series={[
             {
               key: 'committed',
@@ -384,7 +384,7 @@ function Revenue({ report }: { report: Report }) {
           title="Net new MRR by month"
           labels={m.map((x) => x.month)}
           format={short}
-          minTop={100}
+          minTop={10_000}
           series={flows}
         />
       </ChartCard>
@@ -413,7 +413,7 @@ function Revenue({ report }: { report: Report }) {
           title="One-off revenue by month: gross, refunded and net"
           labels={m.map((x) => x.month)}
           format={short}
-          minTop={100}
+          minTop={10_000}
           series={[
             {
               key: 'gross',

@@ -19,7 +19,7 @@ interface ChartProps {
   series: readonly Series[];
   format: (value: number) => string;
   kind: 'line' | 'bars' | 'stacked';
-  /** The least top of the axis, so that all zeros still read as a small scale (100 cents: $1). */
+  /** The least top of the axis, so that all zeros still read as a scale (money charts pass 10,000 cents: $100). */
   minTop?: number;
 }
 
