@@ -152,6 +152,30 @@ func EachLedgerEntry(ctx context.Context, db *store.DB, fn func(LedgerEntry) err
 	return nil
 }
 
+// LedgerSince returns the ledger rows recorded at or after since, in no
+// particular order, and how many rows the ledger held just before, so a
+// reader that keeps rows can tell when it missed one.
+func LedgerSince(ctx context.Context, db *store.DB, since time.Time) ([]LedgerEntry, int, error) {
+	var total int
+	if err := db.Read.QueryRowContext(ctx, `SELECT COUNT(*) FROM membership_ledger`).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count the membership ledger: %w", err)
+	}
+	rows, err := db.Read.QueryContext(ctx, `SELECT `+ledgerColumns+` FROM membership_ledger WHERE recorded_at >= $1`, store.At(since))
+	if err != nil {
+		return nil, 0, fmt.Errorf("read the membership ledger: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	out := []LedgerEntry{}
+	for rows.Next() {
+		e, err := scanLedger(rows)
+		if err != nil {
+			return nil, 0, fmt.Errorf("read the membership ledger: %w", err)
+		}
+		out = append(out, e)
+	}
+	return out, total, rows.Err()
+}
+
 // Ledger returns every row of the membership ledger in the order of
 // EachLedgerEntry.
 func Ledger(ctx context.Context, db *store.DB) ([]LedgerEntry, error) {

@@ -2,6 +2,7 @@ package insights
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"tribe/internal/auth"
@@ -45,15 +46,62 @@ func ParseRange(from, to string, now time.Time) (time.Time, time.Time, error) {
 	return f, t, nil
 }
 
-// timeline is the replayed ledger, kept until a ledger row is added.
+// ledgerRows are the ledger rows a process has read, kept so that a new
+// row costs reading the rows recorded since, not the whole ledger.
+type ledgerRows struct {
+	mu     sync.Mutex
+	rows   []billing.LedgerEntry
+	ids    map[string]bool
+	latest time.Time // the newest recorded_at read
+}
+
+// recordedSlack is how far before the newest row read the next read starts:
+// a transaction stamps its row before it commits, so a row may become
+// visible after a newer one. The total count catches anything older.
+const recordedSlack = 10 * time.Minute
+
+var kept sync.Map // *store.DB -> *ledgerRows
+
+// timeline is the replayed ledger, kept until a ledger row is added; then
+// the rows recorded since the last read are added to those kept (all rows
+// are read again when the count says one was missed) and replayed again.
 func timeline(ctx context.Context, db *store.DB) (*Timeline, error) {
 	return store.ReadThrough(ctx, db, "membership_ledger", func(ctx context.Context) (*Timeline, error) {
-		rows, err := billing.Ledger(ctx, db)
+		v, _ := kept.LoadOrStore(db, &ledgerRows{ids: map[string]bool{}})
+		lr := v.(*ledgerRows)
+		lr.mu.Lock()
+		defer lr.mu.Unlock()
+		since := time.Unix(0, 0) // the first read: everything
+		if !lr.latest.IsZero() {
+			since = lr.latest.Add(-recordedSlack)
+		}
+		fresh, total, err := billing.LedgerSince(ctx, db, since)
 		if err != nil {
 			return nil, err
 		}
-		return NewTimeline(rows), nil
+		lr.add(fresh)
+		if len(lr.rows) < total {
+			all, err := billing.Ledger(ctx, db)
+			if err != nil {
+				return nil, err
+			}
+			lr.rows, lr.ids, lr.latest = nil, map[string]bool{}, time.Time{}
+			lr.add(all)
+		}
+		return NewTimeline(lr.rows), nil
 	})
+}
+
+func (lr *ledgerRows) add(rows []billing.LedgerEntry) {
+	for _, e := range rows {
+		if e.RecordedAt.After(lr.latest) {
+			lr.latest = e.RecordedAt
+		}
+		if !lr.ids[e.ID] {
+			lr.ids[e.ID] = true
+			lr.rows = append(lr.rows, e)
+		}
+	}
 }
 
 // Build reads what the report for [from, to] needs and computes it at now.

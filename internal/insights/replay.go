@@ -9,6 +9,7 @@ package insights
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -64,6 +65,9 @@ type state struct {
 func (s state) paying() bool { return !s.comp && billing.GrantsAccess(s.status) }
 func (s state) compd() bool  { return s.comp && billing.GrantsAccess(s.status) }
 
+// unpriced reports a paying member whose price the ledger does not know.
+func (s state) unpriced() bool { return s.paying() && s.price.Currency == "" }
+
 // billed reports whether the state counts in MRR: a paid subscription that
 // is active, or past due while Stripe retries.
 func (s state) billed() bool {
@@ -81,12 +85,23 @@ func (s state) mrr(ref string) (committed, atRisk int64) {
 	return s.price.Monthly(), 0
 }
 
-// change is one step of a member's history on the timeline.
+// change is one step of a member's history on the timeline, with what it
+// does to the totals in the timeline's currency (worked out once, when the
+// timeline is built, so a report only adds them up).
 type change struct {
-	at   time.Time
-	user string
-	ord  int // the member's order: twice the ledger order, +1 for a complimentary end
-	next state
+	at         time.Time
+	user       string
+	ord        int // the member's order: twice the ledger order, +1 for a complimentary end
+	prev, next state
+	// The change's effect: on committed and at-risk MRR, on the counts of
+	// paying, complimentary and MRR-bearing members.
+	dCommitted, dAtRisk int64
+	dPaying, dComp      int
+	dPayers             int
+	// before and after are the member's MRR around the change; returning
+	// says they had MRR before (a comeback, not a new member).
+	before, after int64
+	returning     bool
 }
 
 // Timeline is the ledger replayed into changes in time order, and the
@@ -104,16 +119,14 @@ func (t *Timeline) Len() int { return len(t.changes) }
 // each at its own time or, when a clock put it earlier, at its
 // predecessor's; a complimentary membership with an end adds its end.
 func NewTimeline(entries []billing.LedgerEntry) *Timeline {
+	// One member's rows in their order; a row given twice (one id: the
+	// same member, order and time) lands beside itself and is kept once.
 	rows := slices.Clone(entries)
-	slices.SortFunc(rows, func(a, b billing.LedgerEntry) int {
-		return cmp.Or(strings.Compare(a.ID, b.ID), strings.Compare(a.UserID, b.UserID), cmp.Compare(a.Seq, b.Seq),
-			a.OccurredAt.Compare(b.OccurredAt))
-	})
-	rows = slices.CompactFunc(rows, func(a, b billing.LedgerEntry) bool { return a.ID == b.ID })
 	slices.SortFunc(rows, func(a, b billing.LedgerEntry) int {
 		return cmp.Or(strings.Compare(a.UserID, b.UserID), cmp.Compare(a.Seq, b.Seq),
 			a.OccurredAt.Compare(b.OccurredAt), strings.Compare(a.ID, b.ID))
 	})
+	rows = slices.CompactFunc(rows, func(a, b billing.LedgerEntry) bool { return a.ID == b.ID })
 	t := &Timeline{changes: make([]change, 0, len(rows)+8)}
 	priced := map[string]int{}
 	for i, e := range rows {
@@ -141,6 +154,24 @@ func NewTimeline(entries []billing.LedgerEntry) *Timeline {
 		return cmp.Or(a.at.Compare(b.at), strings.Compare(a.user, b.user), cmp.Compare(a.ord, b.ord))
 	})
 	t.currency = mostCommon(priced)
+	cur := map[string]state{}
+	everPaid := map[string]bool{}
+	for i := range t.changes {
+		c := &t.changes[i]
+		c.prev = cur[c.user]
+		cur[c.user] = c.next
+		pc, pr := c.prev.mrr(t.currency)
+		nc, nr := c.next.mrr(t.currency)
+		c.dCommitted, c.dAtRisk = nc-pc, nr-pr
+		c.dPaying = b2i(c.next.paying()) - b2i(c.prev.paying())
+		c.dComp = b2i(c.next.compd()) - b2i(c.prev.compd())
+		c.before, c.after = pc+pr, nc+nr
+		c.dPayers = b2i(c.after > 0) - b2i(c.before > 0)
+		c.returning = everPaid[c.user]
+		if c.after > 0 {
+			everPaid[c.user] = true
+		}
+	}
 	return t
 }
 
@@ -163,19 +194,18 @@ func mostCommon(counts map[string]int) string {
 	return best
 }
 
-// walker moves along the timeline, keeping every member's state and the
-// totals of those states.
+// walker moves along the timeline adding up the changes' effects.
 type walker struct {
 	t         *Timeline
 	ref       string
 	i         int
-	cur       map[string]state
-	everPaid  map[string]bool
 	committed int64
 	atRisk    int64
 	payers    int // members with MRR
 	paying    int
 	comp      int
+	unpriced  int
+	others    map[string]*CurrencyTotal
 	// month receives the movements while the walk is inside the range.
 	month *Month
 }
@@ -183,20 +213,19 @@ type walker struct {
 // advance applies every change before until.
 func (w *walker) advance(until time.Time) {
 	for ; w.i < len(w.t.changes) && w.t.changes[w.i].at.Before(until); w.i++ {
-		c := w.t.changes[w.i]
-		prev := w.cur[c.user]
-		w.cur[c.user] = c.next
-		pc, pr := prev.mrr(w.ref)
-		nc, nr := c.next.mrr(w.ref)
-		w.committed += nc - pc
-		w.atRisk += nr - pr
-		w.paying += b2i(c.next.paying()) - b2i(prev.paying())
-		w.comp += b2i(c.next.compd()) - b2i(prev.compd())
-		before, after := pc+pr, nc+nr
-		w.payers += b2i(after > 0) - b2i(before > 0)
+		c := &w.t.changes[w.i]
+		w.committed += c.dCommitted
+		w.atRisk += c.dAtRisk
+		w.paying += c.dPaying
+		w.comp += c.dComp
+		w.payers += c.dPayers
+		w.unpriced += b2i(c.next.unpriced()) - b2i(c.prev.unpriced())
+		w.other(c.prev, -1)
+		w.other(c.next, 1)
 		if m := w.month; m != nil {
+			before, after := c.before, c.after
 			switch {
-			case before == 0 && after > 0 && w.everPaid[c.user]:
+			case before == 0 && after > 0 && c.returning:
 				m.ReactivatedMRR += after
 				m.NewPayers++
 			case before == 0 && after > 0:
@@ -211,10 +240,21 @@ func (w *walker) advance(until time.Time) {
 				m.ContractionMRR -= before - after
 			}
 		}
-		if after > 0 {
-			w.everPaid[c.user] = true
-		}
 	}
+}
+
+// other counts a billed state in a currency other than the report's.
+func (w *walker) other(s state, sign int) {
+	if !s.billed() || s.price.Currency == "" || s.price.Currency == w.ref {
+		return
+	}
+	o := w.others[s.price.Currency]
+	if o == nil {
+		o = &CurrencyTotal{Currency: s.price.Currency}
+		w.others[s.price.Currency] = o
+	}
+	o.Members += sign
+	o.MRR += int64(sign) * s.price.Monthly()
 }
 
 func b2i(b bool) int {
@@ -274,15 +314,13 @@ func Compute(in Input) Report {
 		return cmp.Or(a.StartsAt.Compare(b.StartsAt), strings.Compare(a.ID, b.ID))
 	})
 	points := pointTimes(start, end)
-	others := map[string]*CurrencyTotal{}
+	w := &walker{t: tl, ref: ref, others: map[string]*CurrencyTotal{}}
 	other := func(c string) *CurrencyTotal {
-		if others[c] == nil {
-			others[c] = &CurrencyTotal{Currency: c}
+		if w.others[c] == nil {
+			w.others[c] = &CurrencyTotal{Currency: c}
 		}
-		return others[c]
+		return w.others[c]
 	}
-
-	w := &walker{t: tl, ref: ref, cur: map[string]state{}, everPaid: map[string]bool{}}
 	w.advance(start)
 	pi, si := 0, 0
 	for ms := start; ms.Before(end); {
@@ -374,30 +412,11 @@ func Compute(in Input) Report {
 		held = in.Held
 	}
 	t.SeatsLeft = max(in.Capacity-w.paying-w.comp-held, 0)
-	users := make([]string, 0, len(w.cur))
-	for u := range w.cur {
-		users = append(users, u)
-	}
-	slices.Sort(users)
-	for _, u := range users {
-		s := w.cur[u]
-		switch {
-		case s.paying() && s.price.Currency == "":
-			rep.Unpriced++
-		case s.billed() && s.price.Currency != ref:
-			o := other(s.price.Currency)
-			o.Members++
-			o.MRR += s.price.Monthly()
+	rep.Unpriced = w.unpriced
+	for _, c := range slices.Sorted(maps.Keys(w.others)) {
+		if o := w.others[c]; o.Members != 0 || o.MRR != 0 || o.BookingsNet != 0 {
+			rep.OtherCurrencies = append(rep.OtherCurrencies, *o)
 		}
-	}
-	for _, c := range slices.Sorted(func(yield func(string) bool) {
-		for k := range others {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
-		rep.OtherCurrencies = append(rep.OtherCurrencies, *others[c])
 	}
 	return rep
 }

@@ -33,6 +33,8 @@ CREATE TABLE membership_ledger (
     interval_count       INTEGER NOT NULL DEFAULT 1 CHECK (interval_count > 0)
 );
 CREATE INDEX membership_ledger_time ON membership_ledger(occurred_at, id);
+-- Insights read the rows recorded since their last read (see insights.timeline).
+CREATE INDEX membership_ledger_recorded ON membership_ledger(recorded_at);
 CREATE UNIQUE INDEX membership_ledger_user ON membership_ledger(user_id, user_seq);
 
 CREATE TRIGGER membership_ledger_no_update BEFORE UPDATE ON membership_ledger
