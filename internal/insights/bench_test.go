@@ -140,11 +140,20 @@ func benchReport(t *testing.T, engine string, db *store.DB) {
 			engine, name, n, p(0.5), p(0.99), times[len(times)-1].Round(10*time.Microsecond), len(rep.Months), len(rep.Points),
 			len(rep.Sessions), rep.Totals.CommittedMRR)
 	}
-	measure("ledger kept", 300, nil)
+	measure("ledger kept", benchCalls(300), nil)
 	measure("ledger changed before each call", 50, func(i int) {
 		if _, err := db.Write.ExecContext(ctx, `INSERT INTO membership_ledger (id, user_id, user_seq, occurred_at, source, status)
 			VALUES ($1, 'u00001', $2, $3, 'webhook', 'active')`, fmt.Sprintf("evt_more_%d", i), 100+i, store.At(now)); err != nil {
 			t.Fatal(err)
 		}
 	})
+}
+
+// benchCalls is n, or INSIGHTS_BENCH_CALLS when set (for profiling).
+func benchCalls(n int) int {
+	var v int
+	if _, err := fmt.Sscan(os.Getenv("INSIGHTS_BENCH_CALLS"), &v); err == nil && v > 0 {
+		return v
+	}
+	return n
 }

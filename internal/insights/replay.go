@@ -65,6 +65,11 @@ type state struct {
 func (s state) paying() bool { return !s.comp && billing.GrantsAccess(s.status) }
 func (s state) compd() bool  { return s.comp && billing.GrantsAccess(s.status) }
 
+// otherThan reports a billed state priced in a currency other than ref.
+func (s state) otherThan(ref string) bool {
+	return s.billed() && s.price.Currency != "" && s.price.Currency != ref
+}
+
 // unpriced reports a paying member whose price the ledger does not know.
 func (s state) unpriced() bool { return s.paying() && s.price.Currency == "" }
 
@@ -102,6 +107,10 @@ type change struct {
 	// says they had MRR before (a comeback, not a new member).
 	before, after int64
 	returning     bool
+	dUnpriced     int
+	// otherCurrency says the change touches MRR in a currency other than
+	// the timeline's.
+	otherCurrency bool
 }
 
 // Timeline is the ledger replayed into changes in time order, and the
@@ -121,12 +130,17 @@ func (t *Timeline) Len() int { return len(t.changes) }
 func NewTimeline(entries []billing.LedgerEntry) *Timeline {
 	// One member's rows in their order; a row given twice (one id: the
 	// same member, order and time) lands beside itself and is kept once.
-	rows := slices.Clone(entries)
-	slices.SortFunc(rows, func(a, b billing.LedgerEntry) int {
+	// Pointers are sorted, not the rows, which are large.
+	order := make([]*billing.LedgerEntry, len(entries))
+	for i := range entries {
+		order[i] = &entries[i]
+	}
+	slices.SortFunc(order, func(a, b *billing.LedgerEntry) int {
 		return cmp.Or(strings.Compare(a.UserID, b.UserID), cmp.Compare(a.Seq, b.Seq),
 			a.OccurredAt.Compare(b.OccurredAt), strings.Compare(a.ID, b.ID))
 	})
-	rows = slices.CompactFunc(rows, func(a, b billing.LedgerEntry) bool { return a.ID == b.ID })
+	order = slices.CompactFunc(order, func(a, b *billing.LedgerEntry) bool { return a.ID == b.ID })
+	rows := order
 	t := &Timeline{changes: make([]change, 0, len(rows)+8)}
 	priced := map[string]int{}
 	for i, e := range rows {
@@ -150,9 +164,18 @@ func NewTimeline(entries []billing.LedgerEntry) *Timeline {
 			t.changes = append(t.changes, change{at: maxTime(end, at), user: e.UserID, ord: 2*i + 1, next: ended})
 		}
 	}
-	slices.SortFunc(t.changes, func(a, b change) int {
+	byTime := make([]*change, len(t.changes))
+	for i := range t.changes {
+		byTime[i] = &t.changes[i]
+	}
+	slices.SortFunc(byTime, func(a, b *change) int {
 		return cmp.Or(a.at.Compare(b.at), strings.Compare(a.user, b.user), cmp.Compare(a.ord, b.ord))
 	})
+	sorted := make([]change, len(byTime))
+	for i, c := range byTime {
+		sorted[i] = *c
+	}
+	t.changes = sorted
 	t.currency = mostCommon(priced)
 	cur := map[string]state{}
 	everPaid := map[string]bool{}
@@ -168,6 +191,8 @@ func NewTimeline(entries []billing.LedgerEntry) *Timeline {
 		c.before, c.after = pc+pr, nc+nr
 		c.dPayers = b2i(c.after > 0) - b2i(c.before > 0)
 		c.returning = everPaid[c.user]
+		c.dUnpriced = b2i(c.next.unpriced()) - b2i(c.prev.unpriced())
+		c.otherCurrency = c.prev.otherThan(t.currency) || c.next.otherThan(t.currency)
 		if c.after > 0 {
 			everPaid[c.user] = true
 		}
@@ -219,9 +244,11 @@ func (w *walker) advance(until time.Time) {
 		w.paying += c.dPaying
 		w.comp += c.dComp
 		w.payers += c.dPayers
-		w.unpriced += b2i(c.next.unpriced()) - b2i(c.prev.unpriced())
-		w.other(c.prev, -1)
-		w.other(c.next, 1)
+		w.unpriced += c.dUnpriced
+		if c.otherCurrency || w.ref != w.t.currency {
+			w.other(c.prev, -1)
+			w.other(c.next, 1)
+		}
 		if m := w.month; m != nil {
 			before, after := c.before, c.after
 			switch {
@@ -245,7 +272,7 @@ func (w *walker) advance(until time.Time) {
 
 // other counts a billed state in a currency other than the report's.
 func (w *walker) other(s state, sign int) {
-	if !s.billed() || s.price.Currency == "" || s.price.Currency == w.ref {
+	if !s.otherThan(w.ref) {
 		return
 	}
 	o := w.others[s.price.Currency]
