@@ -9,8 +9,16 @@ import (
 )
 
 // AccountTimes returns when each account was created, oldest first (the
-// owner's insights count free members from them).
+// owner's insights count free members from them). The list is kept until
+// an account is added or removed (table_versions "users_created"); callers
+// must not change it.
 func AccountTimes(ctx context.Context, db *store.DB) ([]time.Time, error) {
+	return store.ReadThrough(ctx, db, "users_created", func(ctx context.Context) ([]time.Time, error) {
+		return readAccountTimes(ctx, db)
+	})
+}
+
+func readAccountTimes(ctx context.Context, db *store.DB) ([]time.Time, error) {
 	rows, err := db.Read.QueryContext(ctx, `SELECT created_at FROM users ORDER BY created_at`)
 	if err != nil {
 		return nil, fmt.Errorf("read account times: %w", err)

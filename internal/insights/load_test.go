@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"tribe/internal/auth"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -46,6 +47,37 @@ func TestKeptLedgerSeesEveryNewRow(t *testing.T) {
 		add(3, now.Add(time.Second))
 		if n := changes(); n != 3 {
 			t.Fatalf("after a third row: %d", n)
+		}
+	})
+}
+
+// TestKeptAccountTimesSeeNewAccounts: the kept creation times change when
+// an account is added or removed.
+func TestKeptAccountTimesSeeNewAccounts(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		count := func() int {
+			t.Helper()
+			times, err := auth.AccountTimes(ctx, db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(times)
+		}
+		if n := count(); n != 0 {
+			t.Fatalf("no accounts: %d", n)
+		}
+		if _, err := db.Write.ExecContext(ctx, `INSERT INTO users (id, email, email_normalized, password_hash) VALUES ('u1', 'a@example.com', 'a@example.com', 'x')`); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(); n != 1 {
+			t.Fatalf("after a sign-up: %d", n)
+		}
+		if _, err := db.Write.ExecContext(ctx, `DELETE FROM users WHERE id = 'u1'`); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(); n != 0 {
+			t.Fatalf("after a deletion: %d", n)
 		}
 	})
 }

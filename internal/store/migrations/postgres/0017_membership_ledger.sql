@@ -59,3 +59,15 @@ SELECT 'backfill_' || user_id, user_id, 1, created_at, 'backfill', status, COALE
 INSERT INTO table_versions (name) VALUES ('membership_ledger');
 CREATE TRIGGER membership_ledger_changed AFTER INSERT ON membership_ledger
 FOR EACH STATEMENT EXECUTE FUNCTION count_table_change();
+
+-- Insights keep the accounts' creation times until an account is added or
+-- removed (a creation time never changes).
+INSERT INTO table_versions (name) VALUES ('users_created');
+CREATE FUNCTION count_users_created() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE table_versions SET version = version + 1 WHERE name = 'users_created';
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER users_created_changed AFTER INSERT OR DELETE OR TRUNCATE ON users
+FOR EACH STATEMENT EXECUTE FUNCTION count_users_created();

@@ -56,3 +56,11 @@ SELECT 'backfill_' || user_id, user_id, 1, created_at, 'backfill', status, COALE
 INSERT INTO table_versions (name) VALUES ('membership_ledger');
 CREATE TRIGGER membership_ledger_inserted AFTER INSERT ON membership_ledger
 BEGIN UPDATE table_versions SET version = version + 1 WHERE name = 'membership_ledger'; END;
+
+-- Insights keep the accounts' creation times until an account is added or
+-- removed (a creation time never changes).
+INSERT INTO table_versions (name) VALUES ('users_created');
+CREATE TRIGGER users_created_inserted AFTER INSERT ON users
+BEGIN UPDATE table_versions SET version = version + 1 WHERE name = 'users_created'; END;
+CREATE TRIGGER users_created_deleted AFTER DELETE ON users
+BEGIN UPDATE table_versions SET version = version + 1 WHERE name = 'users_created'; END;
