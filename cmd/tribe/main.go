@@ -42,6 +42,9 @@ Usage:
   tribe admin      grant EMAIL, revoke EMAIL or list: admin rights; comp EMAIL [--until
                    YYYY-MM-DD], uncomp EMAIL or members: complimentary membership and
                    the members list (tribe admin help)
+  tribe billing reconcile [--apply]
+                   compare Stripe's subscriptions with the site's memberships and MRR;
+                   --apply fixes the site's side (tribe billing help)
   tribe backup F   write one archive of the database (SQLite) and uploaded files to F, while serving
   tribe restore F  unpack archive F into an empty TRIBE_DATA_DIR
   tribe version    print the version
@@ -68,6 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runAdmin(args[1:], stdout, stderr)
 	case "backup":
 		return runBackup(args[1:], stdout, stderr)
+	case "billing":
+		return runBilling(args[1:], stdout, stderr)
 	case "restore":
 		return runRestore(args[1:], stdout, stderr)
 	case "version", "--version":

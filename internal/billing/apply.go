@@ -180,6 +180,9 @@ func (s *Service) applySub(ctx context.Context, tx *sql.Tx, userID string, in re
 	if err != nil {
 		return false, fmt.Errorf("write subscription %s of %s: %w", next.ID, userID, err)
 	}
+	if err := appendLedger(ctx, tx, ledgerOfSub(userID, in, *next), now); err != nil {
+		return false, err
+	}
 	after := next.grants()
 	released := false
 	if after {

@@ -86,6 +86,11 @@ func (s *Service) CompTx(ctx context.Context, tx *sql.Tx, userID string, until *
 		if err != nil {
 			return fmt.Errorf("make %s complimentary: %w", userID, err)
 		}
+		grant := LedgerEntry{UserID: userID, OccurredAt: now, Source: SourceCompGrant, Status: StatusActive,
+			Complimentary: true, CompUntil: until}
+		if err := appendLedger(ctx, tx, grant, now); err != nil {
+			return err
+		}
 		h, err := readHold(ctx, tx, userID)
 		if err != nil {
 			return err
@@ -124,7 +129,10 @@ func (s *Service) Uncomp(ctx context.Context, userID string) error {
 			}
 			return err
 		}
-		return nil
+		now := s.now()
+		end := LedgerEntry{UserID: userID, OccurredAt: now, Source: SourceCompEnd, Status: StatusCanceled,
+			Complimentary: true, CompUntil: &now}
+		return appendLedger(ctx, tx, end, now)
 	})
 }
 

@@ -22,6 +22,7 @@ func (s *Service) onSubscription(ctx context.Context, ev stripe.Event, in remote
 	if err == nil && synced == in.AsOf && in.OurPrice {
 		fetched = s.tryFetch(ctx, in.ID, in.AsOf)
 	}
+	in.EventID = ev.ID
 	return s.onceChanged(ctx, ev, func(tx *sql.Tx) ([]string, error) {
 		return s.applyFound(ctx, tx, in, fetched)
 	})
@@ -44,6 +45,14 @@ func (s *Service) applyFound(ctx context.Context, tx *sql.Tx, in remoteSub, fetc
 		return nil, err
 	}
 	return []string{userID}, nil
+}
+
+// withEvent names the webhook event a fetched state is applied for (nil:
+// nothing fetched).
+func (r *remoteSub) withEvent(id string) {
+	if r != nil {
+		r.EventID = id
+	}
 }
 
 // tryFetch reads a subscription from Stripe, or logs and returns nil. The
@@ -75,6 +84,7 @@ func (s *Service) onCheckoutCompleted(ctx context.Context, ev stripe.Event, cs *
 	var fetched *remoteSub
 	if cs.Subscription != nil && cs.Subscription.ID != "" {
 		fetched = s.tryFetch(ctx, cs.Subscription.ID, ev.Created)
+		fetched.withEvent(ev.ID)
 	}
 	return s.onceChanged(ctx, ev, func(tx *sql.Tx) ([]string, error) {
 		id, err := knownUser(ctx, tx, userID)
@@ -116,6 +126,7 @@ func (s *Service) onInvoice(ctx context.Context, ev stripe.Event, inv *stripe.In
 		return Handled{Outcome: Ignored}, nil // not a subscription's invoice
 	}
 	fetched := s.tryFetch(ctx, subID, ev.Created)
+	fetched.withEvent(ev.ID)
 	failed := ev.Type == "invoice.payment_failed"
 	return s.onceChanged(ctx, ev, func(tx *sql.Tx) ([]string, error) {
 		in := remoteSub{ID: subID, MetaUserID: meta}

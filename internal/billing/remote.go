@@ -28,6 +28,15 @@ type remoteSub struct {
 	// AsOf is the Stripe time (Unix seconds) this state is from: the event's
 	// created, or the Date of the API response it was read from.
 	AsOf int64
+	// Price is what one interval of STRIPE_PRICE_ID's items costs, for the
+	// membership ledger.
+	Price Price
+	// EventID is the webhook event this state came with ("" when read
+	// outside a webhook): the ledger row's id.
+	EventID string
+	// Source is the ledger source of a state applied outside a webhook
+	// (SourceReconcile); "" lets the ledger tell webhook from refresh.
+	Source string
 }
 
 func (s *Service) remote(sub *stripe.Subscription, asOf int64) remoteSub {
@@ -43,6 +52,7 @@ func (s *Service) remote(sub *stripe.Subscription, asOf int64) remoteSub {
 			}
 			r.OurPrice = true
 			end = max(end, it.CurrentPeriodEnd)
+			r.Price.add(it, string(sub.Currency))
 		}
 	}
 	if sub.CancelAt > 0 && r.Status != StatusCanceled {

@@ -7,7 +7,7 @@ import "strings"
 // (the web unit tests check the same list).
 var appRoutes = []string{
 	"/", "/about", "/projects", "/mcp", "/tribe", "/booking", "/auth", "/members",
-	"/agent-test", "/goal", "/lean-agentic", "/midstreamer", "/agentic-payments",
+	"/admin/insights", "/agent-test", "/goal", "/lean-agentic", "/midstreamer", "/agentic-payments",
 	"/ai-defence", "/aimds",
 	// The offers booked on the site ("booking": "native" in content/services.json).
 	"/book/session-15", "/book/session-30", "/book/session-60", "/book/private", "/book/group",

@@ -126,6 +126,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 		&membersAPI{db: o.DB, cfg: o.Config, billing: svc.Billing, auth: svc.Auth, avatars: svc.Avatars, now: svc.Clock, pub: pub},
 		&showupAPI{db: o.DB, levels: svc.Levels, now: svc.Clock, pub: pub, logger: o.Logger},
 		&projectsAPI{db: o.DB, levels: svc.Levels, now: svc.Clock, pub: pub},
+		&insightsAPI{db: o.DB, billing: svc.Billing, now: svc.Clock},
 		&devMailAPI{db: o.DB, cfg: o.Config, logger: o.Logger},
 		newEventsAPI(svc.Hub, svc.Auth, o.Logger, o.heartbeatOr(eventsHeartbeat)),
 		newBookingAPI(o.Config, svc.Booking, svc.Hub, o.Logger, o.heartbeatOr(eventsHeartbeat)),

@@ -22,9 +22,11 @@ export interface FakeSubscription {
   userId: string;
   periodEnd: number;
   cancelAtPeriodEnd?: boolean;
+  /** The price's unit amount in cents (USD, monthly); the price has none when absent. */
+  amount?: number;
 }
 
-function subscriptionObject(s: FakeSubscription): Record<string, unknown> {
+export function subscriptionObject(s: FakeSubscription): Record<string, unknown> {
   return {
     id: s.id,
     object: 'subscription',
@@ -43,7 +45,16 @@ function subscriptionObject(s: FakeSubscription): Record<string, unknown> {
           subscription: s.id,
           current_period_end: s.periodEnd,
           current_period_start: s.periodEnd - 30 * 86_400,
-          price: { id: STRIPE_PRICE, object: 'price' },
+          price:
+            s.amount === undefined
+              ? { id: STRIPE_PRICE, object: 'price' }
+              : {
+                  id: STRIPE_PRICE,
+                  object: 'price',
+                  unit_amount: s.amount,
+                  currency: 'usd',
+                  recurring: { interval: 'month', interval_count: 1 },
+                },
           quantity: 1,
         },
       ],

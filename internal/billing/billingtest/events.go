@@ -17,6 +17,13 @@ type Sub struct {
 	CancelAtPeriodEnd bool
 	CancelAt          int64
 	Created           int64
+	// Amount is the price's unit amount in the smallest currency unit;
+	// Currency ("usd" when empty) and Interval ("month" when empty) its
+	// currency and billing interval; Quantity (1 when 0) the item's.
+	Amount   int64
+	Currency string
+	Interval string
+	Quantity int64
 }
 
 // Object is the subscription as Stripe's API (pinned version) shows it.
@@ -29,6 +36,16 @@ func (s Sub) Object() map[string]any {
 	if s.CancelAt != 0 {
 		cancelAt = s.CancelAt
 	}
+	currency, interval, quantity := s.Currency, s.Interval, s.Quantity
+	if currency == "" {
+		currency = "usd"
+	}
+	if interval == "" {
+		interval = "month"
+	}
+	if quantity == 0 {
+		quantity = 1
+	}
 	return map[string]any{
 		"id":                   s.ID,
 		"object":               "subscription",
@@ -37,6 +54,7 @@ func (s Sub) Object() map[string]any {
 		"cancel_at_period_end": s.CancelAtPeriodEnd,
 		"cancel_at":            cancelAt,
 		"created":              s.Created,
+		"currency":             currency,
 		"metadata":             meta,
 		"items": map[string]any{
 			"object": "list",
@@ -46,8 +64,9 @@ func (s Sub) Object() map[string]any {
 				"subscription":         s.ID,
 				"current_period_end":   s.PeriodEnd,
 				"current_period_start": s.PeriodEnd - 30*24*3600,
-				"price":                map[string]any{"id": s.Price, "object": "price"},
-				"quantity":             1,
+				"price": map[string]any{"id": s.Price, "object": "price", "unit_amount": s.Amount, "currency": currency,
+					"recurring": map[string]any{"interval": interval, "interval_count": 1}},
+				"quantity": quantity,
 			}},
 		},
 	}

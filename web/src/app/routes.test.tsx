@@ -15,6 +15,8 @@ const specRoutes = [
   '/booking',
   '/auth',
   '/members',
+  // The owner's numbers (issue 25), admins only.
+  '/admin/insights',
   '/agent-test',
   '/goal',
   '/lean-agentic',

@@ -29,6 +29,8 @@ const McpPage = lazyPage(() => import('@/features/mcp/McpPage'), 'McpPage');
 const TribeRoute = lazyPage(() => import('./pages/tribe'), 'TribeRoute');
 const AuthPage = lazyPage(() => import('@/features/auth/AuthPage'), 'AuthPage');
 const MembersRoute = lazyPage(() => import('./pages/members'), 'MembersRoute');
+// Admins only: its own chunk, so no public page carries the charts.
+const InsightsPage = lazyPage(() => import('@/features/insights/InsightsPage'), 'InsightsPage');
 const AgentTestPage = lazyPage(() => import('@/features/agent/AgentTestPage'), 'AgentTestPage');
 const GoalPage = lazyPage(() => import('@/features/goal/GoalPage'), 'GoalPage');
 const LeanAgenticPage = lazyPage(
@@ -58,6 +60,7 @@ export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType 
   { path: '/booking', Component: BookingPage },
   { path: '/auth', Component: AuthPage },
   { path: '/members', Component: MembersRoute },
+  { path: '/admin/insights', Component: InsightsPage },
   { path: '/agent-test', Component: AgentTestPage },
   { path: '/goal', Component: GoalPage },
   { path: '/lean-agentic', Component: LeanAgenticPage },

@@ -88,6 +88,13 @@ export const pageMeta: Readonly<Record<string, PageMeta>> = {
     prerender: false,
     index: false,
   },
+  '/admin/insights': {
+    title: 'Insights',
+    description: "The owner's numbers: recurring revenue, members, bookings and turnout.",
+    keywords: common,
+    prerender: false,
+    index: false,
+  },
   '/agent-test': {
     title: 'Agent test',
     description: 'AI agent test page for admins.',

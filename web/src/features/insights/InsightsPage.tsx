@@ -1,0 +1,651 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { ShieldAlert } from 'lucide-react';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Page } from '@/components/ui/page';
+import { PageHeader } from '@/components/ui/page-header';
+import { ApiError, errorMessage } from '@/lib/api';
+import type { Report } from '@/lib/api-types/insights';
+import { cn } from '@/lib/cn';
+import { plural } from '@/lib/plural';
+import { createQueryClient } from '@/lib/query';
+import { useSession } from '@/lib/session';
+import { useInsights } from './api/get-insights';
+import { Chart } from './components/Chart';
+import { ChartCard } from './components/ChartCard';
+import { decimalAmount, formatMoney, formatRate } from './lib/format';
+import {
+  checkRange,
+  isoDay,
+  PERIODS,
+  type PeriodKind,
+  presetRange,
+  type Range,
+} from './lib/period';
+
+/**
+ * /admin/insights: the owner's numbers (revenue, members, engagement) for a period. Who is an
+ * admin is the server's decision; the page only spares others a request it would refuse.
+ */
+export function InsightsPage() {
+  const [client] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={client}>
+      <Page title="Insights">
+        <PageHeader
+          command="tribe insights"
+          title="Insights"
+          lead="Recurring revenue, members, bookings and turnout, replayed from the membership ledger."
+        />
+        <Gate />
+      </Page>
+    </QueryClientProvider>
+  );
+}
+
+function Gate() {
+  const state = useSession();
+  if (state.status === 'unknown') {
+    return (
+      <p role="status" className="mt-8 font-mono text-sm text-muted">
+        <span className="text-term-green">$</span> checking access…
+      </p>
+    );
+  }
+  if (state.status === 'signed-out' || !state.user.is_admin) {
+    return (
+      <Card className="mt-8 flex max-w-lg flex-col items-start gap-3">
+        <h2 className="flex items-center gap-2 text-lg font-semibold text-fg">
+          <ShieldAlert size={20} aria-hidden="true" className="text-term-red" />
+          Admins only
+        </h2>
+        <p className="text-sm text-muted">
+          Insights are for the site's administrators.{' '}
+          {state.status === 'signed-out' ? (
+            <a href="/auth" className="text-term-green underline underline-offset-2">
+              Sign in
+            </a>
+          ) : null}
+        </p>
+      </Card>
+    );
+  }
+  return <Insights />;
+}
+
+function Insights() {
+  const today = isoDay(new Date());
+  const [kind, setKind] = useState<PeriodKind>('30d');
+  const [custom, setCustom] = useState<Range>(() => presetRange('90d', today));
+  const range = kind === 'custom' ? custom : presetRange(kind, today);
+  const query = useInsights(range);
+  const serverField = query.error instanceof ApiError ? query.error.field : undefined;
+
+  return (
+    <div className="mt-8 flex flex-col gap-10">
+      <PeriodPicker
+        kind={kind}
+        onKind={setKind}
+        custom={custom}
+        onCustom={setCustom}
+        today={today}
+        serverError={
+          serverField ? { field: serverField, message: errorMessage(query.error) } : undefined
+        }
+      />
+      {query.isPending ? (
+        <p role="status" className="font-mono text-sm text-muted">
+          <span className="text-term-green">$</span> replaying the ledger…
+        </p>
+      ) : query.isError && !serverField ? (
+        <div
+          role="alert"
+          className="flex flex-wrap items-center gap-3 rounded-md border border-term-red/50 bg-term-red/10 px-4 py-3 text-sm text-term-red"
+        >
+          {errorMessage(query.error)}
+          <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : query.data ? (
+        <div
+          aria-busy={query.isFetching}
+          className={cn('flex flex-col gap-10', query.isFetching && 'opacity-70')}
+        >
+          <p className="sr-only" role="status">
+            Showing {query.data.from} to {query.data.to}.
+          </p>
+          <Revenue report={query.data} />
+          <Members report={query.data} />
+          <Engagement report={query.data} />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function PeriodPicker({
+  kind,
+  onKind,
+  custom,
+  onCustom,
+  today,
+  serverError,
+}: {
+  kind: PeriodKind;
+  onKind: (k: PeriodKind) => void;
+  custom: Range;
+  onCustom: (r: Range) => void;
+  today: string;
+  serverError?: { field: string; message: string };
+}) {
+  const [draft, setDraft] = useState<Range>(custom);
+  const [errors, setErrors] = useState<Partial<Record<keyof Range, string>>>({});
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    const found = checkRange(draft, today);
+    setErrors(found);
+    if (!found.from && !found.to) onCustom(draft);
+  };
+  const fieldError = (f: keyof Range) =>
+    errors[f] ?? (kind === 'custom' && serverError?.field === f ? serverError.message : undefined);
+  return (
+    <div className="flex flex-col gap-4">
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-2 text-sm font-medium text-fg">Period</legend>
+        <div className="flex flex-wrap gap-2">
+          {PERIODS.map((p) => (
+            <label
+              key={p.kind}
+              className={cn(
+                'cursor-pointer rounded-md border px-3 py-2 font-mono text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-term-cyan',
+                kind === p.kind
+                  ? 'border-term-green bg-term-green/10 text-term-green'
+                  : 'border-ink-600 text-muted hover:text-fg',
+              )}
+            >
+              <input
+                type="radio"
+                name="period"
+                value={p.kind}
+                checked={kind === p.kind}
+                onChange={() => onKind(p.kind)}
+                className="sr-only"
+              />
+              {p.label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {kind === 'custom' ? (
+        <form onSubmit={apply} noValidate className="flex flex-wrap items-start gap-3">
+          <DayField
+            id="insights-from"
+            label="First day"
+            value={draft.from}
+            max={today}
+            error={fieldError('from')}
+            onChange={(from) => setDraft({ ...draft, from })}
+          />
+          <DayField
+            id="insights-to"
+            label="Last day"
+            value={draft.to}
+            max={today}
+            error={fieldError('to')}
+            onChange={(to) => setDraft({ ...draft, to })}
+          />
+          <Button type="submit" size="sm" className="mt-6">
+            Show
+          </Button>
+        </form>
+      ) : null}
+    </div>
+  );
+}
+
+function DayField({
+  id,
+  label,
+  value,
+  max,
+  error,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  max: string;
+  error?: string;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm text-muted">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="date"
+        value={value}
+        max={max}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className="h-9 rounded-md border border-ink-600 bg-ink-850 px-2 font-mono text-sm text-fg [color-scheme:dark]"
+      />
+      {error ? (
+        <p id={`${id}-error`} className="max-w-56 text-xs text-term-red">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function Tile({ label, value, note }: { label: string; value: ReactNode; note?: ReactNode }) {
+  return (
+    <div className="rounded-lg border border-ink-700 bg-ink-850/80 px-4 py-3">
+      <dt className="text-xs text-muted">{label}</dt>
+      <dd className="mt-1 font-mono text-xl font-semibold text-fg">{value}</dd>
+      {note ? <dd className="mt-0.5 text-xs text-dim">{note}</dd> : null}
+    </div>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section aria-label={title} className="flex flex-col gap-4">
+      <h2 className="text-2xl font-bold text-fg">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function Revenue({ report }: { report: Report }) {
+  const cur = report.currency;
+  const money = (v: number) => formatMoney(v, cur);
+  const short = (v: number) => formatMoney(v, cur).replace(/\.00$/, '');
+  const dec = (v: number) => decimalAmount(v, cur);
+  const t = report.totals;
+  const m = report.months;
+  const flows = [
+    { key: 'new', label: 'New', color: 'text-term-green', values: m.map((x) => x.new_mrr) },
+    {
+      key: 'react',
+      label: 'Reactivated',
+      color: 'text-term-cyan',
+      values: m.map((x) => x.reactivated_mrr),
+    },
+    {
+      key: 'exp',
+      label: 'Expansion',
+      color: 'text-violet-400',
+      values: m.map((x) => x.expansion_mrr),
+    },
+    {
+      key: 'con',
+      label: 'Contraction',
+      color: 'text-term-amber',
+      values: m.map((x) => x.contraction_mrr),
+    },
+    { key: 'churn', label: 'Churned', color: 'text-term-red', values: m.map((x) => x.churned_mrr) },
+  ];
+  const suffix = `${report.from}_${report.to}`;
+  return (
+    <Section title="Revenue">
+      <dl className="grid grid-cols-2 gap-3 lg:grid-cols-5">
+        <Tile label="Committed MRR" value={money(t.committed_mrr)} note="active, renewing" />
+        <Tile label="At-risk MRR" value={money(t.at_risk_mrr)} note="set to cancel at period end" />
+        <Tile label="Complimentary" value={t.complimentary} note="no revenue" />
+        <Tile label="Net new MRR" value={money(t.net_new_mrr)} note="in this period" />
+        <Tile label="Bookings, net" value={money(t.bookings_net)} note="one-off, not in MRR" />
+      </dl>
+      {report.unpriced > 0 ? (
+        <p className="rounded-md border border-term-amber/50 bg-term-amber/10 px-4 py-3 text-sm text-term-amber">
+          {plural(report.unpriced, 'paying member has', 'paying members have')} no known price
+          (memberships from before the ledger). Run <code>tribe billing reconcile --apply</code> to
+          read the prices from Stripe.
+        </p>
+      ) : null}
+      {report.other_currencies.length > 0 ? (
+        <p className="text-sm text-muted">
+          Not summed (another currency than the price's):{' '}
+          {report.other_currencies
+            .map(
+              (o) =>
+                `${formatMoney(o.mrr, o.currency)} MRR from ${plural(o.members, 'member')}, ${formatMoney(o.bookings_net, o.currency)} bookings`,
+            )
+            .join('; ')}
+          .
+        </p>
+      ) : null}
+      <ChartCard
+        title="MRR over time"
+        description="Committed and at-risk recurring revenue at the end of each step."
+        fileName={`mrr_${suffix}.csv`}
+        table={{
+          header: ['Day', 'Committed', 'At risk'],
+          rows: report.points.map((p) => [p.date, money(p.committed_mrr), money(p.at_risk_mrr)]),
+          csv: report.points.map((p) => [p.date, dec(p.committed_mrr), dec(p.at_risk_mrr)]),
+        }}
+      >
+        <Chart
+          kind="line"
+          title="MRR over time, committed and at risk"
+          labels={report.points.map((p) => p.date)}
+          format={short}
+          minTop={10_000}
+          series={[
+            {
+              key: 'committed',
+              label: 'Committed',
+              color: 'text-term-green',
+              values: report.points.map((p) => p.committed_mrr),
+            },
+            {
+              key: 'risk',
+              label: 'At risk',
+              color: 'text-term-amber',
+              values: report.points.map((p) => p.at_risk_mrr),
+            },
+          ]}
+        />
+      </ChartCard>
+      <ChartCard
+        title="Net new MRR by month"
+        description="New and returning members and price changes above the line; leaving below."
+        fileName={`net-new-mrr_${suffix}.csv`}
+        table={{
+          header: ['Month', 'New', 'Reactivated', 'Expansion', 'Contraction', 'Churned', 'Net'],
+          rows: m.map((x) => [
+            x.month,
+            money(x.new_mrr),
+            money(x.reactivated_mrr),
+            money(x.expansion_mrr),
+            money(x.contraction_mrr),
+            money(x.churned_mrr),
+            money(x.net_new_mrr),
+          ]),
+          csv: m.map((x) => [
+            x.month,
+            dec(x.new_mrr),
+            dec(x.reactivated_mrr),
+            dec(x.expansion_mrr),
+            dec(x.contraction_mrr),
+            dec(x.churned_mrr),
+            dec(x.net_new_mrr),
+          ]),
+        }}
+      >
+        <Chart
+          kind="stacked"
+          title="Net new MRR by month"
+          labels={m.map((x) => x.month)}
+          format={short}
+          minTop={10_000}
+          series={flows}
+        />
+      </ChartCard>
+      <ChartCard
+        title="One-off revenue by month"
+        description="Bookings and trainings: paid, refunded and what stayed. Never part of MRR."
+        fileName={`bookings_${suffix}.csv`}
+        table={{
+          header: ['Month', 'Gross', 'Refunded', 'Net'],
+          rows: m.map((x) => [
+            x.month,
+            money(x.bookings_gross),
+            money(x.bookings_refunded),
+            money(x.bookings_net),
+          ]),
+          csv: m.map((x) => [
+            x.month,
+            dec(x.bookings_gross),
+            dec(x.bookings_refunded),
+            dec(x.bookings_net),
+          ]),
+        }}
+      >
+        <Chart
+          kind="bars"
+          title="One-off revenue by month: gross, refunded and net"
+          labels={m.map((x) => x.month)}
+          format={short}
+          minTop={10_000}
+          series={[
+            {
+              key: 'gross',
+              label: 'Gross',
+              color: 'text-term-cyan',
+              values: m.map((x) => x.bookings_gross),
+            },
+            {
+              key: 'refunded',
+              label: 'Refunded',
+              color: 'text-term-red',
+              values: m.map((x) => x.bookings_refunded),
+            },
+            {
+              key: 'net',
+              label: 'Net',
+              color: 'text-term-green',
+              values: m.map((x) => x.bookings_net),
+            },
+          ]}
+        />
+      </ChartCard>
+    </Section>
+  );
+}
+
+function Members({ report }: { report: Report }) {
+  const t = report.totals;
+  const p = report.points;
+  const m = report.months;
+  const suffix = `${report.from}_${report.to}`;
+  const pct = (v: number) => `${Math.round(v)}%`;
+  return (
+    <Section title="Members">
+      <dl className="grid grid-cols-2 gap-3 lg:grid-cols-5">
+        <Tile label="Paying" value={t.paying} />
+        <Tile label="Complimentary" value={t.complimentary} />
+        <Tile label="Free" value={t.free} note="accounts without membership" />
+        <Tile label="Seats left" value={t.seats_left} note={`of ${t.capacity}`} />
+        <Tile label="Wait list" value={t.waitlist} />
+      </dl>
+      <ChartCard
+        title="Members over time"
+        fileName={`members_${suffix}.csv`}
+        table={{
+          header: ['Day', 'Paying', 'Complimentary', 'Free'],
+          rows: p.map((x) => [x.date, String(x.paying), String(x.complimentary), String(x.free)]),
+          csv: p.map((x) => [x.date, x.paying, x.complimentary, x.free]),
+        }}
+      >
+        <Chart
+          kind="line"
+          title="Paying, complimentary and free members over time"
+          labels={p.map((x) => x.date)}
+          format={(v) => String(v)}
+          series={[
+            {
+              key: 'paying',
+              label: 'Paying',
+              color: 'text-term-green',
+              values: p.map((x) => x.paying),
+            },
+            {
+              key: 'comp',
+              label: 'Complimentary',
+              color: 'text-term-cyan',
+              values: p.map((x) => x.complimentary),
+            },
+            { key: 'free', label: 'Free', color: 'text-muted', values: p.map((x) => x.free) },
+          ]}
+        />
+      </ChartCard>
+      <ChartCard
+        title="Seats left and wait list"
+        description={`Seats left of the cap of ${t.capacity}, and people waiting for one.`}
+        fileName={`seats-waitlist_${suffix}.csv`}
+        table={{
+          header: ['Day', 'Seats left', 'Wait list'],
+          rows: p.map((x) => [x.date, String(x.seats_left), String(x.waitlist)]),
+          csv: p.map((x) => [x.date, x.seats_left, x.waitlist]),
+        }}
+      >
+        <Chart
+          kind="line"
+          title="Seats left and wait list size over time"
+          labels={p.map((x) => x.date)}
+          format={(v) => String(v)}
+          series={[
+            {
+              key: 'seats',
+              label: 'Seats left',
+              color: 'text-term-green',
+              values: p.map((x) => x.seats_left),
+            },
+            {
+              key: 'wait',
+              label: 'Wait list',
+              color: 'text-term-amber',
+              values: p.map((x) => x.waitlist),
+            },
+          ]}
+        />
+      </ChartCard>
+      <ChartCard
+        title="Churn by month"
+        description="Logo churn: paying members who left, of those paying at the start. Revenue churn: MRR lost to leaving and paying less, of the MRR at the start."
+        fileName={`churn_${suffix}.csv`}
+        table={{
+          header: [
+            'Month',
+            'Paying at start',
+            'Left',
+            'Logo churn',
+            'Revenue churn',
+            'Joined wait list',
+          ],
+          rows: m.map((x) => [
+            x.month,
+            String(x.start_payers),
+            String(x.churned_payers),
+            formatRate(x.logo_churn),
+            formatRate(x.revenue_churn),
+            String(x.waitlist_joined),
+          ]),
+          csv: m.map((x) => [
+            x.month,
+            x.start_payers,
+            x.churned_payers,
+            x.logo_churn ?? '',
+            x.revenue_churn ?? '',
+            x.waitlist_joined,
+          ]),
+        }}
+      >
+        <Chart
+          kind="bars"
+          title="Logo churn and revenue churn by month, in per cent"
+          labels={m.map((x) => x.month)}
+          format={pct}
+          series={[
+            {
+              key: 'logo',
+              label: 'Logo churn',
+              color: 'text-term-red',
+              values: m.map((x) => (x.logo_churn ?? 0) * 100),
+            },
+            {
+              key: 'revenue',
+              label: 'Revenue churn',
+              color: 'text-term-amber',
+              values: m.map((x) => (x.revenue_churn ?? 0) * 100),
+            },
+          ]}
+        />
+      </ChartCard>
+    </Section>
+  );
+}
+
+function Engagement({ report }: { report: Report }) {
+  const s = report.sessions;
+  const label = (x: Report['sessions'][number]) => `${x.starts_at.slice(0, 10)} ${x.title}`;
+  return (
+    <Section title="Engagement">
+      <p className="text-sm text-muted">
+        Members at risk of drifting away are listed in the{' '}
+        <a href="/members" className="text-term-green underline underline-offset-2">
+          Admin tab of the members area
+        </a>
+        .
+      </p>
+      {s.length === 0 ? (
+        <Card>
+          <p className="text-sm text-muted">No live sessions started in this period.</p>
+        </Card>
+      ) : (
+        <ChartCard
+          title="Session turnout"
+          description="RSVP rate and attendance rate of the members with access when each session began; show-up is of those who said they would come."
+          fileName={`sessions_${report.from}_${report.to}.csv`}
+          table={{
+            header: [
+              'Session',
+              'Members',
+              'Going',
+              'Present',
+              'RSVP rate',
+              'Attendance',
+              'Show-up',
+            ],
+            rows: s.map((x) => [
+              label(x),
+              String(x.members),
+              String(x.going),
+              String(x.present),
+              formatRate(x.rsvp_rate),
+              formatRate(x.attendance_rate),
+              formatRate(x.show_up_rate),
+            ]),
+            csv: s.map((x) => [
+              label(x),
+              x.members,
+              x.going,
+              x.present,
+              x.rsvp_rate ?? '',
+              x.attendance_rate ?? '',
+              x.show_up_rate ?? '',
+            ]),
+          }}
+        >
+          <Chart
+            kind="bars"
+            title="RSVP rate and attendance rate per session, in per cent"
+            labels={s.map((x) => x.starts_at.slice(5, 10))}
+            format={(v) => `${Math.round(v)}%`}
+            series={[
+              {
+                key: 'rsvp',
+                label: 'RSVP rate',
+                color: 'text-term-cyan',
+                values: s.map((x) => (x.rsvp_rate ?? 0) * 100),
+              },
+              {
+                key: 'att',
+                label: 'Attendance rate',
+                color: 'text-term-green',
+                values: s.map((x) => (x.attendance_rate ?? 0) * 100),
+              },
+            ]}
+          />
+        </ChartCard>
+      )}
+    </Section>
+  );
+}
