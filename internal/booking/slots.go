@@ -288,6 +288,11 @@ func readCalendar(ctx context.Context, q queryFunc, r *rules, live []span, lo, h
 	if err := readBookings(ctx, q, r, cal, lo.Add(-margin), hi.Add(margin), now, exclude); err != nil {
 		return nil, err
 	}
-	cal.busy = merge(append(cal.busy, live...))
+	// The owner's own calendars (calendars.go) take their time as well.
+	ext, err := readExternalBusy(ctx, q, lo.Add(-margin), hi.Add(margin))
+	if err != nil {
+		return nil, err
+	}
+	cal.busy = merge(append(append(cal.busy, live...), ext...))
 	return cal, nil
 }

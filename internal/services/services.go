@@ -102,6 +102,7 @@ func newBooking(cfg *config.Config, db *store.DB, site *content.Site, hub *event
 	}
 	opts := []booking.Option{
 		booking.WithLogger(logger),
+		booking.WithPrivateCalendars(cfg.CalendarAllowPrivate),
 		booking.WithChangeNotice(func(ctx context.Context, id string) {
 			// The change is made; the notice must not fail or cancel it.
 			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
