@@ -122,7 +122,14 @@ func defineZone(tz *ics.VTimezone, until time.Time) (*definedZone, error) {
 		}
 		starts := []time.Time{start}
 		for _, p := range base.GetProperties(ics.ComponentPropertyRrule) {
-			occ, err := expandRule(p.Value, start, time.Time{}, until)
+			// Zones are defined from long ago (Outlook writes 1601), and the
+			// recurrence library cannot count more than 292 years: start
+			// a yearly rule without a COUNT a few years before it matters.
+			from := start
+			if y := until.Year() - 10; from.Year() < y && !strings.Contains(strings.ToUpper(p.Value), "COUNT=") {
+				from = time.Date(y, from.Month(), from.Day(), from.Hour(), from.Minute(), from.Second(), 0, time.UTC)
+			}
+			occ, err := expandRule(p.Value, from, time.Time{}, until)
 			if err != nil {
 				return nil, err
 			}

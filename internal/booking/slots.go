@@ -180,7 +180,8 @@ func readBookings(ctx context.Context, q queryFunc, r *rules, cal *calendar, lo,
 }
 
 // liveSessions is the tribe's scheduled and running live sessions that
-// touch [lo, hi), widened by the margin: the owner leads them, so their time is busy. They are
+// touch [lo, hi), widened by the margin: the owner leads them, so their time is busy;
+// and the busy time of the owner's own calendars. They are
 // read through the community package (read-only, kept until the table
 // changes).
 func (s *Service) liveSessions(ctx context.Context, lo, hi, now time.Time) ([]span, error) {
@@ -194,7 +195,13 @@ func (s *Service) liveSessions(ctx context.Context, lo, hi, now time.Time) ([]sp
 			out = append(out, span{ls.StartsAt, ls.EndsAt})
 		}
 	}
-	return out, nil
+	// The owner's own calendars (calendars.go) are busy time of the same
+	// kind: outside the bookings table, read before a booking's write.
+	ext, err := readExternalBusy(ctx, s.db.ReadRows, lo.Add(-margin), hi.Add(margin))
+	if err != nil {
+		return nil, err
+	}
+	return append(out, ext...), nil
 }
 
 // blocked is the time a call [start, start+d) takes with its buffers.
@@ -288,11 +295,6 @@ func readCalendar(ctx context.Context, q queryFunc, r *rules, live []span, lo, h
 	if err := readBookings(ctx, q, r, cal, lo.Add(-margin), hi.Add(margin), now, exclude); err != nil {
 		return nil, err
 	}
-	// The owner's own calendars (calendars.go) take their time as well.
-	ext, err := readExternalBusy(ctx, q, lo.Add(-margin), hi.Add(margin))
-	if err != nil {
-		return nil, err
-	}
-	cal.busy = merge(append(append(cal.busy, live...), ext...))
+	cal.busy = merge(append(cal.busy, live...))
 	return cal, nil
 }
