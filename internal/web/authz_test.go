@@ -409,6 +409,8 @@ func TestAuthorization(t *testing.T) {
 			is(at("GET /api/admin/booking/feed"), adminOnly(200)),
 			is(at("POST /api/admin/booking/feed"), adminOnly(201)),
 			is(at("DELETE /api/admin/booking/feed"), adminOnly(204)),
+			is(at("GET /api/admin/booking/calendars"), adminOnly(200)),
+			with(at("PUT /api/admin/booking/calendars"), same(map[string]any{"urls": []string{}}), adminOnly(200)),
 
 			// Last: signing out ends the caller's session.
 			is(at("POST /api/auth/signout"), all(204)),
