@@ -11,6 +11,7 @@ import {
 import { MONTH_NAMES } from '../calendar';
 import { formatInZone, formatMinor } from '../time';
 import { BookingsList } from './BookingsList';
+import { OwnerCalendars } from './OwnerCalendars';
 import { SettingsForm } from './SettingsForm';
 
 /**
@@ -56,6 +57,7 @@ export function BookingAdmin() {
           )}
         </div>
       </Card>
+      <OwnerCalendars ownerZone={ownerZone} />
       <BookingFeed ownerZone={ownerZone} />
     </section>
   );
