@@ -215,12 +215,11 @@ func propValue(c *ics.ComponentBase, p ics.ComponentProperty) string {
 
 // feedReader reads the times of one feed.
 type feedReader struct {
-	calZone  zone            // the calendar's zone: floating times and all-day dates
-	zones    map[string]zone // by TZID
-	lo, hi   time.Time       // the time busy intervals are wanted for
-	wallLo   time.Time       // lo - 2 days as a reading: no zone is that far from UTC
-	wallHi   time.Time
-	problems int // values skipped because they could not be read
+	calZone zone            // the calendar's zone: floating times and all-day dates
+	zones   map[string]zone // by TZID
+	// The wanted time widened by two days each side, as readings: no
+	// zone is that far from UTC.
+	wallLo, wallHi time.Time
 }
 
 // value is one read DATE or DATE-TIME: an instant, or for a DATE a date.
@@ -277,8 +276,6 @@ func (f *feedReader) readAll(p *ics.IANAProperty) []value {
 	for _, v := range strings.Split(p.Value, ",") {
 		if x, err := f.readOne(p, v); err == nil {
 			out = append(out, x)
-		} else {
-			f.problems++
 		}
 	}
 	return out
@@ -406,7 +403,7 @@ func expandBusy(data []byte, defaultZone *time.Location, lo, hi time.Time) ([]sp
 	if err != nil {
 		return nil, 0, fmt.Errorf("not an iCalendar file: %w", err)
 	}
-	f := &feedReader{calZone: ianaZone{defaultZone}, zones: map[string]zone{}, lo: lo, hi: hi,
+	f := &feedReader{calZone: ianaZone{defaultZone}, zones: map[string]zone{},
 		wallLo: lo.UTC().Add(-48 * time.Hour), wallHi: hi.UTC().Add(48 * time.Hour)}
 	for _, p := range cal.CalendarProperties {
 		if p.IANAToken == "X-WR-TIMEZONE" {
@@ -440,8 +437,6 @@ func expandBusy(data []byte, defaultZone *time.Location, lo, hi time.Time) ([]sp
 		}
 		if v, err := f.read(rid); err == nil {
 			replaced[recurrenceKey(e.Id(), v.at)] = true
-		} else {
-			f.problems++
 		}
 	}
 
@@ -454,7 +449,6 @@ func expandBusy(data []byte, defaultZone *time.Location, lo, hi time.Time) ([]sp
 	for _, e := range events {
 		start, err := f.read(e.GetProperty(ics.ComponentPropertyDtStart))
 		if err != nil {
-			f.problems++
 			continue
 		}
 		isOverride := e.HasProperty(ics.ComponentPropertyRecurrenceId)
@@ -479,7 +473,6 @@ func expandBusy(data []byte, defaultZone *time.Location, lo, hi time.Time) ([]sp
 		for _, p := range rules {
 			occ, err := expandRule(p.Value, start.wall, f.wallLo.Add(-l.span()), f.wallHi)
 			if err != nil {
-				f.problems++
 				continue
 			}
 			walls = append(walls, occ...)

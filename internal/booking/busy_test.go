@@ -22,7 +22,9 @@ var parisZone = []string{
 	"END:VTIMEZONE",
 }
 
-func utc(y int, m time.Month, d, h, min int) time.Time { return time.Date(y, m, d, h, min, 0, 0, time.UTC) }
+func utc(y int, m time.Month, d, h, min int) time.Time {
+	return time.Date(y, m, d, h, min, 0, 0, time.UTC)
+}
 
 func hasSpan(busy []span, from, until time.Time) bool {
 	for _, b := range busy {

@@ -281,8 +281,8 @@ func TestOwnerCalendarRefusesPrivateAddressesAndLimitsRedirects(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{
-		"webcal://p01-calendars.icloud.com/published/2/abc": "https://p01-calendars.icloud.com/published/2/abc",
-		"WEBCAL://calendar.google.com/calendar/ical/x/basic.ics": "https://calendar.google.com/calendar/ical/x/basic.ics",
+		"webcal://p01-calendars.icloud.com/published/2/abc":             "https://p01-calendars.icloud.com/published/2/abc",
+		"WEBCAL://calendar.google.com/calendar/ical/x/basic.ics":        "https://calendar.google.com/calendar/ical/x/basic.ics",
 		" https://outlook.office365.com/owa/calendar/a/b/calendar.ics ": "https://outlook.office365.com/owa/calendar/a/b/calendar.ics",
 	} {
 		if got, err := strict.normalizeCalendarURL(in); err != nil || got != want {
