@@ -220,6 +220,7 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 		worker{"embeddings", kbs.RunEmbeddings},
 		worker{"booking", bookingWork(set.Booking, bookingEvery, logger)},
 		worker{"knowledge gaps", func(ctx context.Context) { set.Gaps.Run(ctx, time.Hour) }},
+		worker{"calendars", calendarWork(set.Booking, calendarEvery, logger)},
 	)
 	defer stopWorkers()
 

@@ -59,3 +59,28 @@ func bookingWork(svc *booking.Service, every time.Duration, logger *slog.Logger)
 		}
 	}
 }
+
+// calendarEvery is how often the owner's calendars are looked at: each is
+// fetched when its refresh (booking.CalendarRefresh) is due.
+const calendarEvery = 30 * time.Second
+
+// calendarWork fetches the owner's calendars that are due, now and then
+// every interval until ctx ends. It runs apart from the booking work so a
+// slow calendar server never delays a hold's expiry or a reminder. Every
+// instance runs it; each fetch is leased to one of them.
+func calendarWork(svc *booking.Service, every time.Duration, logger *slog.Logger) func(ctx context.Context) {
+	return func(ctx context.Context) {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			if _, err := svc.RefreshCalendars(ctx); err != nil && ctx.Err() == nil {
+				logger.Error("calendar refresh", "err", err)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}
+}

@@ -43,6 +43,9 @@ func (s *Service) notify(ctx context.Context, tx *sql.Tx, n *notice, before, aft
 		if _, err := mail.DropPlanned(ctx, tx, reminderPrefix(after.ID)); err != nil {
 			return err
 		}
+		if _, err := mail.DropPlanned(ctx, tx, briefPrefix(after.ID)); err != nil {
+			return err
+		}
 	}
 	switch {
 	case before.Status != StatusConfirmed && after.Status == StatusConfirmed:

@@ -76,6 +76,12 @@ func (s *Service) PlanReminders(ctx context.Context) (int, error) {
 		if !ok {
 			continue
 		}
+		var brief *mail.Message // brief.go: with the 24-hour reminder
+		if r.kind == reminders[0].kind {
+			if brief, err = s.briefFor(ctx, seen, st); err != nil {
+				return queued, wrap("plan reminders", err)
+			}
+		}
 		err := s.write(ctx, now, func(tx *sql.Tx) error {
 			// Read again under the lock: a cancel or a move that committed
 			// since is seen, and one that comes later drops what is queued.
@@ -97,6 +103,11 @@ func (s *Service) PlanReminders(ctx context.Context) (int, error) {
 				}
 				if ok {
 					queued++
+				}
+			}
+			if brief != nil {
+				if _, err := mail.EnqueueOnce(ctx, tx, briefKey(b), *brief); err != nil {
+					return err
 				}
 			}
 			return nil

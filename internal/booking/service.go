@@ -57,6 +57,8 @@ type Service struct {
 	pay      Payments                                    // Stripe, when payments are on
 	onChange func(ctx context.Context, bookingID string) // live updates, after a change commits
 	log      *slog.Logger
+	cal      calendarConfig // the owner's own calendars (calendars.go)
+	brief    briefConfig    // the owner's brief before each session (brief.go)
 }
 
 // Payments is what booking needs of Stripe: billing's one-time Checkout,

@@ -182,7 +182,8 @@ func readBookings(ctx context.Context, q queryFunc, r *rules, cal *calendar, lo,
 }
 
 // liveSessions is the tribe's scheduled and running live sessions that
-// touch [lo, hi), widened by the margin: the owner leads them, so their time is busy. They are
+// touch [lo, hi), widened by the margin: the owner leads them, so their time is busy;
+// and the busy time of the owner's own calendars. They are
 // read through the community package (read-only, kept until the table
 // changes).
 func (s *Service) liveSessions(ctx context.Context, lo, hi, now time.Time) ([]span, error) {
@@ -196,7 +197,13 @@ func (s *Service) liveSessions(ctx context.Context, lo, hi, now time.Time) ([]sp
 			out = append(out, span{ls.StartsAt, ls.EndsAt})
 		}
 	}
-	return out, nil
+	// The owner's own calendars (calendars.go) are busy time of the same
+	// kind: outside the bookings table, read before a booking's write.
+	ext, err := readExternalBusy(ctx, s.db.ReadRows, lo.Add(-margin), hi.Add(margin))
+	if err != nil {
+		return nil, err
+	}
+	return append(out, ext...), nil
 }
 
 // blocked is the time a call [start, start+d) takes with its buffers.

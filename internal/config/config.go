@@ -62,6 +62,11 @@ type Config struct {
 	// the built-in planner; the Content-Security-Policy allows its origin.
 	GoalWidgetURL string
 
+	// CalendarAllowPrivate lets the owner's calendar addresses name private
+	// and loopback hosts and plain http (TRIBE_CALENDAR_ALLOW_PRIVATE): for
+	// tests and local development only.
+	CalendarAllowPrivate bool
+
 	// LogLevel is the least important log line written (TRIBE_LOG_LEVEL).
 	LogLevel slog.Level
 }
@@ -99,6 +104,7 @@ var Vars = []Var{
 	{"AI_API_KEY", "none", "API key for AI_BASE_URL"},
 	{"AI_MODEL", "none", "chat model name"},
 	{"TRIBE_GOAL_WIDGET_URL", "none: the built-in goal planner", "an external goal-planning widget script (https, or http on localhost) loaded by /goal and /?goal=true instead"},
+	{"TRIBE_CALENDAR_ALLOW_PRIVATE", "false", "true lets the owner's calendar addresses (Admin → Booking) be plain http and name private or loopback hosts: for tests and local development only"},
 	{"AI_EMBEDDING_MODEL", "none: full-text search only", "embedding model served at AI_BASE_URL/embeddings, e.g. text-embedding-3-small; adds vector similarity to knowledge-base search"},
 }
 
@@ -140,6 +146,13 @@ func Load(getenv func(string) string, dotenvPath string) (*Config, error) {
 	}
 	if level := get("TRIBE_LOG_LEVEL", "info"); c.LogLevel.UnmarshalText([]byte(level)) != nil || !namedLevel(c.LogLevel) {
 		return nil, fmt.Errorf("TRIBE_LOG_LEVEL=%q is not a log level; use debug, info, warn or error", level)
+	}
+	switch v := strings.ToLower(get("TRIBE_CALENDAR_ALLOW_PRIVATE", "false")); v {
+	case "true", "1", "yes":
+		c.CalendarAllowPrivate = true
+	case "false", "0", "no":
+	default:
+		return nil, fmt.Errorf("TRIBE_CALENDAR_ALLOW_PRIVATE=%q is not true or false; leave it unset in production", v)
 	}
 	if err := c.readAdmins(get("TRIBE_ADMIN_EMAILS", ""), get("TRIBE_ADMIN_DOMAIN", "")); err != nil {
 		return nil, err

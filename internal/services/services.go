@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"tribe/internal/agent"
 	"tribe/internal/auth"
 	"tribe/internal/billing"
 	"tribe/internal/booking"
@@ -83,7 +84,8 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 	hub := events.New(db, logger)
 	bill := billing.New(db, cfg, billing.WithLogger(logger))
 	avatars := community.NewAvatars(community.AvatarDir(cfg.DataDir), community.DefaultAvatarDecodes)
-	bk := newBooking(cfg, db, site, hub, bill, logger)
+	kbs := newKnowledgeBase(cfg, db, hub, logger)
+	bk := newBooking(cfg, db, site, hub, bill, kbs, logger)
 	owner := func(ctx context.Context) (string, string, error) {
 		st, err := bk.LoadSettings(ctx)
 		return st.OwnerName, st.OwnerEmail, err
@@ -92,7 +94,7 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 		Booking:   bk,
 		Inquiries: inquiries.New(db, owner, cfg.BaseURL, inquiries.WithClock(o.now)),
 		Hub:       hub,
-		KB:        newKnowledgeBase(cfg, db, hub, logger),
+		KB:        kbs,
 		Billing:   bill,
 		Auth: auth.New(db, auth.Config{
 			BaseURL:     cfg.BaseURL,
@@ -110,14 +112,16 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 }
 
 // newBooking builds booking over billing's Stripe client and gives billing
-// its payment events. Owner defaults: the first admin address.
-func newBooking(cfg *config.Config, db *store.DB, site *content.Site, hub *events.Hub, bill *billing.Service, logger *slog.Logger) *booking.Service {
+// its payment events, and the owner's briefs the knowledge base and the
+// model. Owner defaults: the first admin address.
+func newBooking(cfg *config.Config, db *store.DB, site *content.Site, hub *events.Hub, bill *billing.Service, kbs *kb.Service, logger *slog.Logger) *booking.Service {
 	owner := ""
 	if len(cfg.AdminEmails) > 0 {
 		owner = cfg.AdminEmails[0]
 	}
 	opts := []booking.Option{
 		booking.WithLogger(logger),
+		booking.WithPrivateCalendars(cfg.CalendarAllowPrivate),
 		booking.WithChangeNotice(func(ctx context.Context, id string) {
 			// The change is made; the notice must not fail or cancel it.
 			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
@@ -130,6 +134,13 @@ func newBooking(cfg *config.Config, db *store.DB, site *content.Site, hub *event
 	if bill.Enabled() {
 		opts = append(opts, booking.WithPayments(bill))
 	}
+	// The owner's brief before each session reads the knowledge base and,
+	// with a model configured, asks it for a summary and questions.
+	var brief booking.BriefWriter
+	if cfg.AIEnabled() {
+		brief = agent.NewBriefWriter(agent.NewClient(agent.ClientOptions{BaseURL: cfg.AIBaseURL, APIKey: cfg.AIAPIKey, Model: cfg.AIModel}))
+	}
+	opts = append(opts, booking.WithBriefs(kbs, brief))
 	bk := booking.New(db, booking.Config{Site: site, OwnerEmail: owner, BaseURL: cfg.BaseURL, Payments: bill.Enabled()}, opts...)
 	bill.SetPaymentHandler(bk)
 	return bk

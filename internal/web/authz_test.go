@@ -485,6 +485,8 @@ func TestAuthorization(t *testing.T) {
 			with(at("PATCH /api/admin/inquiries"), func(int) any {
 				return map[string]string{"id": freshInquiry(), "status": "replied", "note": "Wrote back."}
 			}, adminOnly(200)),
+			is(at("GET /api/admin/booking/calendars"), adminOnly(200)),
+			with(at("PUT /api/admin/booking/calendars"), same(map[string]any{"urls": []string{}}), adminOnly(200)),
 
 			// Last: signing out ends the caller's session.
 			is(at("POST /api/auth/signout"), all(204)),

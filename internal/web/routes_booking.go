@@ -63,6 +63,8 @@ func (a *bookingAPI) register(g *registrar) error {
 	g.route("GET /api/admin/booking/feed", admin, a.getFeed)
 	g.route("POST /api/admin/booking/feed", admin, a.createFeed)
 	g.route("DELETE /api/admin/booking/feed", admin, a.deleteFeed)
+	g.route("GET /api/admin/booking/calendars", admin, a.getCalendars) // routes_booking_calendars.go
+	g.route("PUT /api/admin/booking/calendars", admin, a.putCalendars)
 	g.route("GET /calendar/bookings/{file}", anyone, a.serveFeed) // the token is the credential
 	a.registerEvents(g)
 	return nil

@@ -37,6 +37,53 @@ export interface Revenue {
 }
 
 //////////
+// source: calendar_wire.go
+
+/**
+ * CalendarFeed is one of the owner's calendar addresses and how its
+ * fetching goes.
+ */
+export interface CalendarFeed {
+  id: string;
+  url: string;
+  /**
+   * LastSuccess is when the address last answered with a calendar (or
+   * that it had not changed); null before the first success.
+   */
+  last_success: string | null;
+  /**
+   * LastError is why the latest fetch failed, empty when it succeeded. A
+   * failing address keeps blocking the busy times of its last success.
+   */
+  last_error: string;
+  last_error_at: string | null;
+  /**
+   * Events is how many events the last good copy holds; Busy how many busy
+   * intervals they make over the booking window.
+   */
+  events: number /* int */;
+  busy: number /* int */;
+  next_fetch: string;
+}
+/**
+ * CalendarFeeds is the owner's calendar addresses, in the order given.
+ */
+export interface CalendarFeeds {
+  calendars: CalendarFeed[];
+  /**
+   * RefreshMinutes is how often each address is fetched.
+   */
+  refresh_minutes: number /* int */;
+}
+/**
+ * CalendarFeedsInput replaces the owner's calendar addresses: https://
+ * (or webcal://, read as https) iCalendar links, at most MaxCalendars.
+ */
+export interface CalendarFeedsInput {
+  urls: string[];
+}
+
+//////////
 // source: events.go
 
 export const EventStatusScheduled = 'scheduled';

@@ -14,6 +14,7 @@ import { formatInZone, formatMinor } from '../time';
 import { BookingsList } from './BookingsList';
 import { GroupTrainings } from './GroupTrainings';
 import { Inquiries } from './Inquiries';
+import { OwnerCalendars } from './OwnerCalendars';
 import { SettingsForm } from './SettingsForm';
 
 /**
@@ -67,6 +68,7 @@ export function BookingAdmin() {
           )}
         </div>
       </Card>
+      <OwnerCalendars ownerZone={ownerZone} />
       <BookingFeed ownerZone={ownerZone} />
     </section>
   );
