@@ -214,6 +214,7 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 		worker{"mail", mail.NewWorker(db, sender, logger, mail.WorkerOptions{}).Run},
 		worker{"embeddings", kbs.RunEmbeddings},
 		worker{"booking", bookingWork(set.Booking, bookingEvery, logger)},
+		worker{"notify", notifyWork(set.Notify, notifyEvery, logger)},
 	)
 	defer stopWorkers()
 

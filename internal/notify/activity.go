@@ -73,8 +73,8 @@ func (s *Service) members(ctx context.Context) ([]*member, error) {
 	var out []*member
 	for rows.Next() {
 		var (
-			m                                  member
-			created                            store.Time
+			m                                          member
+			created                                    store.Time
 			seen, digest, rsvp, join, subSince, joined store.NullTime
 		)
 		if err := rows.Scan(&m.UserID, &m.Email, &m.Name, &m.Confirmed, &created,

@@ -98,6 +98,14 @@ func (s *Service) remind(ctx context.Context, seen *community.Session, r reminde
 	if err != nil || len(to) == 0 {
 		return 0, err
 	}
+	// The mails are written before the transaction: their links are signed
+	// with a key that may have to be read first.
+	msgs := make([]mail.Message, len(to))
+	for i, rc := range to {
+		if msgs[i], err = s.reminderMail(ctx, seen, rc, now); err != nil {
+			return 0, err
+		}
+	}
 	queued := 0
 	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
 		// Read again under the lock: a cancel or a move that committed
@@ -106,15 +114,11 @@ func (s *Service) remind(ctx context.Context, seen *community.Session, r reminde
 		if err != nil {
 			return err
 		}
-		if _, ok := dueReminder(sess, now); !ok || !sess.StartsAt.Equal(seen.StartsAt) {
-			return nil
+		if _, ok := dueReminder(sess, now); !ok || !sess.StartsAt.Equal(seen.StartsAt) || sess.Title != seen.Title {
+			return nil // changed meanwhile: the next sweep plans what holds now
 		}
-		for _, rc := range to {
-			m, err := s.reminderMail(ctx, sess, rc, now)
-			if err != nil {
-				return err
-			}
-			ok, err := mail.EnqueueOnce(ctx, tx, reminderKey(sess, r, rc.UserID), m)
+		for i, rc := range to {
+			ok, err := mail.EnqueueOnce(ctx, tx, reminderKey(sess, r, rc.UserID), msgs[i])
 			if err != nil {
 				return err
 			}

@@ -19,6 +19,7 @@ import (
 	"tribe/internal/events"
 	"tribe/internal/kb"
 	"tribe/internal/levels"
+	"tribe/internal/notify"
 	"tribe/internal/store"
 )
 
@@ -47,6 +48,9 @@ type Set struct {
 	// Levels counts each member's progress from the rows and keeps the
 	// awards that count towards it.
 	Levels *levels.Service
+	// Notify keeps members' mail settings and plans their reminders,
+	// digests and congratulations; it also records when they were last seen.
+	Notify *notify.Service
 	// Clock is the time of the members area's rules that hang on it (RSVPs
 	// close at the start, a join counts from 15 minutes before): time.Now,
 	// or a test's clock given with WithClock. Handlers that pass the time to
@@ -74,6 +78,7 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 	hub := events.New(db, logger)
 	bill := billing.New(db, cfg, billing.WithLogger(logger))
 	avatars := community.NewAvatars(community.AvatarDir(cfg.DataDir), community.DefaultAvatarDecodes)
+	lv := levels.New(db, levels.WithClock(o.now))
 	return &Set{
 		Booking: newBooking(cfg, db, site, hub, bill, logger),
 		Hub:     hub,
@@ -88,7 +93,8 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 			// else made with it, what that person left goes with the reset.
 			auth.WithTakeover(community.ClearSquatter(avatars.Dir()), bill.ReleaseOnTakeover)),
 		Avatars: avatars,
-		Levels:  levels.New(db, levels.WithClock(o.now)),
+		Levels:  lv,
+		Notify:  notify.New(db, lv, cfg.BaseURL, notify.WithClock(o.now), notify.WithLogger(logger)),
 		Clock:   o.now,
 	}
 }
