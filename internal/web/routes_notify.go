@@ -74,7 +74,8 @@ func (a *notifyAPI) confirmPage(w http.ResponseWriter, r *http.Request) error {
 	page := unsubscribePage{Token: token}
 	status := http.StatusOK
 	if err != nil {
-		if !isRefusal(err) {
+		// People get a page; a program asking without text/html, the error.
+		if !isRefusal(err) || !acceptsHTML(r) {
 			return err
 		}
 		page.Invalid, status = true, http.StatusBadRequest
