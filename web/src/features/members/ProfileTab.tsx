@@ -9,6 +9,7 @@ import { useProfile } from './api/get-profile';
 import { useRemoveAvatar } from './api/remove-avatar';
 import { useUpdateProfile } from './api/update-profile';
 import { useUploadAvatar } from './api/upload-avatar';
+import { NotificationSettings } from './NotificationSettings';
 import { Avatar, LoadError, LoadingBlock, TextAreaField, TextField } from './parts';
 import { useErrorToast } from './SessionsPanel';
 
@@ -66,15 +67,18 @@ export function ProfileTab() {
   const profile = query.data;
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
-      <AvatarCard profile={profile} />
-      <Card className="p-4 sm:p-6">
-        {editing ? (
-          <ProfileForm profile={profile} onDone={() => setEditing(false)} />
-        ) : (
-          <ProfileView profile={profile} onEdit={() => setEditing(true)} />
-        )}
-      </Card>
+    <div className="flex flex-col gap-6">
+      <div className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
+        <AvatarCard profile={profile} />
+        <Card className="p-4 sm:p-6">
+          {editing ? (
+            <ProfileForm profile={profile} onDone={() => setEditing(false)} />
+          ) : (
+            <ProfileView profile={profile} onEdit={() => setEditing(true)} />
+          )}
+        </Card>
+      </div>
+      <NotificationSettings />
     </div>
   );
 }
