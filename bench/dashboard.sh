@@ -32,7 +32,7 @@ block=$(
   echo "the thread serving them (the benchmark pins itself to one thread), which waiting for a busy machine's"
   echo "cores does not inflate. Milliseconds."
   echo
-  echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(git rev-parse --short HEAD)$(git diff --quiet || echo -dirty), load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "Run $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(git rev-parse --short HEAD)$(git diff --quiet || echo -dirty), load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
   echo "| engine | dashboard p50 | dashboard p99 | cpu p50 | cpu p99 | overview p99 | sessions p99 | progress p99 |"
   echo "|---|---|---|---|---|---|---|---|"

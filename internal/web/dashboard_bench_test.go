@@ -9,9 +9,10 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"tribe/internal/auth"
 	"tribe/internal/community"
@@ -79,15 +80,13 @@ func BenchmarkMembersDashboard(b *testing.B) {
 	}
 }
 
-// threadCPU is the processor time the calling thread has used.
+// threadCPU is the processor time the calling thread has used, to the
+// nanosecond (getrusage counts it in scheduler ticks).
 func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(rusageThread, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	var ts unix.Timespec
+	_ = unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts)
+	return time.Duration(ts.Nano())
 }
-
-// rusageThread is Linux's RUSAGE_THREAD.
-const rusageThread = 1
 
 func percentile(sorted []time.Duration, p int) time.Duration {
 	if len(sorted) == 0 {
