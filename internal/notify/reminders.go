@@ -43,8 +43,10 @@ func reminderKey(s *community.Session, r reminder, userID string) string {
 }
 
 // dueReminder is the reminder of s due at now, if any: each is due from its
-// time until the next one's. One whose time had passed when the session was
-// created is skipped: the session was news then.
+// time until the next one's. A session planned at short notice gets the
+// reminder whose window it was planned in (no mail announces a new session,
+// so that reminder is the members' news of it); the mail says how long is
+// really left.
 func dueReminder(s *community.Session, now time.Time) (reminder, bool) {
 	if s.Status == "cancelled" || s.Status == "completed" {
 		return reminder{}, false
@@ -55,7 +57,7 @@ func dueReminder(s *community.Session, now time.Time) (reminder, bool) {
 		if i+1 < len(reminders) {
 			until = s.StartsAt.Add(-reminders[i+1].lead)
 		}
-		if !now.Before(at) && now.Before(until) && !s.CreatedAt.After(at) {
+		if !now.Before(at) && now.Before(until) {
 			return r, true
 		}
 	}
