@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { account, confirmedPage } from './accounts';
+import { account, confirmationLink, confirmedPage } from './accounts';
 
 /**
  * Notifications end to end against the real server: a subscriber's Profile shows the mail
@@ -81,9 +81,11 @@ test('notification settings, a one-click unsubscribe and the at-risk list', asyn
   });
   expect(comp.status()).toBe(200);
 
-  // Profile: the settings, the browser's zone saved, a choice changed with the keyboard.
+  // Profile: the settings, the browser's zone saved, a choice changed with the keyboard. Mail
+  // goes to confirmed addresses only: the subscriber confirms first.
   const s = await context.newPage();
-  await s.goto('/members');
+  await s.goto(await confirmationLink(context.request, email));
+  await expect(s).toHaveURL(/\/members$/);
   await s.getByRole('tab', { name: 'Profile' }).click();
   const settings = s.getByRole('region', { name: 'E-mail notifications' });
   await expect(settings.getByRole('checkbox', { name: 'Session reminders' })).toBeChecked();
