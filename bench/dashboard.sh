@@ -8,12 +8,14 @@
 # Usage: bench/dashboard.sh [dashboards per engine, default 2000]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/gotest.sh
 n="${1:-2000}"
-cmd=(go test ./internal/web -run '^$' -bench '^BenchmarkMembersDashboard$' -benchtime "${n}x" -cpu 1 -count=1 -timeout 10m)
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-out=$("${cmd[@]}" 2>&1) || { echo "$out"; exit 1; }
-# One table row per engine: the metrics the benchmark reports, in ms.
-rows=$(grep '^BenchmarkMembersDashboard/' <<<"$out" | python3 -c '
+bench_cmd=(go test ./internal/web -run '^$' -bench '^BenchmarkMembersDashboard$' -benchtime "${n}x" -cpu 1 -count=1 -timeout 10m)
+bench_cmd_text="${bench_cmd[*]}"
+bench_load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+out=$("${bench_cmd[@]}" 2>&1) || { echo "$out"; exit 1; }
+# One line per engine: the metrics the benchmark reports, in ms.
+bench_lines=$(grep '^BenchmarkMembersDashboard/' <<<"$out" | python3 -c '
 import sys
 keys = ["dashboard-p50-ms", "dashboard-p99-ms", "dashboard-cpu-p50-ms", "dashboard-cpu-p99-ms",
         "overview-p99-ms", "sessions-p99-ms", "progress-p99-ms"]
@@ -21,27 +23,8 @@ for line in sys.stdin:
     f = line.split()
     name = f[0].split("/")[1].split("-")[0]
     m = {f[i + 1]: f[i] for i in range(2, len(f) - 1, 2)}
-    print("| " + name + " | " + " | ".join(m.get(k, "?") for k in keys) + " |")
+    print(name + ": " + ", ".join(k.replace("-ms", "") + " " + m.get(k, "?") + " ms" for k in keys))
 ')
-echo "$rows"
-block=$(
-  echo "## Members' dashboard with progress, 50 members and 200 sessions (\`bench/dashboard.sh $n\`)"
-  echo
-  echo "Command: \`${cmd[*]}\`. One dashboard is the three requests the Dashboard tab makes, one after the"
-  echo "other, as a subscriber, through the whole handler (every middleware); \`cpu\` is the processor time of"
-  echo "the thread serving them (the benchmark pins itself to one thread), which waiting for a busy machine's"
-  echo "cores does not inflate. Milliseconds."
-  echo
-  echo "Run $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(git rev-parse --short HEAD)$(git diff --quiet || echo -dirty), load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo
-  echo "| engine | dashboard p50 | dashboard p99 | cpu p50 | cpu p99 | overview p99 | sessions p99 | progress p99 |"
-  echo "|---|---|---|---|---|---|---|---|"
-  echo "$rows"
-)
-BLOCK="$block" python3 - <<'PY'
-import os
-p = "bench/RESULTS.md"
-s = open(p).read()
-i = s.index("\n## ")
-open(p, "w").write(s[:i] + "\n" + os.environ["BLOCK"] + "\n" + s[i:])
-PY
+echo "$bench_lines"
+bench_record "Members' dashboard with progress, 50 members and 200 sessions (\`bench/dashboard.sh $n\`)" \
+  "One dashboard is the three requests the Dashboard tab makes, one after the other, as a subscriber, through the whole handler (every middleware); \`cpu\` is the processor time of the thread serving them (the benchmark pins itself to one thread), which waiting for a busy machine's cores does not inflate."

@@ -77,7 +77,7 @@ func TestSessionRemindersOnceToSubscribersNeverCancelledReplannedWhenMoved(t *te
 		if n := len(f.queued("session-reminder-" + gone.ID)); n != 3 {
 			t.Fatalf("%d reminders for office hours, want 3", n)
 		}
-		if _, err := community.SetSessionStatus(ctx, db, gone.ID, "cancelled"); err != nil {
+		if _, err := community.SetSessionStatus(ctx, db, gone.ID, "cancelled", f.clock.Now()); err != nil {
 			t.Fatal(err)
 		}
 		if err := f.svc.SessionChanged(ctx, gone.ID); err != nil {
