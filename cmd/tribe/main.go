@@ -221,6 +221,7 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 		worker{"booking", bookingWork(set.Booking, bookingEvery, logger)},
 		worker{"knowledge gaps", func(ctx context.Context) { set.Gaps.Run(ctx, time.Hour) }},
 		worker{"calendars", calendarWork(set.Booking, calendarEvery, logger)},
+		worker{"notify", notifyWork(set.Notify, notifyEvery, logger)},
 	)
 	defer stopWorkers()
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tribe/internal/booking"
+	"tribe/internal/notify"
 )
 
 // worker is a background job of the server: it runs until its context ends
@@ -44,12 +45,33 @@ const bookingEvery = 30 * time.Second
 // interval until ctx ends. Every instance runs it; each piece of work is
 // done once between them.
 func bookingWork(svc *booking.Service, every time.Duration, logger *slog.Logger) func(ctx context.Context) {
+	return sweepEvery("booking", svc, every, logger)
+}
+
+// notifyEvery is how often members' mail is planned: a session reminder is
+// queued within this of its time.
+const notifyEvery = 30 * time.Second
+
+// notifyWork plans members' mail (notify.Service.Sweep: session reminders,
+// weekly digests, level congratulations) now and then every interval until
+// ctx ends. Every instance runs it; each mail is queued once between them.
+func notifyWork(svc *notify.Service, every time.Duration, logger *slog.Logger) func(ctx context.Context) {
+	return sweepEvery("notify", svc, every, logger)
+}
+
+// sweeper is a service with periodic work that is safe to run on every
+// instance at once.
+type sweeper interface {
+	Sweep(ctx context.Context) error
+}
+
+func sweepEvery(name string, svc sweeper, every time.Duration, logger *slog.Logger) func(ctx context.Context) {
 	return func(ctx context.Context) {
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			if err := svc.Sweep(ctx); err != nil && ctx.Err() == nil {
-				logger.Error("booking work", "err", err)
+				logger.Error(name+" work", "err", err)
 			}
 			select {
 			case <-ctx.Done():

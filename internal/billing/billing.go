@@ -52,6 +52,11 @@ func accessSQL(a string, param int) string {
 		(%[1]s.complimentary = FALSE OR %[1]s.comp_until IS NULL OR %[1]s.comp_until > $%[2]d))`, a, param)
 }
 
+// AccessCondition is the access rule as an SQL condition on the
+// subscriptions row aliased a, the clock being query parameter param: for
+// queries that list members with access (reminders, the at-risk list).
+func AccessCondition(a string, param int) string { return accessSQL(a, param) }
+
 // Subscription is what a member may see of their own subscription.
 type Subscription struct {
 	// Status is Stripe's status; a complimentary membership that has ended

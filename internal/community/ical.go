@@ -13,6 +13,16 @@ type Calendar struct {
 	BaseURL string
 	// WithMeeting includes meeting details (a subscriber's or admin's file).
 	WithMeeting bool
+	// ViaJoin, with WithMeeting, gives the site's join redirect
+	// (BaseURL/api/sessions/{id}/join) as the event's link instead of the
+	// meeting's own, so a click from a mailed invitation counts as attending.
+	ViaJoin bool
+}
+
+// JoinLink is the site's join redirect of session id: it records attendance
+// and sends the member on to the meeting.
+func JoinLink(baseURL, id string) string {
+	return strings.TrimRight(baseURL, "/") + "/api/sessions/" + id + "/join"
 }
 
 // ICS writes sessions as an RFC 5545 calendar: CRLF line ends, lines folded
@@ -46,7 +56,9 @@ func (c Calendar) ICS(sessions []*Session) []byte {
 			w.Line("CATEGORIES", strings.Join(esc, ","))
 		}
 		if c.WithMeeting {
-			if link := firstNonEmpty(s.JoinURL, s.MeetingLink); link != "" {
+			if c.ViaJoin {
+				w.Line("URL", JoinLink(c.BaseURL, s.ID))
+			} else if link := firstNonEmpty(s.JoinURL, s.MeetingLink); link != "" {
 				w.Line("URL", link)
 			}
 		}
@@ -68,6 +80,9 @@ func (c Calendar) description(s *Session) string {
 	}
 	if !c.WithMeeting {
 		return strings.Join(parts, "\n\n")
+	}
+	if c.ViaJoin {
+		return strings.Join(append(parts, "Join: "+JoinLink(c.BaseURL, s.ID)), "\n\n")
 	}
 	var m []string
 	if s.JoinURL != "" {

@@ -23,6 +23,11 @@ type Message struct {
 	Text        string
 	HTML        string
 	Attachments []Attachment
+	// ListUnsubscribe is the https URL that unsubscribes the recipient from
+	// this kind of mail in one click (RFC 8058): sent as List-Unsubscribe
+	// with List-Unsubscribe-Post, so mail clients offer their own button.
+	// Empty for mail a member cannot opt out of (sign-up, resets).
+	ListUnsubscribe string
 }
 
 // Attachment is a file sent with a message, such as a calendar invitation.
@@ -104,15 +109,19 @@ func enqueue(ctx context.Context, db Execer, key string, m Message) (string, boo
 	if err != nil {
 		return "", false, fmt.Errorf("enqueue mail: attachments: %w", err)
 	}
+	if m.ListUnsubscribe != "" && (!strings.HasPrefix(m.ListUnsubscribe, "https://") && !strings.HasPrefix(m.ListUnsubscribe, "http://") ||
+		strings.ContainsAny(m.ListUnsubscribe, "<>\r\n \t")) {
+		return "", false, fmt.Errorf("enqueue mail: unsubscribe link %q is not an http(s) URL", m.ListUnsubscribe)
+	}
 	var idem any
 	if key != "" {
 		idem = key
 	}
 	id := store.NewID()
 	res, err := db.ExecContext(ctx,
-		`INSERT INTO mail_outbox (id, to_addr, subject, text_body, html_body, attachments, idempotency_key, next_attempt_at)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-		id, m.To, m.Subject, m.Text, m.HTML, string(raw), idem, store.Now())
+		`INSERT INTO mail_outbox (id, to_addr, subject, text_body, html_body, attachments, idempotency_key, next_attempt_at, list_unsubscribe)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
+		id, m.To, m.Subject, m.Text, m.HTML, string(raw), idem, store.Now(), m.ListUnsubscribe)
 	if err != nil {
 		return "", false, fmt.Errorf("enqueue mail to %s: %w", m.To, err)
 	}

@@ -232,6 +232,11 @@ func (s *SMTPSender) build(m Outgoing) (*gomail.Msg, error) {
 		date = time.Now()
 	}
 	msg.SetDateWithValue(date)
+	if m.ListUnsubscribe != "" {
+		// RFC 8058: the client POSTs "List-Unsubscribe=One-Click" to the URL.
+		msg.SetGenHeader(gomail.HeaderListUnsubscribe, "<"+m.ListUnsubscribe+">")
+		msg.SetGenHeader(gomail.HeaderListUnsubscribePost, "List-Unsubscribe=One-Click")
+	}
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	if m.HTML != "" {
 		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)

@@ -231,7 +231,7 @@ func (w *Worker) claim(ctx context.Context) (*claimed, error) {
 			store.At(now), w.opt.MaxAttempts); err != nil {
 			return fmt.Errorf("fail abandoned mail: %w", err)
 		}
-		q := `SELECT id, to_addr, subject, text_body, html_body, attachments, attempts, created_at FROM mail_outbox
+		q := `SELECT id, to_addr, subject, text_body, html_body, attachments, list_unsubscribe, attempts, created_at FROM mail_outbox
 		      WHERE ` + dueCondition + ` ORDER BY next_attempt_at, created_at, id LIMIT 1`
 		if w.db.Dialect == store.Postgres {
 			q += ` FOR UPDATE SKIP LOCKED`
@@ -241,7 +241,7 @@ func (w *Worker) claim(ctx context.Context) (*claimed, error) {
 			created store.Time
 			files   string
 		)
-		err := tx.QueryRowContext(ctx, q, store.At(now)).Scan(&c.ID, &c.To, &c.Subject, &c.Text, &c.HTML, &files, &c.attempts, &created)
+		err := tx.QueryRowContext(ctx, q, store.At(now)).Scan(&c.ID, &c.To, &c.Subject, &c.Text, &c.HTML, &files, &c.ListUnsubscribe, &c.attempts, &created)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}

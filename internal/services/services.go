@@ -22,6 +22,7 @@ import (
 	"tribe/internal/inquiries"
 	"tribe/internal/kb"
 	"tribe/internal/levels"
+	"tribe/internal/notify"
 	"tribe/internal/store"
 )
 
@@ -57,6 +58,9 @@ type Set struct {
 	// tools' search records them; the admins read them; a worker sweeps
 	// them after 90 days).
 	Gaps *gaps.Service
+	// Notify keeps members' mail settings and plans their reminders,
+	// digests and congratulations; it also records when they were last seen.
+	Notify *notify.Service
 	// Clock is the time of the members area's rules that hang on it (RSVPs
 	// close at the start, a join counts from 15 minutes before): time.Now,
 	// or a test's clock given with WithClock. Handlers that pass the time to
@@ -90,6 +94,7 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 		st, err := bk.LoadSettings(ctx)
 		return st.OwnerName, st.OwnerEmail, err
 	}
+	lv := levels.New(db, levels.WithClock(o.now))
 	return &Set{
 		Booking:   bk,
 		Inquiries: inquiries.New(db, owner, cfg.BaseURL, inquiries.WithClock(o.now)),
@@ -105,8 +110,9 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 			// else made with it, what that person left goes with the reset.
 			auth.WithTakeover(community.ClearSquatter(avatars.Dir()), bill.ReleaseOnTakeover)),
 		Avatars: avatars,
-		Levels:  levels.New(db, levels.WithClock(o.now)),
+		Levels:  lv,
 		Gaps:    gaps.New(db, o.now, logger),
+		Notify:  notify.New(db, lv, cfg.BaseURL, notify.WithClock(o.now), notify.WithLogger(logger)),
 		Clock:   o.now,
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -85,6 +86,11 @@ func TestAuthorization(t *testing.T) {
 			t.Fatal(err)
 		}
 		avatarOwner := m.user("face@example.com")
+		unsubscribeToken, err := m.s.Services.Notify.UnsubscribeToken(ctx, avatarOwner.id, "weekly_digest")
+		if err != nil {
+			t.Fatal(err)
+		}
+		unsubscribeToken = url.QueryEscape(unsubscribeToken)
 		prof, err := community.SetAvatar(ctx, db, community.AvatarDir(m.cfg.DataDir), avatarOwner.id, strings.NewReader(string(testPNG(t, 32, 32))))
 		if err != nil {
 			t.Fatal(err)
@@ -371,6 +377,14 @@ func TestAuthorization(t *testing.T) {
 			{pattern: "GET /api/admin/sessions/{id}/attendance", path: fixed("/api/admin/sessions/" + past.ID + "/attendance?format=csv"), want: adminOnly(200)},
 			{pattern: "PUT /api/admin/sessions/{id}/attendance", path: fixed("/api/admin/sessions/" + past.ID + "/attendance"), body: same(map[string]any{"user_id": subscriber.id, "present": true}), want: adminOnly(200)},
 			{pattern: "PUT /api/admin/sessions/{id}/attendance", path: fixed("/api/admin/sessions/" + sess.ID + "/attendance"), body: same(map[string]any{"user_id": subscriber.id, "present": true}), want: adminOnly(409)},
+			is(at("GET /api/members/me/notifications"), signedIn(200)),
+			with(at("PUT /api/members/me/notifications"), same(map[string]any{"weekly_digest": false, "time_zone": "Europe/Paris"}), signedIn(200)),
+			// One-click unsubscribe: the signed token is the only credential.
+			{pattern: "GET /api/unsubscribe", path: fixed("/api/unsubscribe?token=" + unsubscribeToken), want: all(200)},
+			{pattern: "GET /api/unsubscribe", path: fixed("/api/unsubscribe?token=forged.token"), want: all(400)},
+			{pattern: "POST /api/unsubscribe", path: fixed("/api/unsubscribe?token=" + unsubscribeToken), body: same(map[string]string{}), want: all(200)},
+			{pattern: "POST /api/unsubscribe", path: fixed("/api/unsubscribe?token=forged.token"), body: same(map[string]string{}), want: all(400)},
+			is(at("GET /api/admin/at-risk"), adminOnly(200)),
 			is(at("GET /api/members/me/progress"), signedIn(200)),
 			with(at("PUT /api/members/me/progress/seen"), same(map[string]string{"level": "Apprentice"}), signedIn(204)),
 			is(at("GET /api/members/me/awards"), signedIn(200)),

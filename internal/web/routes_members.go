@@ -15,6 +15,7 @@ import (
 	"tribe/internal/errs"
 	"tribe/internal/events"
 	"tribe/internal/httpx"
+	"tribe/internal/notify"
 	"tribe/internal/store"
 )
 
@@ -30,6 +31,7 @@ type membersAPI struct {
 	avatars *community.Avatars // uploads and the avatar files
 	now     clock.Clock        // whether a session is upcoming
 	pub     publisher
+	notify  *notify.Service // a moved or cancelled session's reminders
 }
 
 func (a *membersAPI) register(g *registrar) error {
@@ -373,6 +375,14 @@ func (a *membersAPI) deleteSession(w http.ResponseWriter, r *http.Request) error
 func (a *membersAPI) sessionChanged(w http.ResponseWriter, r *http.Request, status int, sess *community.Session, err error) error {
 	if err != nil {
 		return err
+	}
+	if id := r.PathValue("id"); id != "" {
+		// The change is made; reminders queued for what it was are dropped
+		// and the next sweep plans what holds now. A failure leaves them to
+		// go out as planned, which is logged rather than failing the change.
+		if err := a.notify.SessionChanged(r.Context(), id); err != nil {
+			a.pub.logger.Error("drop session reminders", "session", id, "err", err)
+		}
 	}
 	a.pub.publish(r.Context(), events.Event{Topic: events.TopicSessions})
 	if status == http.StatusNoContent {

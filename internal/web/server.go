@@ -123,7 +123,8 @@ func newServer(o Options) (*server, http.Handler, error) {
 		newAuthAPI(o.Config, svc.Auth, o.Logger),
 		newWaitlistAPI(o.Config, o.DB, o.Logger),
 		&billingAPI{billing: svc.Billing, metrics: m, pub: pub, proxies: o.Config.TrustedProxies, limits: newBillingLimits()},
-		&membersAPI{db: o.DB, cfg: o.Config, billing: svc.Billing, auth: svc.Auth, avatars: svc.Avatars, now: svc.Clock, pub: pub},
+		&membersAPI{db: o.DB, cfg: o.Config, billing: svc.Billing, auth: svc.Auth, avatars: svc.Avatars, now: svc.Clock, pub: pub, notify: svc.Notify},
+		&notifyAPI{notify: svc.Notify},
 		&showupAPI{db: o.DB, levels: svc.Levels, now: svc.Clock, pub: pub, logger: o.Logger},
 		&projectsAPI{db: o.DB, levels: svc.Levels, now: svc.Clock, pub: pub},
 		&insightsAPI{db: o.DB, billing: svc.Billing, now: svc.Clock},
@@ -157,7 +158,11 @@ func newServer(o Options) (*server, http.Handler, error) {
 	// direct one could not; it applies its own origin rule (routes_mcp.go)
 	// so that browser-based MCP clients on other sites can use it.
 	csrf.AddInsecureBypassPattern("POST " + mcp.Path)
+	// One-click unsubscribe (RFC 8058) is POSTed by mail providers and
+	// authorised by its signed token alone, never by a cookie.
+	csrf.AddInsecureBypassPattern(unsubscribePattern)
 	var h http.Handler = notePattern(mux)
+	h = noteVisits(svc.Notify, o.Logger, h)
 	h = authenticate(svc.Auth, strings.HasPrefix(o.Config.BaseURL, "https://"), o.Logger, h)
 	h = csrf.Handler(h)
 	h = pagesFirst(mux, site, h)

@@ -34,3 +34,28 @@ export function shortDateTime(instant: Date, timeZone: string, zoneName = false)
     ...(zoneName ? { timeZoneName: 'short' as const } : {}),
   }).format(instant);
 }
+
+let zoneList: readonly string[] | null = null;
+
+/** Every IANA zone the browser knows, UTC included, sorted. */
+export function timeZones(): readonly string[] {
+  if (zoneList) return zoneList;
+  let zones: string[] = [];
+  try {
+    zones = Intl.supportedValuesOf('timeZone');
+  } catch {
+    zones = [];
+  }
+  zoneList = [...new Set([...zones, 'UTC'])].sort();
+  return zoneList;
+}
+
+/** Whether the browser knows `zone`. */
+export function isKnownZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

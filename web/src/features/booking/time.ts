@@ -4,6 +4,7 @@
  */
 
 import { formatPrice } from '@/content/format';
+import { detectTimeZone, isKnownZone, timeZones } from '@/lib/time-zone';
 
 /** "9:00 AM" from a 24-hour reading. */
 export function clock12(hour: number, minute: number): string {
@@ -50,32 +51,7 @@ export function slotLabels(slots: readonly string[]): string[] {
   );
 }
 
-export { detectTimeZone } from '@/lib/time-zone';
-
-let zoneList: readonly string[] | null = null;
-
-/** Every IANA zone the browser knows, UTC included, sorted. */
-export function timeZones(): readonly string[] {
-  if (zoneList) return zoneList;
-  let zones: string[] = [];
-  try {
-    zones = Intl.supportedValuesOf('timeZone');
-  } catch {
-    zones = [];
-  }
-  zoneList = [...new Set([...zones, 'UTC'])].sort();
-  return zoneList;
-}
-
-/** Whether the browser knows `zone`. */
-export function isKnownZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { detectTimeZone, isKnownZone, timeZones };
 
 const offsetFormats = new Map<string, Intl.DateTimeFormat>();
 

@@ -8,6 +8,7 @@ import type { SessionView as LiveSession, SessionInput } from '@/lib/api-types/c
 import { cn } from '@/lib/cn';
 import { plural } from '@/lib/plural';
 import { toast } from '@/lib/toast';
+import { AdminAtRisk } from './AdminAtRisk';
 import { AdminAwards } from './AdminAwards';
 import { AdminMembers } from './AdminMembers';
 import { AttendanceDialog } from './AttendanceDialog';
@@ -41,6 +42,7 @@ export function AdminTab({ extra }: { extra?: ReactNode }) {
   return (
     <div className="flex flex-col gap-10">
       <AdminMembers />
+      <AdminAtRisk />
       <AdminSessions />
       <AdminAwards />
       {extra}

@@ -10,6 +10,7 @@ import { useProjects } from './api/get-projects';
 import { useRemoveAvatar } from './api/remove-avatar';
 import { useUpdateProfile } from './api/update-profile';
 import { useUploadAvatar } from './api/upload-avatar';
+import { NotificationSettings } from './NotificationSettings';
 import { ProjectCard } from './ProjectsTab';
 import { Avatar, EmptyState, LoadError, LoadingBlock, TextAreaField, TextField } from './parts';
 import { useErrorToast } from './SessionsPanel';
@@ -69,18 +70,21 @@ export function ProfileTab({ isAdmin = false }: { isAdmin?: boolean }) {
   const profile = query.data;
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
-      <div className="flex flex-col gap-6">
-        <AvatarCard profile={profile} />
-        <DirectoryChoice profile={profile} />
+    <div className="flex flex-col gap-6">
+      <div className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
+        <div className="flex flex-col gap-6">
+          <AvatarCard profile={profile} />
+          <DirectoryChoice profile={profile} />
+        </div>
+        <Card className="p-4 sm:p-6">
+          {editing ? (
+            <ProfileForm profile={profile} onDone={() => setEditing(false)} />
+          ) : (
+            <ProfileView profile={profile} onEdit={() => setEditing(true)} />
+          )}
+        </Card>
       </div>
-      <Card className="p-4 sm:p-6">
-        {editing ? (
-          <ProfileForm profile={profile} onDone={() => setEditing(false)} />
-        ) : (
-          <ProfileView profile={profile} onEdit={() => setEditing(true)} />
-        )}
-      </Card>
+      <NotificationSettings />
       <MyProjects isAdmin={isAdmin} />
     </div>
   );

@@ -1,0 +1,136 @@
+package notify
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"tribe/internal/content"
+	"tribe/internal/errs"
+	"tribe/internal/store"
+)
+
+// Defaults is what a member gets before choosing: every mail, since each
+// is about their own participation and the digest waits for 7 days away.
+var Defaults = Settings{SessionReminders: true, WeeklyDigest: true, CohortProjects: true, LevelReached: true}
+
+// The kinds of mail a member may turn off, as the settings' JSON names them.
+const (
+	KindSessionReminders = "session_reminders"
+	KindWeeklyDigest     = "weekly_digest"
+	KindCohortProjects   = "cohort_projects"
+	KindLevelReached     = "level_reached"
+)
+
+// kindLabels name each kind for people, on the unsubscribe page and in mail.
+var kindLabels = map[string]string{
+	KindSessionReminders: "session reminders",
+	KindWeeklyDigest:     "the weekly digest",
+	KindCohortProjects:   "new projects in your cohort",
+	KindLevelReached:     "level congratulations",
+}
+
+// KindLabel names a kind of mail for people; empty for an unknown kind.
+func KindLabel(kind string) string { return kindLabels[kind] }
+
+var errZone = errs.Field("time_zone", "Choose a time zone from the list (for example Europe/Paris).")
+
+const settingsColumns = `session_reminders, weekly_digest, cohort_projects, level_reached, time_zone`
+
+// SettingsOf is the member's settings, the defaults where they chose none.
+func (s *Service) SettingsOf(ctx context.Context, userID string) (Settings, error) {
+	return readSettings(ctx, s.db.Read, userID)
+}
+
+func readSettings(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, userID string) (Settings, error) {
+	st := Defaults
+	err := q.QueryRowContext(ctx, `SELECT `+settingsColumns+` FROM notification_settings WHERE user_id = $1`, userID).
+		Scan(&st.SessionReminders, &st.WeeklyDigest, &st.CohortProjects, &st.LevelReached, &st.TimeZone)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Defaults, nil
+	}
+	if err != nil {
+		return Settings{}, fmt.Errorf("read notification settings of %s: %w", userID, err)
+	}
+	return st, nil
+}
+
+// UpdateSettings changes the fields in given and returns the result. A
+// zone must be one the server knows (IANA names); empty clears it.
+func (s *Service) UpdateSettings(ctx context.Context, userID string, in SettingsInput) (Settings, error) {
+	if in.TimeZone != nil {
+		z := strings.TrimSpace(*in.TimeZone)
+		if z != "" {
+			if len(z) > 64 {
+				return Settings{}, errZone
+			}
+			if _, err := content.LoadZone(z); err != nil {
+				return Settings{}, errZone
+			}
+		}
+		in.TimeZone = &z
+	}
+	var out Settings
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		st, err := readSettings(ctx, tx, userID)
+		if err != nil {
+			return err
+		}
+		set := func(dst *bool, v *bool) {
+			if v != nil {
+				*dst = *v
+			}
+		}
+		set(&st.SessionReminders, in.SessionReminders)
+		set(&st.WeeklyDigest, in.WeeklyDigest)
+		set(&st.CohortProjects, in.CohortProjects)
+		set(&st.LevelReached, in.LevelReached)
+		if in.TimeZone != nil {
+			st.TimeZone = *in.TimeZone
+		}
+		if err := writeSettings(ctx, tx, userID, st, store.At(s.now())); err != nil {
+			return err
+		}
+		out = st
+		return nil
+	})
+	return out, err
+}
+
+func writeSettings(ctx context.Context, tx *sql.Tx, userID string, st Settings, at store.Time) error {
+	_, err := tx.ExecContext(ctx,
+		`INSERT INTO notification_settings (user_id, `+settingsColumns+`, updated_at)
+		 SELECT $1, $2, $3, $4, $5, $6, $7 WHERE EXISTS (SELECT 1 FROM users WHERE id = $1)
+		 ON CONFLICT (user_id) DO UPDATE SET session_reminders = excluded.session_reminders,
+		     weekly_digest = excluded.weekly_digest, cohort_projects = excluded.cohort_projects,
+		     level_reached = excluded.level_reached, time_zone = excluded.time_zone, updated_at = excluded.updated_at`,
+		userID, st.SessionReminders, st.WeeklyDigest, st.CohortProjects, st.LevelReached, st.TimeZone, at)
+	if err != nil {
+		return fmt.Errorf("save notification settings of %s: %w", userID, err)
+	}
+	return nil
+}
+
+// turnOff sets one kind of mail off for the member.
+func (s *Service) turnOff(ctx context.Context, userID, kind string) error {
+	f := false
+	in := SettingsInput{}
+	switch kind {
+	case KindSessionReminders:
+		in.SessionReminders = &f
+	case KindWeeklyDigest:
+		in.WeeklyDigest = &f
+	case KindCohortProjects:
+		in.CohortProjects = &f
+	case KindLevelReached:
+		in.LevelReached = &f
+	default:
+		return errBadToken
+	}
+	_, err := s.UpdateSettings(ctx, userID, in)
+	return err
+}
