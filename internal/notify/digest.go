@@ -29,15 +29,8 @@ const (
 	digestSessions = 5
 )
 
-// DigestProject is a project shared in the tribe, as the digest lists it.
-type DigestProject struct {
-	Title, Author, URL string
-}
-
-// NewProjectsHook lists the projects shared since a time that a member's
-// digest should show (their cohort's first). The projects board sets it;
-// until then digests have no projects section.
-var NewProjectsHook func(ctx context.Context, db *store.DB, userID string, since time.Time) ([]DigestProject, error)
+// digestProjects is the most new projects one digest lists.
+const digestProjects = 5
 
 // PlanDigests queues the weekly digests due and returns how many.
 func (s *Service) PlanDigests(ctx context.Context) (int, error) {
@@ -137,17 +130,13 @@ func (s *Service) digestContent(ctx context.Context, m *member, all []*member, s
 		paras = append(paras, "Coming up (say whether you are going on each one, your place is kept for you): "+
 			s.baseURL+"/members\n"+strings.Join(upcoming, "\n"))
 	}
-	if NewProjectsHook != nil && m.Settings.CohortProjects {
-		projects, err := NewProjectsHook(ctx, s.db, m.UserID, since)
+	if m.Settings.CohortProjects {
+		lines, err := s.newProjects(ctx, m, all, since)
 		if err != nil {
 			return mail.Content{}, false, err
 		}
-		if len(projects) > 0 {
-			lines := make([]string, 0, len(projects))
-			for _, p := range projects {
-				lines = append(lines, "• "+p.Title+" by "+p.Author+": "+p.URL)
-			}
-			paras = append(paras, "New projects:\n"+strings.Join(lines, "\n"))
+		if len(lines) > 0 {
+			paras = append(paras, "New projects on the board ("+s.baseURL+"/members):\n"+strings.Join(lines, "\n"))
 		}
 	}
 	newMembers, cohortNews := 0, []string{}
@@ -183,4 +172,34 @@ func (s *Service) digestContent(ctx context.Context, m *member, all []*member, s
 		Paragraphs: append([]string{m.greeting(), intro}, paras...),
 		Button:     &mail.Link{Label: "Open the members area", URL: s.baseURL + "/members"},
 	}, true, nil
+}
+
+// newProjects lists the projects others shared since a time, those of the
+// member's cohort first, as digest lines.
+func (s *Service) newProjects(ctx context.Context, m *member, all []*member, since time.Time) ([]string, error) {
+	projects, err := community.ProjectsSince(ctx, s.db, since)
+	if err != nil {
+		return nil, err
+	}
+	cohortOf := make(map[string]string, len(all))
+	for _, o := range all {
+		cohortOf[o.UserID] = o.CohortID
+	}
+	mine := func(p community.Project) bool { return m.CohortID != "" && cohortOf[p.AuthorID] == m.CohortID }
+	sort.SliceStable(projects, func(i, j int) bool { return mine(projects[i]) && !mine(projects[j]) })
+	var lines []string
+	for _, p := range projects {
+		if p.AuthorID == m.UserID {
+			continue
+		}
+		line := "• " + p.Title + " by " + p.AuthorName + ": " + p.Link
+		if mine(p) {
+			line += " (your cohort)"
+		}
+		lines = append(lines, line)
+		if len(lines) == digestProjects {
+			break
+		}
+	}
+	return lines, nil
 }

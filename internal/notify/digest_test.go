@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"tribe/internal/access"
 	"tribe/internal/community"
 	"tribe/internal/mail/mailtest"
 	"tribe/internal/store"
@@ -64,6 +65,16 @@ func TestWeeklyDigestOnlyForMembersAwayOnceAWeekAcrossInstances(t *testing.T) {
 		f.exec(`INSERT INTO cohort_members (id, cohort_id, user_id, joined_at) VALUES ($1, $2, $3, $4)`,
 			store.NewID(), cohort.ID, newbie, store.At(now.Add(-24*time.Hour)))
 		f.session("Weekly build", "2027-02-04", "10:00", "UTC")
+		// Projects shared while the member was away: the cohort's first; the
+		// member's own is not news to them.
+		for _, p := range []struct {
+			by, title, link string
+		}{{active, "Eval harness", "https://evals.example"}, {newbie, "Lamp agent", "https://lamp.example"}, {away, "My own", "https://own.example"}} {
+			if _, err := community.CreateProject(ctx, db, access.Viewer{UserID: p.by, Member: true},
+				community.ProjectInput{Title: p.title, Link: p.link, Description: "Shared while away."}, now.Add(-time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
 		planDigests(t, f.svc, other)
 		planDigests(t, f.svc, other)
 		got := f.queued("weekly-digest-")
@@ -82,10 +93,14 @@ func TestWeeklyDigestOnlyForMembersAwayOnceAWeekAcrossInstances(t *testing.T) {
 		if m == nil {
 			t.Fatalf("no digest delivered to the member away: %d messages", len(msgs))
 		}
-		for _, want := range []string{"Weekly build: Thursday, February 4, 2027, 7:00 PM (Asia/Tokyo)", "1 new member joined", "In your cohort Night owls: Newbie joined.", base + "/members"} {
+		for _, want := range []string{"Weekly build: Thursday, February 4, 2027, 7:00 PM (Asia/Tokyo)", "1 new member joined", "In your cohort Night owls: Newbie joined.", base + "/members",
+			"• Lamp agent by Newbie: https://lamp.example (your cohort)\n• Eval harness by Active: https://evals.example"} {
 			if !strings.Contains(m.Text, want) {
 				t.Errorf("digest lacks %q:\n%s", want, m.Text)
 			}
+		}
+		if strings.Contains(m.Text, "My own") {
+			t.Errorf("the digest lists the member's own project:\n%s", m.Text)
 		}
 		if strings.Contains(m.Text, "secret-room") {
 			t.Fatalf("the digest carries the meeting link:\n%s", m.Text)

@@ -15,7 +15,9 @@ import (
 // happen under the member's activity row lock, with an outbox key per
 // member and level, so the congratulation goes once across instances. A
 // member who turned the mail off is still recorded as told, so turning it
-// on later does not send old news. The in-app congratulation is the level
+// on later does not send old news; and a member who existed before level
+// mail (member_activity.level_baseline, set by migration 0014) has the
+// level they already had recorded silently. The in-app congratulation is the level
 // dialog's own (levels.Progress.Reached).
 
 // PlanLevelMails queues a congratulation to each member whose level rose
@@ -25,6 +27,7 @@ func (s *Service) PlanLevelMails(ctx context.Context) (int, error) {
 		FROM users u JOIN profiles p ON p.id = u.id LEFT JOIN member_activity ma ON ma.user_id = u.id
 		WHERE EXISTS (SELECT 1 FROM session_attendance a WHERE a.user_id = u.id)
 		   OR EXISTS (SELECT 1 FROM awards w WHERE w.user_id = u.id AND w.status = 'accepted')
+		   OR EXISTS (SELECT 1 FROM projects pr WHERE pr.user_id = u.id AND pr.hidden_at IS NULL)
 		ORDER BY u.id`)
 	if err != nil {
 		return 0, fmt.Errorf("plan level mail: %w", err)
@@ -98,10 +101,15 @@ func (s *Service) announceLevel(ctx context.Context, rc recipient, confirmed boo
 		if st.Rank <= max(1, levels.RankOf(announced)) {
 			return nil
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE member_activity SET level_announced = $1 WHERE user_id = $2`, st.Level, rc.UserID); err != nil {
+		var baseline bool
+		if err := tx.QueryRowContext(ctx, `SELECT level_baseline FROM member_activity WHERE user_id = $1`, rc.UserID).Scan(&baseline); err != nil {
+			return fmt.Errorf("read level baseline: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE member_activity SET level_announced = $1, level_baseline = $2 WHERE user_id = $3`,
+			st.Level, false, rc.UserID); err != nil {
 			return fmt.Errorf("record level announced: %w", err)
 		}
-		if msg == nil {
+		if msg == nil || baseline {
 			return nil
 		}
 		queued, err = mail.EnqueueOnce(ctx, tx, "level-reached-"+rc.UserID+"-"+st.Level, *msg)

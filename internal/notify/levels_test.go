@@ -66,6 +66,23 @@ func TestLevelReachedMailOnceAcrossInstancesAndNotWhenOff(t *testing.T) {
 		if strings.Join(got, "\n") != "ada@example.com | You reached Contributor!" {
 			t.Fatalf("level mail: %v", got)
 		}
+		// Carol was a member before level mail existed (migration 0014 marks
+		// her row): the level she already has is recorded without a mail.
+		carol := f.user("carol", "active")
+		f.exec(`INSERT INTO member_activity (user_id, level_baseline) VALUES ($1, $2)`, carol, true)
+		f.attend(carol, 3)
+		if _, err := lv.Give(ctx, "", levels.AwardInput{UserID: carol, Kind: levels.KindContribution, Note: "Ran a demo"}); err != nil {
+			t.Fatal(err)
+		}
+		sweep()
+		var told string
+		var baseline bool
+		if err := db.Read.QueryRow(`SELECT level_announced, level_baseline FROM member_activity WHERE user_id = $1`, carol).Scan(&told, &baseline); err != nil {
+			t.Fatal(err)
+		}
+		if told != "Contributor" || baseline {
+			t.Fatalf("carol's level recorded as %q (baseline still %v)", told, baseline)
+		}
 		// Bob turns it on again: Contributor is old news.
 		on := true
 		if _, err := f.svc.UpdateSettings(ctx, bob, SettingsInput{LevelReached: &on}); err != nil {

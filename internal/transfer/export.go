@@ -122,14 +122,15 @@ func Waitlist(ctx context.Context, db *store.DB) ([]waitlist.Entry, error) {
 var LedgerHeader = []string{"id", "user_id", "seq", "occurred_at", "recorded_at", "source", "status", "subscription_id",
 	"complimentary", "comp_until", "cancel_at_period_end", "amount", "currency", "interval", "interval_count"}
 
-// LedgerRows reads the membership ledger's rows as LedgerHeader's cells.
-// The ledger (billing.EachLedgerEntry, migration 0017) is built on its own
-// branch; until it is merged here the export is its header alone, and this
-// variable is where the merge connects it.
-var LedgerRows = func(ctx context.Context, db *store.DB) ([][]string, error) { return nil, nil }
-
 // Ledger is the membership ledger, by the time each change happened.
 func Ledger(ctx context.Context, db *store.DB) (Table, error) {
-	rows, err := LedgerRows(ctx, db)
+	var rows [][]string
+	err := billing.EachLedgerEntry(ctx, db, func(e billing.LedgerEntry) error {
+		rows = append(rows, []string{e.ID, e.UserID, strconv.Itoa(e.Seq), stamp(e.OccurredAt), stamp(e.RecordedAt),
+			e.Source, e.Status, e.SubscriptionID, yesNo(e.Complimentary), stampPtr(e.CompUntil),
+			yesNo(e.CancelAtPeriodEnd), strconv.FormatInt(e.Amount, 10), e.Currency, e.Interval,
+			strconv.Itoa(e.IntervalCount)})
+		return nil
+	})
 	return Table{Header: LedgerHeader, Records: rows}, err
 }

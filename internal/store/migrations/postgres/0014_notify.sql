@@ -21,9 +21,13 @@ CREATE TABLE member_activity (
     user_id         TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
     last_seen_at    TIMESTAMPTZ,
     digest_at       TIMESTAMPTZ,
-    level_announced TEXT CHECK (level_announced IN ('Apprentice', 'Contributor', 'Builder', 'Expert', 'Master'))
+    level_announced TEXT CHECK (level_announced IN ('Apprentice', 'Contributor', 'Builder', 'Expert', 'Master')),
+    -- The level a member had before level mail existed is recorded without a
+    -- mail the first time it is computed: only rises after that are news.
+    level_baseline  BOOLEAN NOT NULL DEFAULT FALSE
 );
 CREATE INDEX member_activity_seen ON member_activity(last_seen_at);
+INSERT INTO member_activity (user_id, level_baseline) SELECT id, TRUE FROM users;
 
 -- The key that signs unsubscribe links (HMAC-SHA256): made once, on first use.
 CREATE TABLE notify_secret (
