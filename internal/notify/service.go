@@ -50,14 +50,15 @@ func New(db *store.DB, lv *levels.Service, baseURL string, opts ...Option) *Serv
 	return s
 }
 
-// Sweep does the planned work once: reminders due, digests due and level
-// congratulations owed are queued. Every instance runs it; each mail is
+// Sweep does the planned work once: reminders due, digests due, level
+// congratulations owed and new projects of a cohort are queued. Every instance runs it; each mail is
 // queued once between them.
 func (s *Service) Sweep(ctx context.Context) error {
 	_, err1 := s.PlanReminders(ctx)
 	_, err2 := s.PlanDigests(ctx)
 	_, err3 := s.PlanLevelMails(ctx)
-	return errors.Join(err1, err2, err3)
+	_, err4 := s.PlanProjectMails(ctx)
+	return errors.Join(err1, err2, err3, err4)
 }
 
 // seenEvery is how often a member's visit is written: the digest and the
