@@ -373,11 +373,11 @@ test('profile edit, cancel and save', async ({ browser }) => {
   await shoot(page, 'profile-view');
 
   await page.getByRole('button', { name: 'Edit profile' }).click();
-  await expect(page.getByLabel('E-mail')).toHaveAttribute('readonly', '');
+  await expect(page.getByLabel('E-mail', { exact: true })).toHaveAttribute('readonly', '');
   await expect(page.getByLabel('Bio')).toHaveAttribute('rows', '4');
   await page.getByLabel('Location').fill('Lisbon');
   await page.getByRole('button', { name: 'Cancel' }).click();
-  await expect(page.getByText('Lisbon')).toHaveCount(0);
+  await expect(page.getByText('Lisbon', { exact: true })).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Edit profile' }).click();
   await expect(page.getByLabel('Location')).toHaveValue('');
@@ -387,7 +387,7 @@ test('profile edit, cancel and save', async ({ browser }) => {
   await shoot(page, 'profile-edit');
   await page.getByRole('button', { name: 'Save profile' }).click();
   await expectToast(page, 'Profile updated');
-  await expect(page.getByText('Lisbon')).toBeVisible();
+  await expect(page.getByText('Lisbon', { exact: true })).toBeVisible();
   await expect(page.getByText('Agent engineer')).toBeVisible();
 
   // A file that is not an image is refused before upload.
@@ -414,7 +414,7 @@ test('profile edit, cancel and save', async ({ browser }) => {
   // After a reload the saved values are still there.
   await page.reload();
   await tab(page, 'Profile').click();
-  await expect(page.getByText('Lisbon')).toBeVisible();
+  await expect(page.getByText('Lisbon', { exact: true })).toBeVisible();
 
   // Signing out goes to /auth?logged_out=true and the page is closed to the visitor.
   await page.getByRole('button', { name: 'Sign out' }).click();
