@@ -127,7 +127,13 @@ function ChooseTime({
     );
   }
   if (!hydrated) {
-    return <p className="text-sm text-muted">Loading the free times…</p>;
+    // As tall as the calendar that replaces it (measured at 360, 412, 768 and 1440 px), so the
+    // sections below do not jump when it arrives (Lighthouse counted a layout shift of 0.14).
+    return (
+      <p aria-busy="true" className="min-h-[29.5rem] text-sm text-muted md:min-h-[25.75rem]">
+        Loading the free times…
+      </p>
+    );
   }
   return (
     <QueryClientProvider client={client}>
