@@ -299,23 +299,6 @@ func EachAttendanceSheet(ctx context.Context, db *store.DB, now time.Time, fn fu
 // AttendedCounts is AttendedCount of every member who attended at least one
 // session, read in one query.
 func AttendedCounts(ctx context.Context, db *store.DB) (map[string]int, error) {
-	rows, err := db.Read.QueryContext(ctx, `SELECT a.user_id, COUNT(*) FROM session_attendance a JOIN live_sessions s ON s.id = a.session_id
+	return countsBy(ctx, db, "count attendance", `SELECT a.user_id, COUNT(*) FROM session_attendance a JOIN live_sessions s ON s.id = a.session_id
 		 WHERE s.status <> 'cancelled' AND `+attendedSQL+` GROUP BY a.user_id`)
-	if err != nil {
-		return nil, fmt.Errorf("count attendance: %w", err)
-	}
-	defer func() { _ = rows.Close() }()
-	out := map[string]int{}
-	for rows.Next() {
-		var id string
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
-			return nil, fmt.Errorf("count attendance: %w", err)
-		}
-		out[id] = n
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("count attendance: %w", err)
-	}
-	return out, nil
 }

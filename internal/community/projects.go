@@ -154,24 +154,7 @@ func ProjectsShared(ctx context.Context, db *store.DB, userID string) (int, erro
 // ProjectsSharedCounts is ProjectsShared for every member who shared one,
 // in one query (the members export's levels).
 func ProjectsSharedCounts(ctx context.Context, db *store.DB) (map[string]int, error) {
-	rows, err := db.ReadRows(ctx, `SELECT user_id, COUNT(*) FROM projects WHERE hidden_at IS NULL GROUP BY user_id`)
-	if err != nil {
-		return nil, fmt.Errorf("count projects: %w", err)
-	}
-	defer func() { _ = rows.Close() }()
-	out := map[string]int{}
-	for rows.Next() {
-		var id string
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
-			return nil, fmt.Errorf("count projects: %w", err)
-		}
-		out[id] = n
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("count projects: %w", err)
-	}
-	return out, nil
+	return countsBy(ctx, db, "count projects", `SELECT user_id, COUNT(*) FROM projects WHERE hidden_at IS NULL GROUP BY user_id`)
 }
 
 // directoryProjects is the shown projects of members listed in the

@@ -96,24 +96,7 @@ func lockSession(ctx context.Context, db *store.DB, tx *sql.Tx, id string) (*Ses
 // a session list costs one lookup for the counts; callers must not modify it.
 func goingCounts(ctx context.Context, db *store.DB) (map[string]int, error) {
 	return store.ReadThrough(ctx, db, "session_rsvps", func(ctx context.Context) (map[string]int, error) {
-		rows, err := db.ReadRows(ctx, `SELECT session_id, COUNT(*) FROM session_rsvps WHERE going GROUP BY session_id`)
-		if err != nil {
-			return nil, fmt.Errorf("count rsvps: %w", err)
-		}
-		defer func() { _ = rows.Close() }()
-		out := map[string]int{}
-		for rows.Next() {
-			var id string
-			var n int
-			if err := rows.Scan(&id, &n); err != nil {
-				return nil, fmt.Errorf("count rsvps: %w", err)
-			}
-			out[id] = n
-		}
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("count rsvps: %w", err)
-		}
-		return out, nil
+		return countsBy(ctx, db, "count rsvps", `SELECT session_id, COUNT(*) FROM session_rsvps WHERE going GROUP BY session_id`)
 	})
 }
 
