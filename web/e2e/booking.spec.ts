@@ -167,12 +167,17 @@ test.describe('booking with payments off', () => {
       await owner.page.goto('/members');
       await owner.page.getByRole('tab', { name: 'Admin' }).click();
       const section = owner.page.getByRole('region', { name: 'Booking' });
+      // Saturday starts from no hours whatever an earlier run of this test saved.
+      const removeSaturday = section.getByRole('button', { name: 'Remove Saturday range 1' });
+      await expect(section.getByRole('button', { name: 'Add hours to Saturday' })).toBeVisible();
+      while ((await removeSaturday.count()) > 0) await removeSaturday.click();
       await section.getByRole('button', { name: 'Add hours to Saturday' }).click();
+      await expect(section.getByLabel('Saturday range 1 start')).toHaveValue('09:00');
       await section.getByLabel('Change cut-off (minutes)').fill('0');
       await section.getByRole('button', { name: 'Save booking settings' }).click();
       await expect(owner.page.getByText('Booking settings saved')).toBeVisible();
       const saved = await (await owner.context.request.get('/api/admin/booking/settings')).json();
-      expect(saved.settings.weekly_hours.saturday).toContainEqual({ start: '09:00', end: '17:00' });
+      expect(saved.settings.weekly_hours.saturday).toEqual([{ start: '09:00', end: '17:00' }]);
       expect(saved.settings.cutoff_minutes).toBe(0);
 
       const row = section.getByRole('article', { name: /Grace Hopper, Deep Dive/ }).filter({

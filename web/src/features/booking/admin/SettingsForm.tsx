@@ -7,6 +7,7 @@ import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
 import { useUpdateBookingSettings } from '../api/admin';
 import { type BookingSettings, type HourRange, WEEKDAYS, type Weekday } from '../api/types';
+import { nextRange } from './hours';
 import { timeZones } from '../time';
 
 const input =
@@ -347,6 +348,7 @@ function DayRanges({
   emptyText: string;
 }) {
   const dayError = errorFor(field);
+  const next = nextRange(ranges);
   return (
     <fieldset className="flex flex-col gap-2 sm:flex-row sm:items-start sm:gap-4">
       <legend className="float-left w-28 pt-2 font-mono text-sm text-fg sm:float-none">
@@ -414,14 +416,9 @@ function DayRanges({
           variant="ghost"
           className="self-start"
           aria-label={`Add hours to ${label}`}
-          onClick={() =>
-            onChange([
-              ...ranges,
-              ranges.length === 0
-                ? { start: '09:00', end: '17:00' }
-                : { start: '18:00', end: '20:00' },
-            ])
-          }
+          disabled={next === null}
+          title={next === null ? 'This day is open until midnight' : undefined}
+          onClick={() => (next ? onChange([...ranges, next]) : undefined)}
         >
           <Plus size={14} aria-hidden="true" />
           Add hours
