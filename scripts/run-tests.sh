@@ -39,10 +39,15 @@ run_lint() {
   summary+=("lint:      clean (gofmt, go vet, staticcheck, generated API types, Biome, tsc)")
 }
 
+# The Go suite and the web units share no state, so `all` runs them side by side: each writes its
+# log and exit code, and reports once both are done, in a fixed order.
+start_go() { go test -count=1 -race -timeout 15m -v ./... > "$logs/go.log" 2>&1; echo $? > "$logs/go.rc"; }
+start_web() { (cd web && npx vitest run) > "$logs/web.log" 2>&1; echo $? > "$logs/web.rc"; }
+
 run_go() {
   echo "== go (SQLite and PostgreSQL) =="
-  go test -count=1 -race -timeout 15m -v ./... > "$logs/go.log" 2>&1
-  local rc=$?
+  local rc
+  rc=$(cat "$logs/go.rc" 2>/dev/null || echo 1)
   grep -E '^(ok|FAIL|---|panic:|\s+--- FAIL)|\.go:[0-9]+:' "$logs/go.log" | grep -v -- '--- PASS' | grep -v -- '--- SKIP' || true
   local p f s
   p=$(grep -cE '^\s*--- PASS:' "$logs/go.log") f=$(grep -cE '^\s*--- FAIL:' "$logs/go.log") s=$(grep -cE '^\s*--- SKIP:' "$logs/go.log")
@@ -53,8 +58,8 @@ run_go() {
 
 run_web() {
   echo "== web units (Vitest) =="
-  (cd web && npx vitest run) > "$logs/web.log" 2>&1
-  local rc=$?
+  local rc
+  rc=$(cat "$logs/web.rc" 2>/dev/null || echo 1)
   strip "$logs/web.log" | tail -n 15
   local out p f s
   out=$(strip "$logs/web.log" | grep -E '^\s*Tests\s')
@@ -79,7 +84,11 @@ run_e2e() {
 
 case "${1:-all}" in
   lint) run_lint ;;
-  all) run_lint; run_go; run_web; run_e2e ;;
+  all)
+    run_lint
+    echo "== go and web units, side by side =="
+    start_go & start_web & wait
+    run_go; run_web; run_e2e ;;
   *) echo "usage: $0 [lint|all]" >&2; exit 2 ;;
 esac
 finish

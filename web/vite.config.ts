@@ -55,5 +55,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.mjs'],
     css: false,
     restoreMocks: true,
+    // CI runs these beside the Go suite on the same cores; a slow test is not a failing one.
+    testTimeout: 15_000,
   },
 });
