@@ -12,9 +12,8 @@ import { plural } from '@/lib/plural';
 import { createQueryClient } from '@/lib/query';
 import { useSession } from '@/lib/session';
 import { useInsights } from './api/get-insights';
-import { Chart } from './components/Chart';
-import { ChartCard } from './components/ChartCard';
-import { decimalAmount, formatMoney, formatRate } from './lib/format';
+import { countMeasure, moneyMeasure, rateMeasure, SeriesCard } from './components/SeriesCard';
+import { formatMoney } from './lib/format';
 import {
   checkRange,
   isoDay,
@@ -266,32 +265,8 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 function Revenue({ report }: { report: Report }) {
   const cur = report.currency;
   const money = (v: number) => formatMoney(v, cur);
-  const short = (v: number) => formatMoney(v, cur).replace(/\.00$/, '');
-  const dec = (v: number) => decimalAmount(v, cur);
+  const measure = moneyMeasure(cur);
   const t = report.totals;
-  const m = report.months;
-  const flows = [
-    { key: 'new', label: 'New', color: 'text-term-green', values: m.map((x) => x.new_mrr) },
-    {
-      key: 'react',
-      label: 'Reactivated',
-      color: 'text-term-cyan',
-      values: m.map((x) => x.reactivated_mrr),
-    },
-    {
-      key: 'exp',
-      label: 'Expansion',
-      color: 'text-violet-400',
-      values: m.map((x) => x.expansion_mrr),
-    },
-    {
-      key: 'con',
-      label: 'Contraction',
-      color: 'text-term-amber',
-      values: m.map((x) => x.contraction_mrr),
-    },
-    { key: 'churn', label: 'Churned', color: 'text-term-red', values: m.map((x) => x.churned_mrr) },
-  ];
   const suffix = `${report.from}_${report.to}`;
   return (
     <Section title="Revenue">
@@ -321,131 +296,63 @@ function Revenue({ report }: { report: Report }) {
           .
         </p>
       ) : null}
-      <ChartCard
+      <SeriesCard
         title="MRR over time"
         description="Committed and at-risk recurring revenue at the end of each step."
         fileName={`mrr_${suffix}.csv`}
-        table={{
-          header: ['Day', 'Committed', 'At risk'],
-          rows: report.points.map((p) => [p.date, money(p.committed_mrr), money(p.at_risk_mrr)]),
-          csv: report.points.map((p) => [p.date, dec(p.committed_mrr), dec(p.at_risk_mrr)]),
-        }}
-      >
-        <Chart
-          kind="line"
-          title="MRR over time, committed and at risk"
-          labels={report.points.map((p) => p.date)}
-          format={short}
-          minTop={10_000}
-          series={[
-            {
-              key: 'committed',
-              label: 'Committed',
-              color: 'text-term-green',
-              values: report.points.map((p) => p.committed_mrr),
-            },
-            {
-              key: 'risk',
-              label: 'At risk',
-              color: 'text-term-amber',
-              values: report.points.map((p) => p.at_risk_mrr),
-            },
-          ]}
-        />
-      </ChartCard>
-      <ChartCard
+        chartTitle="MRR over time, committed and at risk"
+        kind="line"
+        items={report.points}
+        x={{ label: 'Day', value: (p) => p.date }}
+        measure={measure}
+        minTop={10_000}
+        columns={[
+          { label: 'Committed', color: 'text-term-green', value: (p) => p.committed_mrr },
+          { label: 'At risk', color: 'text-term-amber', value: (p) => p.at_risk_mrr },
+        ]}
+      />
+      <SeriesCard
         title="Net new MRR by month"
         description="New and returning members and price changes above the line; leaving below."
         fileName={`net-new-mrr_${suffix}.csv`}
-        table={{
-          header: ['Month', 'New', 'Reactivated', 'Expansion', 'Contraction', 'Churned', 'Net'],
-          rows: m.map((x) => [
-            x.month,
-            money(x.new_mrr),
-            money(x.reactivated_mrr),
-            money(x.expansion_mrr),
-            money(x.contraction_mrr),
-            money(x.churned_mrr),
-            money(x.net_new_mrr),
-          ]),
-          csv: m.map((x) => [
-            x.month,
-            dec(x.new_mrr),
-            dec(x.reactivated_mrr),
-            dec(x.expansion_mrr),
-            dec(x.contraction_mrr),
-            dec(x.churned_mrr),
-            dec(x.net_new_mrr),
-          ]),
-        }}
-      >
-        <Chart
-          kind="stacked"
-          title="Net new MRR by month"
-          labels={m.map((x) => x.month)}
-          format={short}
-          minTop={10_000}
-          series={flows}
-        />
-      </ChartCard>
-      <ChartCard
+        chartTitle="Net new MRR by month"
+        kind="stacked"
+        items={report.months}
+        x={{ label: 'Month', value: (m) => m.month }}
+        measure={measure}
+        minTop={10_000}
+        columns={[
+          { label: 'New', color: 'text-term-green', value: (m) => m.new_mrr },
+          { label: 'Reactivated', color: 'text-term-cyan', value: (m) => m.reactivated_mrr },
+          { label: 'Expansion', color: 'text-violet-400', value: (m) => m.expansion_mrr },
+          { label: 'Contraction', color: 'text-term-amber', value: (m) => m.contraction_mrr },
+          { label: 'Churned', color: 'text-term-red', value: (m) => m.churned_mrr },
+          { label: 'Net', value: (m) => m.net_new_mrr },
+        ]}
+      />
+      <SeriesCard
         title="One-off revenue by month"
         description="Bookings and trainings: paid, refunded and what stayed. Never part of MRR."
         fileName={`bookings_${suffix}.csv`}
-        table={{
-          header: ['Month', 'Gross', 'Refunded', 'Net'],
-          rows: m.map((x) => [
-            x.month,
-            money(x.bookings_gross),
-            money(x.bookings_refunded),
-            money(x.bookings_net),
-          ]),
-          csv: m.map((x) => [
-            x.month,
-            dec(x.bookings_gross),
-            dec(x.bookings_refunded),
-            dec(x.bookings_net),
-          ]),
-        }}
-      >
-        <Chart
-          kind="bars"
-          title="One-off revenue by month: gross, refunded and net"
-          labels={m.map((x) => x.month)}
-          format={short}
-          minTop={10_000}
-          series={[
-            {
-              key: 'gross',
-              label: 'Gross',
-              color: 'text-term-cyan',
-              values: m.map((x) => x.bookings_gross),
-            },
-            {
-              key: 'refunded',
-              label: 'Refunded',
-              color: 'text-term-red',
-              values: m.map((x) => x.bookings_refunded),
-            },
-            {
-              key: 'net',
-              label: 'Net',
-              color: 'text-term-green',
-              values: m.map((x) => x.bookings_net),
-            },
-          ]}
-        />
-      </ChartCard>
+        chartTitle="One-off revenue by month: gross, refunded and net"
+        kind="bars"
+        items={report.months}
+        x={{ label: 'Month', value: (m) => m.month }}
+        measure={measure}
+        minTop={10_000}
+        columns={[
+          { label: 'Gross', color: 'text-term-cyan', value: (m) => m.bookings_gross },
+          { label: 'Refunded', color: 'text-term-red', value: (m) => m.bookings_refunded },
+          { label: 'Net', color: 'text-term-green', value: (m) => m.bookings_net },
+        ]}
+      />
     </Section>
   );
 }
 
 function Members({ report }: { report: Report }) {
   const t = report.totals;
-  const p = report.points;
-  const m = report.months;
   const suffix = `${report.from}_${report.to}`;
-  const pct = (v: number) => `${Math.round(v)}%`;
   return (
     <Section title="Members">
       <dl className="grid grid-cols-2 gap-3 lg:grid-cols-5">
@@ -455,127 +362,57 @@ function Members({ report }: { report: Report }) {
         <Tile label="Seats left" value={t.seats_left} note={`of ${t.capacity}`} />
         <Tile label="Wait list" value={t.waitlist} />
       </dl>
-      <ChartCard
+      <SeriesCard
         title="Members over time"
         fileName={`members_${suffix}.csv`}
-        table={{
-          header: ['Day', 'Paying', 'Complimentary', 'Free'],
-          rows: p.map((x) => [x.date, String(x.paying), String(x.complimentary), String(x.free)]),
-          csv: p.map((x) => [x.date, x.paying, x.complimentary, x.free]),
-        }}
-      >
-        <Chart
-          kind="line"
-          title="Paying, complimentary and free members over time"
-          labels={p.map((x) => x.date)}
-          format={(v) => String(v)}
-          series={[
-            {
-              key: 'paying',
-              label: 'Paying',
-              color: 'text-term-green',
-              values: p.map((x) => x.paying),
-            },
-            {
-              key: 'comp',
-              label: 'Complimentary',
-              color: 'text-term-cyan',
-              values: p.map((x) => x.complimentary),
-            },
-            { key: 'free', label: 'Free', color: 'text-muted', values: p.map((x) => x.free) },
-          ]}
-        />
-      </ChartCard>
-      <ChartCard
+        chartTitle="Paying, complimentary and free members over time"
+        kind="line"
+        items={report.points}
+        x={{ label: 'Day', value: (p) => p.date }}
+        measure={countMeasure}
+        columns={[
+          { label: 'Paying', color: 'text-term-green', value: (p) => p.paying },
+          { label: 'Complimentary', color: 'text-term-cyan', value: (p) => p.complimentary },
+          { label: 'Free', color: 'text-muted', value: (p) => p.free },
+        ]}
+      />
+      <SeriesCard
         title="Seats left and wait list"
         description={`Seats left of the cap of ${t.capacity}, and people waiting for one.`}
         fileName={`seats-waitlist_${suffix}.csv`}
-        table={{
-          header: ['Day', 'Seats left', 'Wait list'],
-          rows: p.map((x) => [x.date, String(x.seats_left), String(x.waitlist)]),
-          csv: p.map((x) => [x.date, x.seats_left, x.waitlist]),
-        }}
-      >
-        <Chart
-          kind="line"
-          title="Seats left and wait list size over time"
-          labels={p.map((x) => x.date)}
-          format={(v) => String(v)}
-          series={[
-            {
-              key: 'seats',
-              label: 'Seats left',
-              color: 'text-term-green',
-              values: p.map((x) => x.seats_left),
-            },
-            {
-              key: 'wait',
-              label: 'Wait list',
-              color: 'text-term-amber',
-              values: p.map((x) => x.waitlist),
-            },
-          ]}
-        />
-      </ChartCard>
-      <ChartCard
+        chartTitle="Seats left and wait list size over time"
+        kind="line"
+        items={report.points}
+        x={{ label: 'Day', value: (p) => p.date }}
+        measure={countMeasure}
+        columns={[
+          { label: 'Seats left', color: 'text-term-green', value: (p) => p.seats_left },
+          { label: 'Wait list', color: 'text-term-amber', value: (p) => p.waitlist },
+        ]}
+      />
+      <SeriesCard
         title="Churn by month"
         description="Logo churn: paying members who left, of those paying at the start. Revenue churn: MRR lost to leaving and paying less, of the MRR at the start."
         fileName={`churn_${suffix}.csv`}
-        table={{
-          header: [
-            'Month',
-            'Paying at start',
-            'Left',
-            'Logo churn',
-            'Revenue churn',
-            'Joined wait list',
-          ],
-          rows: m.map((x) => [
-            x.month,
-            String(x.start_payers),
-            String(x.churned_payers),
-            formatRate(x.logo_churn),
-            formatRate(x.revenue_churn),
-            String(x.waitlist_joined),
-          ]),
-          csv: m.map((x) => [
-            x.month,
-            x.start_payers,
-            x.churned_payers,
-            x.logo_churn ?? '',
-            x.revenue_churn ?? '',
-            x.waitlist_joined,
-          ]),
-        }}
-      >
-        <Chart
-          kind="bars"
-          title="Logo churn and revenue churn by month, in per cent"
-          labels={m.map((x) => x.month)}
-          format={pct}
-          series={[
-            {
-              key: 'logo',
-              label: 'Logo churn',
-              color: 'text-term-red',
-              values: m.map((x) => (x.logo_churn ?? 0) * 100),
-            },
-            {
-              key: 'revenue',
-              label: 'Revenue churn',
-              color: 'text-term-amber',
-              values: m.map((x) => (x.revenue_churn ?? 0) * 100),
-            },
-          ]}
-        />
-      </ChartCard>
+        chartTitle="Logo churn and revenue churn by month, in per cent"
+        kind="bars"
+        items={report.months}
+        x={{ label: 'Month', value: (m) => m.month }}
+        measure={rateMeasure}
+        columns={[
+          { label: 'Paying at start', measure: countMeasure, value: (m) => m.start_payers },
+          { label: 'Left', measure: countMeasure, value: (m) => m.churned_payers },
+          { label: 'Logo churn', color: 'text-term-red', value: (m) => m.logo_churn },
+          { label: 'Revenue churn', color: 'text-term-amber', value: (m) => m.revenue_churn },
+          { label: 'Joined wait list', measure: countMeasure, value: (m) => m.waitlist_joined },
+        ]}
+      />
     </Section>
   );
 }
 
 function Engagement({ report }: { report: Report }) {
   const s = report.sessions;
-  const label = (x: Report['sessions'][number]) => `${x.starts_at.slice(0, 10)} ${x.title}`;
   return (
     <Section title="Engagement">
       <p className="text-sm text-muted">
@@ -590,61 +427,28 @@ function Engagement({ report }: { report: Report }) {
           <p className="text-sm text-muted">No live sessions started in this period.</p>
         </Card>
       ) : (
-        <ChartCard
+        <SeriesCard
           title="Session turnout"
           description="RSVP rate and attendance rate of the members with access when each session began; show-up is of those who said they would come."
           fileName={`sessions_${report.from}_${report.to}.csv`}
-          table={{
-            header: [
-              'Session',
-              'Members',
-              'Going',
-              'Present',
-              'RSVP rate',
-              'Attendance',
-              'Show-up',
-            ],
-            rows: s.map((x) => [
-              label(x),
-              String(x.members),
-              String(x.going),
-              String(x.present),
-              formatRate(x.rsvp_rate),
-              formatRate(x.attendance_rate),
-              formatRate(x.show_up_rate),
-            ]),
-            csv: s.map((x) => [
-              label(x),
-              x.members,
-              x.going,
-              x.present,
-              x.rsvp_rate ?? '',
-              x.attendance_rate ?? '',
-              x.show_up_rate ?? '',
-            ]),
+          chartTitle="RSVP rate and attendance rate per session, in per cent"
+          kind="bars"
+          items={s}
+          x={{
+            label: 'Session',
+            value: (x) => `${x.starts_at.slice(0, 10)} ${x.title}`,
+            short: (x) => x.starts_at.slice(5, 10),
           }}
-        >
-          <Chart
-            kind="bars"
-            title="RSVP rate and attendance rate per session, in per cent"
-            labels={s.map((x) => x.starts_at.slice(5, 10))}
-            format={(v) => `${Math.round(v)}%`}
-            series={[
-              {
-                key: 'rsvp',
-                label: 'RSVP rate',
-                color: 'text-term-cyan',
-                values: s.map((x) => (x.rsvp_rate ?? 0) * 100),
-              },
-              {
-                key: 'att',
-                label: 'Attendance rate',
-                color: 'text-term-green',
-                values: s.map((x) => (x.attendance_rate ?? 0) * 100),
-              },
-            ]}
-          />
-        </ChartCard>
+          measure={rateMeasure}
+          columns={[
+            { label: 'Members', measure: countMeasure, value: (x) => x.members },
+            { label: 'Going', measure: countMeasure, value: (x) => x.going },
+            { label: 'Present', measure: countMeasure, value: (x) => x.present },
+            { label: 'RSVP rate', color: 'text-term-cyan', value: (x) => x.rsvp_rate },
+            { label: 'Attendance', color: 'text-term-green', value: (x) => x.attendance_rate },
+            { label: 'Show-up', value: (x) => x.show_up_rate },
+          ]}
+        />
       )}
     </Section>
   );

@@ -1,7 +1,7 @@
 import { AlertTriangle, CheckCircle2 } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { FormField } from '@/components/ui/form-field';
+import { CountedTextarea, TextField } from '@/components/ui/text-field';
 import { ApiError, api, errorMessage } from '@/lib/api';
 import {
   type Input as InquiryInput,
@@ -11,7 +11,6 @@ import {
   MaxTeamSize,
 } from '@/lib/api-types/inquiries';
 import type { InquirySent } from '@/lib/api-types/web';
-import { cn } from '@/lib/cn';
 import { detectTimeZone, todayIn } from '@/lib/time-zone';
 
 /** The server's limits (internal/inquiries): checked here first so the visitor hears at once. */
@@ -22,11 +21,6 @@ const MESSAGE_MAX = MaxMessage;
 const FIELDS = ['name', 'email', 'company', 'team_size', 'message', 'preferred_start'] as const;
 type Field = (typeof FIELDS)[number];
 type Values = Record<Field, string>;
-
-const inputClass =
-  'w-full rounded-md border border-ink-600 bg-ink-900 px-3 text-base text-fg placeholder:text-dim sm:text-sm ' +
-  'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-term-cyan ' +
-  'aria-[invalid=true]:border-term-red';
 
 /** The first problem of each field, as the server would name it. */
 export function validateInquiry(v: Values): Partial<Record<Field, string>> {
@@ -151,7 +145,6 @@ export function InquiryForm({ title }: InquiryFormProps) {
     );
   }
 
-  const messageCount = [...values.message].length;
   return (
     <form
       ref={formRef}
@@ -172,110 +165,70 @@ export function InquiryForm({ title }: InquiryFormProps) {
         </div>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label="Your name" error={errors.name}>
-          {(control) => (
-            <input
-              {...control}
-              name="name"
-              type="text"
-              autoComplete="name"
-              required
-              value={values.name}
-              onChange={(e) => set('name')(e.target.value)}
-              className={cn(inputClass, 'h-11')}
-            />
-          )}
-        </FormField>
-        <FormField label="Work e-mail" error={errors.email}>
-          {(control) => (
-            <input
-              {...control}
-              name="email"
-              type="email"
-              autoComplete="email"
-              inputMode="email"
-              required
-              value={values.email}
-              onChange={(e) => set('email')(e.target.value)}
-              className={cn(inputClass, 'h-11')}
-            />
-          )}
-        </FormField>
-        <FormField label="Company" error={errors.company}>
-          {(control) => (
-            <input
-              {...control}
-              name="company"
-              type="text"
-              autoComplete="organization"
-              required
-              value={values.company}
-              onChange={(e) => set('company')(e.target.value)}
-              className={cn(inputClass, 'h-11')}
-            />
-          )}
-        </FormField>
-        <FormField
+        <TextField
+          label="Your name"
+          name="name"
+          autoComplete="name"
+          required
+          value={values.name}
+          onValue={set('name')}
+          error={errors.name}
+        />
+        <TextField
+          label="Work e-mail"
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          value={values.email}
+          onValue={set('email')}
+          error={errors.email}
+        />
+        <TextField
+          label="Company"
+          name="company"
+          autoComplete="organization"
+          required
+          value={values.company}
+          onValue={set('company')}
+          error={errors.company}
+        />
+        <TextField
           label="Team size"
+          name="team_size"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          required
+          value={values.team_size}
+          onValue={set('team_size')}
           hint="How many people would take part."
           error={errors.team_size}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="team_size"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              step={1}
-              required
-              value={values.team_size}
-              onChange={(e) => set('team_size')(e.target.value)}
-              className={cn(inputClass, 'h-11')}
-            />
-          )}
-        </FormField>
+        />
       </div>
-      <FormField
+      <CountedTextarea
         label="What would your team like?"
-        hint={
-          <span className={cn(messageCount > MESSAGE_MAX && 'text-term-red')}>
-            {messageCount.toLocaleString('en-US')} / {MESSAGE_MAX.toLocaleString('en-US')}{' '}
-            characters
-          </span>
-        }
+        name="message"
+        max={MESSAGE_MAX}
+        rows={5}
+        required
+        value={values.message}
+        onValue={set('message')}
+        placeholder="Your markets and systems, what the team should be able to do afterwards, any deadline."
         error={errors.message}
-      >
-        {(control) => (
-          <textarea
-            {...control}
-            name="message"
-            rows={5}
-            required
-            value={values.message}
-            onChange={(e) => set('message')(e.target.value)}
-            placeholder="Your markets and systems, what the team should be able to do afterwards, any deadline."
-            className={cn(inputClass, 'py-2')}
-          />
-        )}
-      </FormField>
-      <FormField
+      />
+      <TextField
         label="Preferred start (optional)"
+        name="preferred_start"
+        type="date"
+        min={todayIn(detectTimeZone())}
+        value={values.preferred_start}
+        onValue={set('preferred_start')}
         error={errors.preferred_start}
         className="sm:max-w-xs"
-      >
-        {(control) => (
-          <input
-            {...control}
-            name="preferred_start"
-            type="date"
-            min={todayIn(detectTimeZone())}
-            value={values.preferred_start}
-            onChange={(e) => set('preferred_start')(e.target.value)}
-            className={cn(inputClass, 'h-11')}
-          />
-        )}
-      </FormField>
+      />
       <div className="flex flex-col gap-3">
         <Button type="submit" size="lg" disabled={busy} className="w-full sm:w-auto sm:self-start">
           {busy ? 'Sending…' : 'Send inquiry'}

@@ -288,7 +288,7 @@ function SignedInArea({
           <p className="mt-2 text-sm text-muted">
             A small community of builders of AI agent applications. The tribe is limited to{' '}
             {capacity === undefined ? (
-              <Skeleton className="inline-block h-4 w-6 align-middle" />
+              <Skeleton inline className="h-4 w-6 align-middle" />
             ) : (
               <strong className="text-fg">{capacity}</strong>
             )}{' '}

@@ -105,12 +105,19 @@ export function TextAreaField({
   );
 }
 
-/** A pulsing placeholder block shown while data loads. */
-export function Skeleton({ className }: { className?: string }) {
+/**
+ * A pulsing placeholder block shown while data loads. A span, so it may stand in running text
+ * (a number in a sentence) as well as for a whole block: `inline` keeps it in the line.
+ */
+export function Skeleton({ className, inline = false }: { className?: string; inline?: boolean }) {
   return (
-    <div
+    <span
       aria-hidden="true"
-      className={cn('rounded-md bg-ink-800 motion-safe:animate-pulse', className)}
+      className={cn(
+        inline ? 'inline-block' : 'block',
+        'rounded-md bg-ink-800 motion-safe:animate-pulse',
+        className,
+      )}
     />
   );
 }

@@ -1,0 +1,106 @@
+import type { InputHTMLAttributes, ReactNode } from 'react';
+import { cn } from '@/lib/cn';
+import { FormField } from './form-field';
+
+/** The public forms' control: 16 px text on phones (no zoom on focus), red when invalid. */
+export const fieldControlClass =
+  'w-full rounded-md border border-ink-600 bg-ink-900 px-3 text-base text-fg placeholder:text-dim sm:text-sm ' +
+  'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-term-cyan ' +
+  'aria-[invalid=true]:border-term-red';
+
+type InputAttributes = Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'value' | 'onChange' | 'className' | 'id' | 'name'
+>;
+
+export interface TextFieldProps extends InputAttributes {
+  label: ReactNode;
+  /** The form's field name: the server's, so its errors and the first-invalid focus find it. */
+  name: string;
+  value: string;
+  onValue: (value: string) => void;
+  hint?: ReactNode;
+  error?: string | undefined;
+  className?: string;
+}
+
+/** One labelled single-line input of a public form (name, e-mail, company, a number, a date). */
+export function TextField({
+  label,
+  name,
+  value,
+  onValue,
+  hint,
+  error,
+  className,
+  type = 'text',
+  ...input
+}: TextFieldProps) {
+  return (
+    <FormField label={label} hint={hint} error={error} className={className}>
+      {(control) => (
+        <input
+          {...input}
+          {...control}
+          name={name}
+          type={type}
+          value={value}
+          onChange={(e) => onValue(e.target.value)}
+          className={cn(fieldControlClass, 'h-11')}
+        />
+      )}
+    </FormField>
+  );
+}
+
+export interface CountedTextareaProps {
+  label: ReactNode;
+  name: string;
+  value: string;
+  onValue: (value: string) => void;
+  /** The most characters (code points, as the server counts) the field takes. */
+  max: number;
+  error?: string | undefined;
+  rows?: number;
+  required?: boolean;
+  placeholder?: string;
+}
+
+/** A labelled text area whose hint counts its characters against the limit, red once over it. */
+export function CountedTextarea({
+  label,
+  name,
+  value,
+  onValue,
+  max,
+  error,
+  rows = 4,
+  required,
+  placeholder,
+}: CountedTextareaProps) {
+  const count = [...value].length;
+  return (
+    <FormField
+      label={label}
+      hint={
+        <span className={cn(count > max && 'text-term-red')} aria-live="polite">
+          {count.toLocaleString('en-US')} / {max.toLocaleString('en-US')} characters
+        </span>
+      }
+      error={error}
+    >
+      {(control) => (
+        <textarea
+          {...control}
+          name={name}
+          rows={rows}
+          required={required}
+          value={value}
+          onChange={(e) => onValue(e.target.value)}
+          placeholder={placeholder}
+          className={cn(fieldControlClass, 'py-2')}
+        />
+      )}
+    </FormField>
+  );
+}
