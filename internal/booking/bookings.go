@@ -313,13 +313,7 @@ func (s *Service) Book(ctx context.Context, in Request) (*Created, error) {
 	if !(&calendar{busy: merge(live)}).free(blocked) {
 		return nil, errSlotTaken
 	}
-	status := StatusRequested
-	switch {
-	case c.typ.Free():
-		status = StatusConfirmed
-	case s.payments:
-		status = StatusHeld
-	}
+	status := s.newStatus(c.typ)
 	token, hash := newToken()
 	out := &Created{Token: token}
 	id := store.NewID()
@@ -332,14 +326,8 @@ func (s *Service) Book(ctx context.Context, in Request) (*Created, error) {
 			c.key, c.typ.ID, store.At(c.start)).Scan(&prev, &prevStatus)
 		switch {
 		case err == nil && prevStatus == StatusHeld:
-			// The first press's token stays valid (its Checkout Session
-			// returns with it); this press gets one of its own.
-			if _, err := tx.ExecContext(ctx, `INSERT INTO booking_tokens (token_hash, booking_id, created_at) VALUES ($1, $2, $3)`,
-				hash, prev, store.At(now)); err != nil {
-				return fmt.Errorf("add hold token: %w", err)
-			}
 			out.Reused, id = true, prev
-			return nil
+			return addHoldToken(ctx, tx, hash, prev, now)
 		case err == nil:
 			return errs.New(errs.Conflict, "You have already booked this time. Your confirmation e-mail has the details.")
 		case !errors.Is(err, sql.ErrNoRows):
@@ -360,36 +348,14 @@ func (s *Service) Book(ctx context.Context, in Request) (*Created, error) {
 				return errs.New(errs.SlotTaken, "Sorry, that day is now fully booked. Please choose another day.")
 			}
 		}
-		var expires, paidAt store.NullTime
-		meeting := ""
-		if status == StatusHeld {
-			expires = store.NullTime{Time: store.At(now.Add(HoldTTL)), Valid: true}
-		}
-		if status == StatusConfirmed {
-			meeting = st.MeetingLink
-		}
-		var user any
-		if in.UserID != "" {
-			user = in.UserID
-		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO bookings (id, type_id, status, start_at, end_at, blocked_from, blocked_until,
-			    expires_at, name, email, email_normalized, notes, time_zone, client_addr, user_id, amount, currency,
-			    paid_at, meeting_link, token_hash, created_at, updated_at)
-			 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21)`,
-			id, c.typ.ID, status, store.At(c.start), store.At(c.start.Add(d)), store.At(blocked.from), store.At(blocked.until),
-			expires, c.name, c.email, c.key, c.notes, c.zone, clientKey(in.ClientAddr), user, c.typ.Price, c.typ.Currency,
-			paidAt, meeting, hash, store.At(now))
+		err = s.insertBooking(ctx, tx, st, c, in, newRow{
+			id: id, status: status, hash: hash,
+			start: c.start, end: c.start.Add(d), blocked: blocked,
+		}, now)
 		if isOverlap(err) {
 			return errSlotTaken
 		}
-		if err != nil {
-			return fmt.Errorf("insert booking: %w", err)
-		}
-		b, err := loadBooking(ctx, tx.QueryRowContext, id)
-		if err != nil {
-			return err
-		}
-		return s.notify(ctx, tx, &notice{settings: st}, nil, b, now)
+		return err
 	})
 	if err != nil {
 		return nil, wrap("book", err)
@@ -398,6 +364,76 @@ func (s *Service) Book(ctx context.Context, in Request) (*Created, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// newStatus is where a new booking of t starts: confirmed when free, held
+// for payment when payments are on, otherwise a request for the owner.
+func (s *Service) newStatus(t Type) string {
+	switch {
+	case t.Free():
+		return StatusConfirmed
+	case s.payments:
+		return StatusHeld
+	}
+	return StatusRequested
+}
+
+// addHoldToken gives a second press of the same button the open hold back
+// with a token of its own; the first press's token stays valid (its
+// Checkout Session returns with it).
+func addHoldToken(ctx context.Context, tx *sql.Tx, hash, bookingID string, now time.Time) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO booking_tokens (token_hash, booking_id, created_at) VALUES ($1, $2, $3)`,
+		hash, bookingID, store.At(now)); err != nil {
+		return fmt.Errorf("add hold token: %w", err)
+	}
+	return nil
+}
+
+// newRow is what a new booking stores beyond the booker's checked input.
+type newRow struct {
+	id, status, hash string
+	start, end       time.Time
+	// blocked is the owner's time it takes: the session and its buffers
+	// for a one-to-one booking, the session alone for a seat.
+	blocked span
+	// eventID is the group training date of a seat, empty otherwise.
+	eventID string
+}
+
+// insertBooking writes a new booking or seat and queues its notices. The
+// insert's own error comes back wrapped, so the caller can still tell a
+// refusal by the database's rules (isOverlap, seatRefused) from a failure.
+func (s *Service) insertBooking(ctx context.Context, tx *sql.Tx, st Settings, c *checked, in Request, r newRow, now time.Time) error {
+	var expires store.NullTime
+	meeting := ""
+	if r.status == StatusHeld {
+		expires = store.NullTime{Time: store.At(now.Add(HoldTTL)), Valid: true}
+	}
+	if r.status == StatusConfirmed {
+		meeting = st.MeetingLink
+	}
+	var user, event any
+	if in.UserID != "" {
+		user = in.UserID
+	}
+	if r.eventID != "" {
+		event = r.eventID
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO bookings (id, type_id, status, start_at, end_at, blocked_from, blocked_until,
+		    expires_at, name, email, email_normalized, notes, time_zone, client_addr, user_id, amount, currency,
+		    meeting_link, token_hash, event_id, created_at, updated_at)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21)`,
+		r.id, c.typ.ID, r.status, store.At(r.start), store.At(r.end), store.At(r.blocked.from), store.At(r.blocked.until),
+		expires, c.name, c.email, c.key, c.notes, c.zone, clientKey(in.ClientAddr), user, c.typ.Price, c.typ.Currency,
+		meeting, r.hash, event, store.At(now))
+	if err != nil {
+		return fmt.Errorf("insert booking: %w", err)
+	}
+	b, err := loadBooking(ctx, tx.QueryRowContext, r.id)
+	if err != nil {
+		return err
+	}
+	return s.notify(ctx, tx, &notice{settings: st}, nil, b, now)
 }
 
 // clientKey bounds a client address for storage; it only needs to compare.

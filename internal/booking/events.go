@@ -462,13 +462,7 @@ func (s *Service) bookSeat(ctx context.Context, c *checked, in Request) (*Create
 	case !e.Start.After(now):
 		return nil, errs.Field("event_id", "That date has passed. Please choose a later one.")
 	}
-	status := StatusRequested
-	switch {
-	case c.typ.Free():
-		status = StatusConfirmed
-	case s.payments:
-		status = StatusHeld
-	}
+	status := s.newStatus(c.typ)
 	token, hash := newToken()
 	out := &Created{Token: token}
 	id := store.NewID()
@@ -482,12 +476,8 @@ func (s *Service) bookSeat(ctx context.Context, c *checked, in Request) (*Create
 			c.key, e.ID).Scan(&prev, &prevStatus)
 		switch {
 		case err == nil && prevStatus == StatusHeld:
-			if _, err := tx.ExecContext(ctx, `INSERT INTO booking_tokens (token_hash, booking_id, created_at) VALUES ($1, $2, $3)`,
-				hash, prev, store.At(now)); err != nil {
-				return fmt.Errorf("add hold token: %w", err)
-			}
 			out.Reused, id = true, prev
-			return nil
+			return addHoldToken(ctx, tx, hash, prev, now)
 		case err == nil:
 			return errs.Field("email", "This e-mail address already has a seat on this date; your confirmation e-mail has the details. Each attendee books with their own address.")
 		case !errors.Is(err, sql.ErrNoRows):
@@ -496,38 +486,16 @@ func (s *Service) bookSeat(ctx context.Context, c *checked, in Request) (*Create
 		if err := s.checkLimits(ctx, tx, c.key, in.ClientAddr, now); err != nil {
 			return err
 		}
-		var expires store.NullTime
-		meeting := ""
-		if status == StatusHeld {
-			expires = store.NullTime{Time: store.At(now.Add(HoldTTL)), Valid: true}
-		}
-		if status == StatusConfirmed {
-			meeting = st.MeetingLink
-		}
-		var user any
-		if in.UserID != "" {
-			user = in.UserID
-		}
 		// A seat takes none of the owner's one-to-one time by itself (its
 		// occurrence does), so its blocked time is the session alone.
-		_, err = tx.ExecContext(ctx, `INSERT INTO bookings (id, type_id, status, start_at, end_at, blocked_from, blocked_until,
-			    expires_at, name, email, email_normalized, notes, time_zone, client_addr, user_id, amount, currency,
-			    meeting_link, token_hash, event_id, created_at, updated_at)
-			 VALUES ($1, $2, $3, $4, $5, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19)`,
-			id, c.typ.ID, status, store.At(e.Start), store.At(e.End),
-			expires, c.name, c.email, c.key, c.notes, c.zone, clientKey(in.ClientAddr), user, c.typ.Price, c.typ.Currency,
-			meeting, hash, e.ID, store.At(now))
+		err = s.insertBooking(ctx, tx, st, c, in, newRow{
+			id: id, status: status, hash: hash,
+			start: e.Start, end: e.End, blocked: span{e.Start, e.End}, eventID: e.ID,
+		}, now)
 		if seatRefused(err) {
 			return errSoldOut
 		}
-		if err != nil {
-			return fmt.Errorf("insert seat: %w", err)
-		}
-		b, err := loadBooking(ctx, tx.QueryRowContext, id)
-		if err != nil {
-			return err
-		}
-		return s.notify(ctx, tx, &notice{settings: st}, nil, b, now)
+		return err
 	})
 	if err != nil {
 		return nil, wrap("book a seat", err)
