@@ -3,7 +3,6 @@ package notify
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,17 +13,10 @@ import (
 	"tribe/internal/store/storetest"
 )
 
+// planDigests runs the digest planner of every instance at the same moment.
 func planDigests(t *testing.T, svcs ...*Service) {
 	t.Helper()
-	var wg sync.WaitGroup
-	for _, s := range svcs {
-		wg.Go(func() {
-			if _, err := s.PlanDigests(context.Background()); err != nil {
-				t.Error(err)
-			}
-		})
-	}
-	wg.Wait()
+	atOnce(t, svcs, func(s *Service) error { _, err := s.PlanDigests(context.Background()); return err })
 }
 
 // A digest that nags active members, or comes twice, or more than once a

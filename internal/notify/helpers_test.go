@@ -9,6 +9,7 @@ import (
 	netmail "net/mail"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -147,4 +148,19 @@ func header(t *testing.T, raw []byte) netmail.Header {
 		t.Fatal(err)
 	}
 	return m.Header
+}
+
+// atOnce runs step on every instance at the same moment, as the sweeps of
+// two servers on one database would.
+func atOnce(t *testing.T, svcs []*Service, step func(*Service) error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for _, s := range svcs {
+		wg.Go(func() {
+			if err := step(s); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -3,7 +3,6 @@ package notify
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -39,15 +38,7 @@ func TestLevelReachedMailOnceAcrossInstancesAndNotWhenOff(t *testing.T) {
 		}
 		sweep := func() {
 			t.Helper()
-			var wg sync.WaitGroup
-			for _, s := range []*Service{f.svc, other} {
-				wg.Go(func() {
-					if _, err := s.PlanLevelMails(ctx); err != nil {
-						t.Error(err)
-					}
-				})
-			}
-			wg.Wait()
+			atOnce(t, []*Service{f.svc, other}, func(s *Service) error { _, err := s.PlanLevelMails(ctx); return err })
 		}
 		f.attend(ada, 3)
 		f.attend(bob, 3)
@@ -239,15 +230,7 @@ func TestTwoInstancesOnOnePostgreSQLQueueEachMailOnce(t *testing.T) {
 	f.session("Weekly build", "2027-01-11", "09:00", "UTC")
 	ctx := context.Background()
 	for range 5 {
-		var wg sync.WaitGroup
-		for _, svc := range []*Service{f.svc, second} {
-			wg.Go(func() {
-				if err := svc.Sweep(ctx); err != nil {
-					t.Error(err)
-				}
-			})
-		}
-		wg.Wait()
+		atOnce(t, []*Service{f.svc, second}, func(s *Service) error { return s.Sweep(ctx) })
 	}
 	var total, distinct int
 	if err := first.Read.QueryRow(`SELECT COUNT(*), COUNT(DISTINCT idempotency_key) FROM mail_outbox`).Scan(&total, &distinct); err != nil {

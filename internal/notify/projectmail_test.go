@@ -3,7 +3,6 @@ package notify
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -54,15 +53,7 @@ func TestCohortProjectMailOnceToTheCohortOnly(t *testing.T) {
 		f.exec(`UPDATE projects SET hidden_at = $1, hidden_reason = 'spam' WHERE id = $2`, store.At(now), hidden.ID)
 		sweep := func() {
 			t.Helper()
-			var wg sync.WaitGroup
-			for _, s := range []*Service{f.svc, other} {
-				wg.Go(func() {
-					if _, err := s.PlanProjectMails(ctx); err != nil {
-						t.Error(err)
-					}
-				})
-			}
-			wg.Wait()
+			atOnce(t, []*Service{f.svc, other}, func(s *Service) error { _, err := s.PlanProjectMails(ctx); return err })
 		}
 		sweep()
 		sweep()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,15 +17,7 @@ import (
 // plan runs the reminder planner of every instance at the same moment.
 func plan(t *testing.T, svcs ...*Service) {
 	t.Helper()
-	var wg sync.WaitGroup
-	for _, s := range svcs {
-		wg.Go(func() {
-			if _, err := s.PlanReminders(context.Background()); err != nil {
-				t.Error(err)
-			}
-		})
-	}
-	wg.Wait()
+	atOnce(t, svcs, func(s *Service) error { _, err := s.PlanReminders(context.Background()); return err })
 }
 
 // Reminders sent twice, sent to someone who said they are not coming or
