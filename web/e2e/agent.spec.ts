@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { account, confirmedPage } from './accounts';
+import { screenshots, seriousViolations } from './checks';
 
 /**
  * The AI agent test page and the goal planner end to end against the real server, which runs
@@ -13,37 +12,15 @@ import { account, confirmedPage } from './accounts';
 
 const ADMIN_EMAIL = 'agent-admin@example.test'; // in TRIBE_ADMIN_EMAILS of the run (global-setup.ts)
 const SHOTS = 'test-results/agent';
+const shots = screenshots(SHOTS);
 
 /** A page signed in as the run's admin. */
 function adminPage(browser: Browser) {
   return confirmedPage(browser, ADMIN_EMAIL);
 }
 
-/** Serious and critical accessibility violations on the page as it is now. */
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 function toast(page: Page, text: string) {
   return page.locator('[data-sonner-toast]').filter({ hasText: text }).first();
-}
-
-async function shoot(page: Page, name: string, fullPage = true) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [375, 1440]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage });
-    // Nothing may scroll sideways, even on a phone.
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(overflow, `${name} at ${width}px scrolls sideways`).toBeLessThanOrEqual(0);
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 test('an admin seeds the knowledge base and watches the agent answer with its tools', async ({
@@ -100,9 +77,9 @@ test('an admin seeds the knowledge base and watches the agent answer with its to
 
   await expect(page).toHaveTitle('Agent test | rUv');
   expect(await seriousViolations(page)).toEqual([]);
-  await shoot(page, 'agent-admin');
+  await shots.page(page, 'agent-admin');
   await page.getByRole('heading', { name: 'Conversation' }).scrollIntoViewIfNeeded();
-  await shoot(page, 'agent-admin-view', false);
+  await shots.page(page, 'agent-admin-view', false);
 
   await page.getByRole('button', { name: 'Clear History' }).click();
   await expect(log).toContainText('No messages yet');
@@ -136,7 +113,7 @@ test('the goal planner streams the offline answer with the coaching sessions', a
     '_blank',
   );
   expect(await seriousViolations(page)).toEqual([]);
-  await shoot(page, 'goal');
+  await shots.page(page, 'goal');
 });
 
 test('the goal dialog on Home plans too', async ({ page }) => {
@@ -145,5 +122,5 @@ test('the goal dialog on Home plans too', async ({ page }) => {
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: 'Plan my goal' }).click();
   await expect(dialog.getByRole('log', { name: 'Your plan' })).toContainText('Quick Consultation');
-  await shoot(page, 'goal-dialog', false);
+  await shots.page(page, 'goal-dialog', false);
 });

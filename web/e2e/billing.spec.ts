@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import {
   type APIRequestContext,
   type Browser,
@@ -17,6 +16,7 @@ import {
   stripeEvent,
   stripeSignature,
 } from './billing-server';
+import { screenshots } from './checks';
 
 /**
  * Paid membership end to end: its own `tribe serve` with online payment on, against a fake Stripe
@@ -29,6 +29,7 @@ import {
 
 const ADMIN_EMAIL = 'billing-admin@example.test';
 const SHOTS = 'test-results/billing';
+const shots = screenshots(SHOTS);
 
 let server: BillingServer;
 
@@ -98,16 +99,6 @@ async function expectToast(page: Page, title: string) {
   });
 }
 
-async function shoot(page: Page, name: string, fullPage = true) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [375, 1440]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.waitForTimeout(200);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage });
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
-}
-
 test('a member subscribes, the webhook turns the open dashboard active, and Manage opens the portal', async ({
   browser,
 }) => {
@@ -143,7 +134,7 @@ test('a member subscribes, the webhook turns the open dashboard active, and Mana
   const card = page.getByRole('listitem').filter({ hasText: title });
   await expect(card.getByRole('button', { name: 'Subscribe to Join' })).toBeVisible();
   await expect(card.getByText('paid-only')).toHaveCount(0);
-  await shoot(page, 'free-member');
+  await shots.page(page, 'free-member');
 
   // A refused webhook changes nothing.
   const early = stripeEvent('evt_e2e_forged', 'customer.subscription.created', {});
@@ -207,7 +198,7 @@ test('a member subscribes, the webhook turns the open dashboard active, and Mana
   expect(joined.headers().location).toBe('https://zoom.us/j/321654987');
   await expect(card.getByText('paid-only')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Subscribe to Join' })).toHaveCount(0);
-  await shoot(page, 'active-subscriber');
+  await shots.page(page, 'active-subscriber');
 
   // Manage opens the customer portal in a new tab.
   const popup = context.waitForEvent('page');
@@ -250,7 +241,7 @@ test('a canceled checkout says so, and the tribe page offers a member Subscribe'
   await expect(page.getByRole('button', { name: 'Subscribe' }).first()).toBeVisible();
   await expect(page.getByRole('link', { name: 'Members Area' }).first()).toBeVisible();
   await expect(page.getByRole('button', { name: 'Login' })).toHaveCount(0);
-  await shoot(page, 'tribe-member', false);
+  await shots.page(page, 'tribe-member', false);
   await context.close();
 });
 
@@ -273,11 +264,11 @@ test('an admin makes a member complimentary from the Admin tab', async ({ browse
   await list.getByRole('button', { name: `Make ${email} complimentary` }).click();
   const dialog = page.getByRole('dialog', { name: 'Complimentary membership' });
   await dialog.getByLabel(/Last day/).fill(dayOffset(60));
-  await shoot(page, 'admin-comp-dialog', false);
+  await shots.page(page, 'admin-comp-dialog', false);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
   await expect(list.getByText(/^Complimentary through /).first()).toBeVisible();
-  await shoot(page, 'admin-members');
+  await shots.page(page, 'admin-members');
 
   // The member's open dashboard follows.
   await expect(memberPage.getByText('Complimentary', { exact: true })).toBeVisible({
@@ -305,7 +296,7 @@ test('without Stripe (the default server) nothing pretends to take money', async
   const waitlist = page.getByRole('dialog', { name: 'Join the Wait List' });
   await expect(waitlist).toContainText('Online payment is not set up yet.');
   await expect(waitlist).not.toContainText('at capacity');
-  await shoot(page, 'tribe-payments-off-waitlist', false);
+  await shots.page(page, 'tribe-payments-off-waitlist', false);
   await page.keyboard.press('Escape');
 
   const email = `e2e-billing-off-${Date.now()}@example.test`;
@@ -319,6 +310,6 @@ test('without Stripe (the default server) nothing pretends to take money', async
   await page.getByRole('button', { name: 'Subscribe to Join' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Payments are not set up yet' });
   await expect(dialog).toContainText('Online payment is not set up yet.');
-  await shoot(page, 'members-payments-off', false);
+  await shots.page(page, 'members-payments-off', false);
   await context.close();
 });

@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { confirmedPage } from './accounts';
 import {
@@ -10,6 +9,7 @@ import {
   stripeEvent,
   stripeSignature,
 } from './billing-server';
+import { screenshots, seriousViolations } from './checks';
 import { whenHydrated } from './hydration';
 
 /**
@@ -21,22 +21,10 @@ import { whenHydrated } from './hydration';
  */
 
 const SHOTS = 'test-results/booking';
+const shots = screenshots(SHOTS);
 const OWNER = 'booking-admin@example.test';
 /** The visitor is in Paris; the owner's hours are on Toronto's clock (content/availability). */
 const VISITOR_ZONE = 'Europe/Paris';
-
-async function shoot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /**
  * On /book/{type}: chooses the first free day and its first time with the keyboard alone, and
@@ -112,7 +100,7 @@ test("the console's slots lists free times in the visitor's zone; a link opens t
     'true',
   );
   expect(await seriousViolations(page)).toEqual([]);
-  await shoot(page, 'console-slots-link');
+  await shots.now(page, 'console-slots-link');
   await context.close();
 });
 
@@ -146,7 +134,7 @@ test.describe('booking with payments off', () => {
       ).toBeVisible();
       await page.waitForLoadState('networkidle');
       expect(await seriousViolations(page)).toEqual([]);
-      await shoot(page, 'book-form');
+      await shots.now(page, 'book-form');
 
       await page.keyboard.press('Tab');
       await expect(page.getByRole('button', { name: 'Request this time' })).toBeFocused();
@@ -158,7 +146,7 @@ test.describe('booking with payments off', () => {
       await expect(page.getByText(/^.+'s time$/)).toBeVisible();
       await expect(page.getByText(/\(America\/Toronto\)/)).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
-      await shoot(page, 'status-requested');
+      await shots.now(page, 'status-requested');
 
       // The owner opens Saturdays, lets bookers change plans up to the start (cut-off 0), and
       // sees the request in the Admin tab.
@@ -202,7 +190,7 @@ test.describe('booking with payments off', () => {
       );
       expect(ics.status()).toBe(200);
       expect(await ics.text()).toContain('METHOD:REQUEST');
-      await shoot(page, 'status-confirmed');
+      await shots.now(page, 'status-confirmed');
 
       // Cancel (the cut-off is now the start): the dialog says there is nothing to refund.
       await page.reload();
@@ -280,7 +268,7 @@ test.describe('booking with payments on', () => {
       // Back from Stripe: the booking's page waits for the payment.
       await page.goto(`/bookings/${body.booking.id}?token=${body.token}`);
       await expect(page.getByRole('status')).toContainText('Waiting for payment');
-      await shoot(page, 'status-held');
+      await shots.now(page, 'status-held');
 
       const event = stripeEvent(`evt_e2e_booking_${width}`, 'checkout.session.completed', {
         id: sessionId,
@@ -305,7 +293,7 @@ test.describe('booking with payments on', () => {
       await expect(page.getByRole('status')).toContainText('Confirmed', { timeout: 15_000 });
       await expect(page.getByText('$299, paid')).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
-      await shoot(page, 'status-paid');
+      await shots.now(page, 'status-paid');
       await context.close();
     });
   }

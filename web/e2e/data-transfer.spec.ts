@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
 import { confirmedPage } from './accounts';
+import { axeAtBothWidths, screenshots } from './checks';
 import { whenHydrated } from './hydration';
 
 /**
@@ -14,29 +14,7 @@ import { whenHydrated } from './hydration';
 
 const ADMIN_EMAIL = 'data-admin@example.test';
 const SHOTS = 'test-results/data';
-
-async function shootPart(page: Page, part: Locator, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [375, 1440]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.waitForTimeout(150);
-    await part.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-  }
-}
-
-async function axeAtBothWidths(page: Page, include: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const width of [375, 1440]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    const results = await new AxeBuilder({ page }).include(include).analyze();
-    for (const v of results.violations) {
-      if (v.impact === 'serious' || v.impact === 'critical') {
-        found.push(`${width}px ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      }
-    }
-  }
-  return found;
-}
+const shots = screenshots(SHOTS);
 
 test('an admin downloads the members CSV, previews an import and applies it', async ({
   browser,
@@ -81,7 +59,7 @@ test('an admin downloads the members CSV, previews an import and applies it', as
   const refused = section.getByRole('table', { name: /Refused rows/ });
   await expect(refused).toContainText('not-an-address');
   await expect(section).toContainText('Nothing has been written yet');
-  await shootPart(page, section, 'import-preview');
+  await shots.part(page, section, 'import-preview');
   expect(await axeAtBothWidths(page, 'section[aria-labelledby="data-heading"]')).toEqual([]);
 
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -126,13 +104,13 @@ test('a weak console question becomes a knowledge gap that starts a document', a
   await expect(gap).toBeVisible();
   await expect(gap).toContainText('asked once');
   const region = a.getByRole('region', { name: 'Knowledge gaps' });
-  await shootPart(a, region, 'knowledge-gaps');
+  await shots.part(a, region, 'knowledge-gaps');
   expect(await axeAtBothWidths(a, 'section[aria-labelledby="kb-gaps-heading"]')).toEqual([]);
 
   await a.setViewportSize({ width: 1440, height: 900 });
   await gap.getByRole('button', { name: /Write a document/ }).click();
   const dialog = a.getByRole('dialog', { name: 'Add document' });
   await expect(dialog.getByLabel(/Title/)).toHaveValue(asked);
-  await shootPart(a, dialog, 'gap-document');
+  await shots.part(a, dialog, 'gap-document');
   await admin.context.close();
 });

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { confirmedPage, PASSWORD } from './accounts';
 import {
@@ -10,6 +8,7 @@ import {
   stripeSignature,
   subscriptionObject,
 } from './billing-server';
+import { axeAtBothWidths, screenshots } from './checks';
 
 /**
  * Admin → Insights against a `tribe serve` with online payment on (e2e/billing-server.ts): a
@@ -20,6 +19,7 @@ import {
 
 const ADMIN_EMAIL = 'insights-admin@example.test';
 const SHOTS = 'test-results/insights';
+const shots = screenshots(SHOTS);
 
 let server: BillingServer;
 
@@ -34,24 +34,10 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
+/** Screenshots at both widths, no sideways scrolling, and no serious axe finding. */
 async function checkWidths(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [375, 1440]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter(
-      (v) => v.impact === 'serious' || v.impact === 'critical',
-    );
-    expect(serious, `axe at ${width}px`).toEqual([]);
-    // Nothing wider than the screen: the page never scrolls sideways.
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - window.innerWidth,
-    );
-    expect(overflow, `horizontal overflow at ${width}px`).toBeLessThanOrEqual(0);
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
+  await shots.page(page, name);
+  expect(await axeAtBothWidths(page)).toEqual([]);
 }
 
 test('an admin sees MRR after a subscription webhook and switches the period', async ({

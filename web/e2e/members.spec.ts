@@ -1,14 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import {
-  type Browser,
-  type BrowserContext,
-  expect,
-  type Locator,
-  type Page,
-  test,
-} from '@playwright/test';
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { account, confirmedPage, dayOffset } from './accounts';
+import { screenshots } from './checks';
 
 /**
  * The members area end to end against the real server (dev mailbox, TRIBE_ADMIN_EMAILS set to
@@ -21,6 +15,7 @@ import { account, confirmedPage, dayOffset } from './accounts';
 
 const ADMIN_EMAIL = 'admin@example.test';
 const SHOTS = 'test-results/members';
+const shots = screenshots(SHOTS);
 /** An 8×8 opaque PNG. */
 const TINY_PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGMwnnkGK2IYWhIAtNFmAVCW3mYAAAAASUVORK5CYII=';
@@ -50,28 +45,6 @@ async function expectToast(page: Page, title: string) {
   await expect(
     page.locator('[data-sonner-toast]').filter({ hasText: title }).first(),
   ).toBeVisible();
-}
-
-/** Full-page screenshots at phone and desktop widths. */
-async function shoot(page: Page, name: string, fullPage = true) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [375, 1440]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage });
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
-}
-
-/** Screenshots of one part of the page at phone and desktop widths. */
-async function shootPart(page: Page, part: Locator, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [375, 1440]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.waitForTimeout(150);
-    await part.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
 }
 
 function tab(page: Page, name: string | RegExp) {
@@ -111,7 +84,7 @@ test('dashboard, level dialog, admin sessions, and a free member never gets a me
   await expect(levels.getByText('IN_PROGRESS')).toBeVisible();
   await expect(levels.getByText('LOCKED')).toHaveCount(4);
   await expect(levels.getByText('Next Milestone')).toBeVisible();
-  await shoot(a, 'level-dialog', false);
+  await shots.page(a, 'level-dialog', false);
   await a.keyboard.press('Escape');
   await expect(levels).toBeHidden();
 
@@ -158,7 +131,7 @@ test('dashboard, level dialog, admin sessions, and a free member never gets a me
   await form.getByLabel('Meeting ID').fill('123 456 7890');
   await form.getByLabel('Meeting password').fill(secret);
   await form.getByLabel('Join URL').fill('https://zoom.us/j/1234567890');
-  await shoot(a, 'admin-session-dialog', false);
+  await shots.page(a, 'admin-session-dialog', false);
   await form.getByRole('button', { name: 'Save session' }).click();
   await expectToast(a, 'Session created');
   await expect(form).toBeHidden();
@@ -168,7 +141,7 @@ test('dashboard, level dialog, admin sessions, and a free member never gets a me
   const adminPast = a.getByRole('listitem').filter({ hasText: pastTitle });
   await expect(adminPast.getByText('ended', { exact: true })).toBeVisible();
   await expect(adminPast.getByText('scheduled', { exact: true })).toHaveCount(0);
-  await shoot(a, 'admin-tab');
+  await shots.page(a, 'admin-tab');
 
   // Edit, then cancel the past one and check the delete confirmation.
   await adminCard.getByRole('button', { name: 'Edit' }).click();
@@ -189,7 +162,7 @@ test('dashboard, level dialog, admin sessions, and a free member never gets a me
     'href',
     /^\/api\/sessions\/[^/]+\/join$/,
   );
-  await shoot(a, 'dashboard-admin');
+  await shots.page(a, 'dashboard-admin');
 
   // A free member: the split, the locked join, and no password anywhere on the wire.
   const member = await memberPage(browser, 'Fran Free', 'free');
@@ -215,7 +188,7 @@ test('dashboard, level dialog, admin sessions, and a free member never gets a me
   );
   await expect(futureCard).toContainText('5:00 PM');
   await expect(m.getByText(pastTitle)).toHaveCount(0);
-  await shoot(m, 'dashboard-free');
+  await shots.page(m, 'dashboard-free');
   await archive.click();
   await expect(m.getByText(pastTitle)).toBeVisible();
   await expect(m.getByText(futureTitle)).toHaveCount(0);
@@ -290,7 +263,7 @@ test('cohorts between two members, with live updates across browsers', async ({ 
   await expect(dialog.getByText('Please enter a cohort name')).toBeVisible();
   await expect(dialog.getByText('Invalid GitHub URL format')).toBeVisible();
   await expect(dialog.getByText('Invalid homepage URL format')).toBeVisible();
-  await shoot(p1, 'cohort-dialog-errors', false);
+  await shots.page(p1, 'cohort-dialog-errors', false);
   await dialog.getByLabel('Name').fill(`  ${name}  `);
   await dialog.getByLabel(/Description/).fill('We build agents in Rust.');
   await dialog.getByRole('radio', { name: 'rocket' }).check({ force: true });
@@ -314,7 +287,7 @@ test('cohorts between two members, with live updates across browsers', async ({ 
   await expect(p2.getByRole('button', { name: 'Edit' })).toHaveCount(0);
   await expect(p1.getByText('2 / 5 members')).toBeVisible({ timeout: 10_000 });
   await expect(p1.getByText('Theo Two')).toBeVisible();
-  await shoot(p1, 'cohort-card');
+  await shots.page(p1, 'cohort-card');
 
   // The creator edits; the member's page follows.
   await p1.getByRole('button', { name: 'Edit' }).click();
@@ -339,12 +312,12 @@ test('cohorts between two members, with live updates across browsers', async ({ 
   const confirm = p1.getByRole('alertdialog');
   await expect(confirm).toContainText('All members will be removed from this cohort.');
   await expect(confirm).toContainText('This cannot be undone.');
-  await shoot(p1, 'cohort-delete-confirm', false);
+  await shots.page(p1, 'cohort-delete-confirm', false);
   await confirm.getByRole('button', { name: 'Delete cohort' }).click();
   await expectToast(p1, 'Cohort deleted');
   await expect(p1.getByRole('heading', { name: 'Available cohorts' })).toBeVisible();
   await expect(p2.getByText(`${name} v2`)).toHaveCount(0, { timeout: 10_000 });
-  await shoot(p2, 'cohort-list');
+  await shots.page(p2, 'cohort-list');
 
   await one.context.close();
   await two.context.close();
@@ -370,7 +343,7 @@ test('profile edit, cancel and save', async ({ browser }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await tab(page, 'Profile').click();
   await expect(page.getByRole('heading', { name: 'Your profile' })).toBeVisible();
-  await shoot(page, 'profile-view');
+  await shots.page(page, 'profile-view');
 
   await page.getByRole('button', { name: 'Edit profile' }).click();
   await expect(page.getByLabel('E-mail', { exact: true })).toHaveAttribute('readonly', '');
@@ -384,7 +357,7 @@ test('profile edit, cancel and save', async ({ browser }) => {
   await page.getByLabel('Location').fill('Lisbon');
   await page.getByLabel('Job title').fill('Agent engineer');
   await page.getByLabel('Bio').fill('I build agents.\nMostly in Rust.');
-  await shoot(page, 'profile-edit');
+  await shots.page(page, 'profile-edit');
   await page.getByRole('button', { name: 'Save profile' }).click();
   await expectToast(page, 'Profile updated');
   await expect(page.getByText('Lisbon', { exact: true })).toBeVisible();
@@ -565,7 +538,7 @@ test('an admin seeds the knowledge base and adds, edits and deletes a document; 
   await seededDoc.getByRole('button', { name: /^Edit / }).click();
   const seededEdit = a.getByRole('dialog', { name: 'Edit document' });
   await expect(seededEdit.getByText(/an edit to one is temporary/)).toBeVisible();
-  await shootPart(a, seededEdit, 'kb-edit-seeded');
+  await shots.part(a, seededEdit, 'kb-edit-seeded');
   await seededEdit.getByRole('button', { name: 'Cancel' }).click();
   await expect(seededEdit).toBeHidden();
   // Focus goes back to the button that opened the dialog.
@@ -581,7 +554,7 @@ test('an admin seeds the knowledge base and adds, edits and deletes a document; 
   await expect(dialog.getByText('Please fill in all required fields')).toBeVisible();
   await dialog.getByLabel('Title').fill(title);
   await dialog.getByLabel(/Tags/).fill('schedule, faq');
-  await shoot(a, 'kb-add-dialog', false);
+  await shots.page(a, 'kb-add-dialog', false);
   await dialog.getByRole('button', { name: 'Add document' }).click();
   await expectToast(a, 'Document added successfully');
   await expect(dialog).toBeHidden();
@@ -600,7 +573,7 @@ test('an admin seeds the knowledge base and adds, edits and deletes a document; 
       (r) => r.metadata.title,
     ),
   ).toContain(title);
-  await shootPart(a, kb, 'kb-admin');
+  await shots.part(a, kb, 'kb-admin');
   // At 320 px the panels fit without sideways scrolling.
   await a.setViewportSize({ width: 320, height: 700 });
   await expect

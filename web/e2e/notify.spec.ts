@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, test } from '@playwright/test';
 import { account, confirmationLink, confirmedPage } from './accounts';
+import { axeAtBothWidths, screenshots } from './checks';
 
 /**
  * Notifications end to end against the real server: a subscriber's Profile shows the mail
@@ -15,32 +14,7 @@ import { account, confirmationLink, confirmedPage } from './accounts';
 
 const ADMIN_EMAIL = 'notify-admin@example.test';
 const SHOTS = 'test-results/notify';
-
-async function shoot(page: Page, part: Locator, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [375, 1440]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.waitForTimeout(150);
-    await part.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-  }
-}
-
-/** Serious and critical axe findings at 375 and 1440 px. */
-async function axeAtBothWidths(page: Page, include?: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const width of [375, 1440]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    let builder = new AxeBuilder({ page });
-    if (include) builder = builder.include(include);
-    const results = await builder.analyze();
-    for (const v of results.violations) {
-      if (v.impact === 'serious' || v.impact === 'critical') {
-        found.push(`${width}px ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      }
-    }
-  }
-  return found;
-}
+const shots = screenshots(SHOTS);
 
 /** The unsubscribe link of the first reminder mailed to `email`, from the development mailbox. */
 async function reminderLink(request: APIRequestContext, email: string): Promise<string> {
@@ -106,7 +80,7 @@ test('notification settings, a one-click unsubscribe and the at-risk list', asyn
   expect(
     (await (await context.request.get('/api/members/me/notifications')).json()).weekly_digest,
   ).toBe(false);
-  await shoot(s, settings, 'settings');
+  await shots.part(s, settings, 'settings');
   expect(await axeAtBothWidths(s, 'main')).toEqual([]);
 
   // Two one-minute sessions within two minutes: planned at short notice, reminded by the next sweep
@@ -139,7 +113,7 @@ test('notification settings, a one-click unsubscribe and the at-risk list', asyn
   expect(
     (await (await context.request.get('/api/members/me/notifications')).json()).session_reminders,
   ).toBe(true);
-  await shoot(u, u.locator('main'), 'unsubscribe-confirm');
+  await shots.part(u, u.locator('main'), 'unsubscribe-confirm');
   expect(await axeAtBothWidths(u)).toEqual([]);
   await u.getByRole('button', { name: 'Unsubscribe from session reminders' }).click();
   await expect(u.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
@@ -149,7 +123,7 @@ test('notification settings, a one-click unsubscribe and the at-risk list', asyn
   expect(
     (await (await context.request.get('/api/members/me/notifications')).json()).session_reminders,
   ).toBe(false);
-  await shoot(u, u.locator('main'), 'unsubscribe-done');
+  await shots.part(u, u.locator('main'), 'unsubscribe-done');
   expect(await axeAtBothWidths(u)).toEqual([]);
   // A mail provider's one-click POST: no cookie, the token alone.
   const oneClick = await anon.request.post(link, {
@@ -172,6 +146,6 @@ test('notification settings, a one-click unsubscribe and the at-risk list', asyn
     'href',
     /^mailto:e2e-notify-\d+%40example\.test\?subject=We%20missed%20you/,
   );
-  await shoot(a, risk, 'at-risk');
+  await shots.part(a, risk, 'at-risk');
   expect(await axeAtBothWidths(a, 'main')).toEqual([]);
 });

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { type Browser, expect, type Page, test } from '@playwright/test';
 import { confirmedPage } from './accounts';
+import { axeAtBothWidths, screenshots } from './checks';
 
 /**
  * The projects board and the member directory end to end against the real server: two
@@ -15,32 +14,7 @@ import { confirmedPage } from './accounts';
 
 const ADMIN_EMAIL = 'projects-admin@example.test';
 const SHOTS = 'test-results/projects';
-
-async function shootPart(page: Page, part: Locator, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [375, 1440]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.waitForTimeout(150);
-    await part.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-  }
-}
-
-/** Serious and critical axe findings on the page at 375 and 1440 px. */
-async function axeAtBothWidths(page: Page, include?: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const width of [375, 1440]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    let builder = new AxeBuilder({ page });
-    if (include) builder = builder.include(include);
-    const results = await builder.analyze();
-    for (const v of results.violations) {
-      if (v.impact === 'serious' || v.impact === 'critical') {
-        found.push(`${width}px ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      }
-    }
-  }
-  return found;
-}
+const shots = screenshots(SHOTS);
 
 /** A confirmed member, made a subscriber (complimentary) by the admin when `subscribe`. */
 async function member(browser: Browser, admin: Page, name: string, subscribe: boolean) {
@@ -77,7 +51,7 @@ test('subscribers share, react and comment live; the directory shows only who op
 
   // Rex keeps the board open: the new project must arrive without a reload.
   const r = rex.page;
-  await shootPart(r, r.getByRole('tablist', { name: 'Members area' }), 'tabs');
+  await shots.part(r, r.getByRole('tablist', { name: 'Members area' }), 'tabs');
   await r.getByRole('tab', { name: 'Projects' }).click();
   await expect(r.getByRole('button', { name: 'Share a project' })).toBeVisible();
 
@@ -96,7 +70,7 @@ test('subscribers share, react and comment live; the directory shows only who op
     /Link must be an http:\/\/ or https:\/\/ address\./,
   );
   await form.getByLabel('Link', { exact: true }).fill('https://example.com/kit');
-  await shootPart(s, form, 'share-dialog');
+  await shots.part(s, form, 'share-dialog');
   expect(await axeAtBothWidths(s, '[role="dialog"]')).toEqual([]);
   await form.getByLabel('Link', { exact: true }).press('Enter');
   await expect(form).toBeHidden();
@@ -123,9 +97,9 @@ test('subscribers share, react and comment live; the directory shows only who op
   await expect(siaCard.getByRole('button', { name: '1 comment' })).toBeVisible();
   await siaCard.getByRole('button', { name: '1 comment' }).click();
   await expect(siaCard.getByText('Lovely work, trying it tonight.')).toBeVisible();
-  await shootPart(r, rexCard, 'project-card');
+  await shots.part(r, rexCard, 'project-card');
   expect(await axeAtBothWidths(r, '[role="tabpanel"]')).toEqual([]);
-  await shootPart(s, s.getByRole('tabpanel'), 'projects-board');
+  await shots.part(s, s.getByRole('tabpanel'), 'projects-board');
 
   // The project counts towards Sia's level and shows on her profile.
   const progress = await (await sia.context.request.get('/api/members/me/progress')).json();
@@ -149,7 +123,7 @@ test('subscribers share, react and comment live; the directory shows only who op
   await optIn.check();
   await expect(optIn).toBeChecked();
   await expect(s.getByText('You are in the member directory')).toBeVisible();
-  await shootPart(s, s.getByRole('tabpanel'), 'profile');
+  await shots.part(s, s.getByRole('tabpanel'), 'profile');
   expect(await axeAtBothWidths(s, '[role="tabpanel"]')).toEqual([]);
 
   const o = oli.page;
@@ -173,7 +147,7 @@ test('subscribers share, react and comment live; the directory shows only who op
   await expect(o.getByText(`Nobody matches “Offlist ${stamp}”`)).toBeVisible();
   await search.fill('');
   await expect(siaEntry).toBeVisible();
-  await shootPart(o, o.getByRole('tabpanel'), 'directory');
+  await shots.part(o, o.getByRole('tabpanel'), 'directory');
   expect(await axeAtBothWidths(o, '[role="tabpanel"]')).toEqual([]);
 
   // A free member reads the board without the controls and gets a prompt for the directory.
@@ -186,7 +160,7 @@ test('subscribers share, react and comment live; the directory shows only who op
   await f.getByRole('tab', { name: 'Directory' }).click();
   await expect(f.getByRole('button', { name: 'Subscribe to meet the tribe' })).toBeVisible();
   await expect(f.getByText('Sia Sharer')).toHaveCount(0);
-  await shootPart(f, f.getByRole('tabpanel'), 'directory-free');
+  await shots.part(f, f.getByRole('tabpanel'), 'directory-free');
   expect(await axeAtBothWidths(f, '[role="tabpanel"]')).toEqual([]);
 
   for (const m of [sia, rex, oli, fay, admin]) await m.context.close();

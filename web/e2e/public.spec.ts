@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { seriousViolations } from './checks';
 
 /** Every public route, its document title and the level-1 heading it must show. */
 const publicPages: ReadonlyArray<{ path: string; title: string; heading: RegExp }> = [
@@ -29,13 +29,6 @@ const keyContent: Record<string, string[]> = {
   '/tribe': ['What you will build', '$250', 'Limited to 50 members'],
   '/mcp': ['Real-world applications', 'Healthcare', 'Licence and contributing'],
 };
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 test.describe('public routes', () => {
   for (const { path, title, heading } of publicPages) {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { confirmedPage, dayOffset } from './accounts';
+import { screenshots, seriousViolations } from './checks';
 
 /**
  * Group trainings sold by the seat and the enterprise inquiry, end to end against the real
@@ -13,21 +13,9 @@ import { confirmedPage, dayOffset } from './accounts';
  */
 
 const SHOTS = 'test-results/seats';
+const shots = screenshots(SHOTS);
 const OWNER = 'seats-admin@example.test';
 const VISITOR_ZONE = 'Europe/Paris';
-
-async function shoot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 test.describe('group training seats and enterprise inquiries', () => {
   test.describe.configure({ mode: 'serial' });
@@ -90,14 +78,14 @@ test.describe('group training seats and enterprise inquiries', () => {
       ).toBeVisible();
       await page.waitForLoadState('networkidle');
       expect(await seriousViolations(page)).toEqual([]);
-      await shoot(page, 'book-group');
+      await shots.now(page, 'book-group');
       await page.getByRole('button', { name: 'Request a seat' }).click();
       await expect(page).toHaveURL(/\/bookings\/[^/?]+\?token=[\w-]+$/);
       await expect(page.getByRole('status')).toContainText('Request sent');
       await expect(page.getByText(/A seat keeps its date/)).toBeVisible();
       await expect(page.getByRole('button', { name: 'Reschedule' })).toHaveCount(0);
       expect(await seriousViolations(page)).toEqual([]);
-      await shoot(page, 'seat-requested');
+      await shots.now(page, 'seat-requested');
 
       // The owner sees the attendee and writes to everyone on the date.
       await owner.page.reload();

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { account, confirmedPage } from './accounts';
+import { axeAtBothWidths, screenshots } from './checks';
 
 /**
  * The show-up loop end to end against the real server: an admin makes a member complimentary (a
@@ -14,32 +13,7 @@ import { account, confirmedPage } from './accounts';
 
 const ADMIN_EMAIL = 'showup-admin@example.test';
 const SHOTS = 'test-results/showup';
-
-async function shootPart(page: Page, part: Locator, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [375, 1440]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.waitForTimeout(150);
-    await part.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-  }
-}
-
-/** Serious and critical axe findings on the page at 375 and 1440 px. */
-async function axeAtBothWidths(page: Page, include?: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const width of [375, 1440]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    let builder = new AxeBuilder({ page });
-    if (include) builder = builder.include(include);
-    const results = await builder.analyze();
-    for (const v of results.violations) {
-      if (v.impact === 'serious' || v.impact === 'critical') {
-        found.push(`${width}px ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      }
-    }
-  }
-  return found;
-}
+const shots = screenshots(SHOTS);
 
 /** A session date and time (UTC) `minutes` from now, rounded up to the next whole minute. */
 function startingIn(minutes: number): { date: string; time: string } {
@@ -111,7 +85,7 @@ test('a subscriber RSVPs, joins through the site and sees the attendance counted
   await expect(going).toHaveAttribute('aria-pressed', 'true');
   await expect(card.getByText('1 going')).toBeVisible();
   await expect(adminCard.getByText('1 going')).toBeVisible();
-  await shootPart(s, card, 'session-card-rsvp');
+  await shots.part(s, card, 'session-card-rsvp');
 
   // Join: the meeting opens in a new tab through the site, and the attendance counts.
   const [meeting] = await Promise.all([
@@ -134,7 +108,7 @@ test('a subscriber RSVPs, joins through the site and sees the attendance counted
   await expect(levels.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '17');
   await expect(levels.getByText('Next Milestone')).toBeVisible();
   await expect(levels.getByRole('button', { name: /Suggest a contribution/ })).toBeVisible();
-  await shootPart(s, levels, 'level-dialog');
+  await shots.part(s, levels, 'level-dialog');
   expect(await axeAtBothWidths(s, '[role="dialog"]')).toEqual([]);
   await s.keyboard.press('Escape');
   await expect(levels).toBeHidden();
@@ -159,11 +133,11 @@ test('a subscriber RSVPs, joins through the site and sees the attendance counted
   );
   expect(csv.headers()['content-type']).toContain('text/csv');
   expect(await csv.text()).toContain(`Sia Subscriber,${email},going,`);
-  await shootPart(a, sheet, 'attendance-sheet');
+  await shots.part(a, sheet, 'attendance-sheet');
   expect(await axeAtBothWidths(a, '[role="dialog"]')).toEqual([]);
   await a.keyboard.press('Escape');
   await expect(a.getByRole('region', { name: 'Awards' })).toBeVisible();
-  await shootPart(a, a.getByRole('region', { name: 'Awards' }), 'admin-awards');
+  await shots.part(a, a.getByRole('region', { name: 'Awards' }), 'admin-awards');
 
   await context.close();
   await admin.context.close();

@@ -1,5 +1,5 @@
 import { EyeOff, Flame, FolderGit2, MessageSquare, Pencil, Plus, Trash2 } from 'lucide-react';
-import { type FormEvent, type RefObject, useId, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, type RefObject, useId, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -125,8 +125,10 @@ export function ProjectCard({
   const [hiding, setHiding] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const opener = useRef<HTMLElement | null>(null);
-  const remember = () => {
+  // A dialog gives focus back to what opened it.
+  const opens = (open: (value: boolean) => void) => () => {
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    open(true);
   };
 
   const react = useSetReaction({
@@ -248,58 +250,35 @@ export function ProjectCard({
         )}
         <span className="ml-auto flex flex-wrap gap-1">
           {p.mine ? (
-            <Button
-              variant="ghost"
-              size="sm"
-              aria-label={`Edit ${p.title}`}
-              onClick={() => {
-                remember();
-                setEditing(true);
-              }}
-            >
+            <RowAction label={`Edit ${p.title}`} onClick={opens(setEditing)}>
               <Pencil size={14} aria-hidden="true" />
               Edit
-            </Button>
+            </RowAction>
           ) : null}
           {isAdmin && !p.hidden ? (
-            <Button
-              variant="ghost"
-              size="sm"
-              aria-label={`Hide ${p.title}`}
-              onClick={() => {
-                remember();
-                setHiding(true);
-              }}
-            >
+            <RowAction label={`Hide ${p.title}`} onClick={opens(setHiding)}>
               <EyeOff size={14} aria-hidden="true" />
               Hide
-            </Button>
+            </RowAction>
           ) : null}
           {isAdmin && p.hidden ? (
-            <Button
-              variant="ghost"
-              size="sm"
-              aria-label={`Show ${p.title} again`}
+            <RowAction
+              label={`Show ${p.title} again`}
               disabled={show.isPending}
               onClick={() => show.mutate({ id: p.id, patch: { hidden: false } })}
             >
               Show again
-            </Button>
+            </RowAction>
           ) : null}
           {p.mine || isAdmin ? (
-            <Button
-              variant="ghost"
-              size="sm"
-              aria-label={`Delete ${p.title}`}
+            <RowAction
+              label={`Delete ${p.title}`}
               className="hover:text-term-red"
-              onClick={() => {
-                remember();
-                setConfirmDelete(true);
-              }}
+              onClick={opens(setConfirmDelete)}
             >
               <Trash2 size={14} aria-hidden="true" />
               Delete
-            </Button>
+            </RowAction>
           ) : null}
         </span>
       </div>
@@ -655,5 +634,33 @@ function HideDialog({
         </div>
       </form>
     </MemberDialog>
+  );
+}
+
+/** One of a project card's own actions: a small ghost button named for its project. */
+function RowAction({
+  label,
+  onClick,
+  disabled,
+  className,
+  children,
+}: {
+  label: string;
+  onClick: () => void;
+  disabled?: boolean;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      aria-label={label}
+      disabled={disabled}
+      className={className}
+      onClick={onClick}
+    >
+      {children}
+    </Button>
   );
 }

@@ -1,9 +1,10 @@
-import { Mail, Users, XCircle } from 'lucide-react';
+import { Armchair, Mail, Users, XCircle } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
 import { ApiError, errorMessage } from '@/lib/api';
+import { MaxEventSeats } from '@/lib/api-types/booking';
 import { cn } from '@/lib/cn';
 import { plural } from '@/lib/plural';
 import { toast } from '@/lib/toast';
@@ -13,6 +14,7 @@ import {
   useCancelEvent,
   useMessageAttendees,
   useScheduleEvent,
+  useSetEventSeats,
 } from '../api/admin-events';
 import type { BookingEvent, BookingType } from '../api/types';
 import { durationText } from '../offers';
@@ -186,8 +188,10 @@ function ScheduleForm({ ownerZone, type }: { ownerZone: string; type: BookingTyp
   );
 }
 
+type Panel = 'attendees' | 'message' | 'seats';
+
 function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: string }) {
-  const [open, setOpen] = useState<'attendees' | 'message' | null>(null);
+  const [open, setOpen] = useState<Panel | null>(null);
   const [confirming, setConfirming] = useState(false);
   const panelId = useId();
   const cancelled = e.status === 'cancelled';
@@ -209,7 +213,7 @@ function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: str
       },
     },
   });
-  const toggle = (what: 'attendees' | 'message') => setOpen((o) => (o === what ? null : what));
+  const toggle = (what: Panel) => setOpen((o) => (o === what ? null : what));
   return (
     <li
       className={cn(
@@ -240,6 +244,16 @@ function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: str
             <Button
               size="sm"
               variant="outline"
+              aria-expanded={open === 'seats'}
+              aria-controls={panelId}
+              onClick={() => toggle('seats')}
+            >
+              <Armchair size={14} aria-hidden="true" />
+              Seats
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
               aria-expanded={open === 'message'}
               aria-controls={panelId}
               onClick={() => toggle('message')}
@@ -262,6 +276,9 @@ function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: str
       <div id={panelId}>
         {open === 'attendees' ? <Attendees eventId={e.id} ownerZone={ownerZone} /> : null}
         {open === 'message' ? <MessageForm eventId={e.id} onDone={() => setOpen(null)} /> : null}
+        {open === 'seats' ? (
+          <SeatsForm event={e} taken={taken} onDone={() => setOpen(null)} />
+        ) : null}
       </div>
       <ConfirmAction
         open={confirming}
@@ -323,6 +340,85 @@ function Attendees({ eventId, ownerZone }: { eventId: string; ownerZone: string 
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** A date's seats: more at any time, fewer down to those already taken (the server checks too). */
+function SeatsForm({
+  event: e,
+  taken,
+  onDone,
+}: {
+  event: BookingEvent;
+  taken: number;
+  onDone: () => void;
+}) {
+  const [seats, setSeats] = useState(String(e.seats));
+  const [error, setError] = useState<string>();
+  const save = useSetEventSeats({
+    mutationConfig: {
+      onSuccess: (reply) => {
+        toast.success('Seats saved', `${plural(reply.event.seats, 'seat')} on this date.`);
+        onDone();
+      },
+      onError: (err) => {
+        if (err instanceof ApiError && err.field === 'seats') {
+          setError(err.message);
+          return;
+        }
+        toast.error('Seats not saved', errorMessage(err));
+      },
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const n = Number(seats);
+    if (!/^\d+$/.test(seats.trim()) || n < 1 || n > MaxEventSeats) {
+      setError(`Seats must be from 1 to ${MaxEventSeats}.`);
+      return;
+    }
+    if (n < taken) {
+      setError(`${plural(taken, 'seat is', 'seats are')} already taken; seats cannot be fewer.`);
+      return;
+    }
+    setError(undefined);
+    save.mutate({ id: e.id, seats: n });
+  };
+  return (
+    <form
+      noValidate
+      onSubmit={submit}
+      aria-label="Change the seats of this date"
+      className="mt-3 flex flex-wrap items-end gap-3"
+    >
+      <FormField
+        label="Seats"
+        size="sm"
+        hint={taken > 0 ? `${plural(taken, 'seat')} taken` : 'None taken yet'}
+        error={error}
+        className="w-40"
+      >
+        {(control) => (
+          <input
+            {...control}
+            name="seats"
+            type="number"
+            inputMode="numeric"
+            min={Math.max(1, taken)}
+            max={MaxEventSeats}
+            value={seats}
+            onChange={(ev) => {
+              setSeats(ev.target.value);
+              setError(undefined);
+            }}
+            className={inputClass}
+          />
+        )}
+      </FormField>
+      <Button type="submit" size="sm" disabled={save.isPending}>
+        {save.isPending ? 'Saving…' : 'Save seats'}
+      </Button>
+    </form>
   );
 }
 

@@ -7,8 +7,8 @@ import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
 import { useUpdateBookingSettings } from '../api/admin';
 import { type BookingSettings, type HourRange, WEEKDAYS, type Weekday } from '../api/types';
-import { nextRange } from './hours';
 import { timeZones } from '../time';
+import { nextRange } from './hours';
 
 const input =
   'h-10 w-full rounded-md border border-ink-600 bg-ink-900 px-3 text-sm text-fg ' +

@@ -9,6 +9,7 @@ import type {
   EventInput,
   EventList,
   EventMessage,
+  EventPatch,
   EventReply,
   MessageSent,
 } from './types';
@@ -84,6 +85,25 @@ export function useCancelEvent({
     ...rest,
     mutationFn: (id: string) =>
       api.post<EventCancelled>(`/api/admin/booking/events/${encodeURIComponent(id)}/cancel`),
+    onSuccess: async (...args) => {
+      await onSuccess?.(...args);
+      await refresh();
+    },
+  });
+}
+
+/** `PATCH /api/admin/booking/events/{id}`: changes a date's seats, never below those taken. */
+export function useSetEventSeats({
+  mutationConfig,
+}: {
+  mutationConfig?: MutationConfig<(input: { id: string } & EventPatch) => Promise<EventReply>>;
+} = {}) {
+  const refresh = useRefresh();
+  const { onSuccess, ...rest } = mutationConfig ?? {};
+  return useMutation({
+    ...rest,
+    mutationFn: ({ id, ...patch }: { id: string } & EventPatch) =>
+      api.patch<EventReply>(`/api/admin/booking/events/${encodeURIComponent(id)}`, patch),
     onSuccess: async (...args) => {
       await onSuccess?.(...args);
       await refresh();

@@ -103,6 +103,7 @@ export type EventInput = wire.EventInput;
 export type EventMessage = wire.EventMessage;
 
 export type EventReply = web.EventReply;
+export type EventPatch = web.EventPatch;
 export type EventCancelled = web.EventCancelled;
 export type MessageSent = web.MessageSent;
 

@@ -1,0 +1,121 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { session } from '@/lib/session';
+import type { BookingEvent, BookingType } from '../api/types';
+import { errorResponse, fakeServer, jsonResponse } from '../test-server';
+import { GroupTrainings } from './GroupTrainings';
+
+afterEach(() => {
+  session.dispose();
+  vi.unstubAllGlobals();
+});
+
+const group: BookingType = {
+  id: 'group',
+  name: 'Group training',
+  duration: 180,
+  price: 50000,
+  currency: 'usd',
+  mode: 'native',
+  seats: 12,
+};
+
+function event(overrides: Partial<BookingEvent> = {}): BookingEvent {
+  return {
+    id: 'ev-1',
+    type: 'group',
+    type_name: 'Group training',
+    status: 'scheduled',
+    start: '2099-05-04T14:00:00Z',
+    end: '2099-05-04T17:00:00Z',
+    duration: 180,
+    seats: 12,
+    seats_left: 9,
+    price: 50000,
+    currency: 'usd',
+    ...overrides,
+  };
+}
+
+function renderTrainings(patch: (seats: number) => Response) {
+  let current = event();
+  const server = fakeServer([
+    ({ method, url }) =>
+      method === 'GET' && url.pathname === '/api/admin/booking/events'
+        ? jsonResponse(200, { events: [current] })
+        : undefined,
+    ({ method, url, body }) => {
+      if (method !== 'PATCH' || url.pathname !== '/api/admin/booking/events/ev-1') return undefined;
+      const seats = (body as { seats: number }).seats;
+      const answer = patch(seats);
+      if (answer.ok) current = event({ seats, seats_left: seats - 3 });
+      return answer;
+    },
+  ]);
+  render(
+    <QueryClientProvider
+      client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+    >
+      <GroupTrainings ownerZone="America/Toronto" type={group} />
+    </QueryClientProvider>,
+  );
+  return server;
+}
+
+describe('a group date’s seats', () => {
+  it('are changed from the date’s row, and the row shows the new count', async () => {
+    const user = userEvent.setup();
+    const server = renderTrainings((seats) => jsonResponse(200, { event: event({ seats }) }));
+    await user.click(await screen.findByRole('button', { name: 'Seats' }));
+    const form = screen.getByRole('form', { name: 'Change the seats of this date' });
+    const field = within(form).getByLabelText('Seats');
+    expect(field).toHaveValue(12);
+    expect(within(form).getByText('3 seats taken')).toBeInTheDocument();
+    await user.clear(field);
+    await user.type(field, '20');
+    await user.click(within(form).getByRole('button', { name: 'Save seats' }));
+    expect(await screen.findByText(/3 of 20 seats taken/)).toBeInTheDocument();
+    expect(server.calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
+      { seats: 20 },
+    ]);
+    expect(screen.queryByRole('form', { name: 'Change the seats of this date' })).toBeNull();
+  });
+
+  it('are never fewer than those taken: said at the field, nothing sent', async () => {
+    const user = userEvent.setup();
+    const server = renderTrainings(() => jsonResponse(500));
+    await user.click(await screen.findByRole('button', { name: 'Seats' }));
+    const form = screen.getByRole('form', { name: 'Change the seats of this date' });
+    const field = within(form).getByLabelText('Seats');
+    await user.clear(field);
+    await user.type(field, '2');
+    await user.click(within(form).getByRole('button', { name: 'Save seats' }));
+    expect(field).toHaveAccessibleDescription(/3 seats are already taken; seats cannot be fewer\./);
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(server.calls.some((c) => c.method === 'PATCH')).toBe(false);
+  });
+
+  it('show the server’s refusal at the field when a seat was taken meanwhile', async () => {
+    const user = userEvent.setup();
+    renderTrainings(() =>
+      errorResponse(
+        400,
+        'invalid_input',
+        '4 seats are already taken; seats cannot be fewer.',
+        'seats',
+      ),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Seats' }));
+    const form = screen.getByRole('form', { name: 'Change the seats of this date' });
+    const field = within(form).getByLabelText('Seats');
+    await user.clear(field);
+    await user.type(field, '3');
+    await user.click(within(form).getByRole('button', { name: 'Save seats' }));
+    expect(
+      await screen.findByText('4 seats are already taken; seats cannot be fewer.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/3 of 12 seats taken/)).toBeInTheDocument();
+  });
+});
