@@ -38,6 +38,7 @@ const (
 var (
 	ErrProjectsForMembers = errs.New(errs.Forbidden, "Sharing projects, reacting and commenting are for tribe members: subscribe to take part.")
 	ErrNotProjectAuthor   = errs.New(errs.Forbidden, "Only the project's author can change it.")
+	ErrNotCommentAuthor   = errs.New(errs.Forbidden, "Only the comment's author or an admin can delete it.")
 	ErrHideForAdmins      = errs.New(errs.Forbidden, "Only admins can hide or show projects.")
 	ErrOwnProject         = errs.New(errs.Conflict, "You cannot react to your own project.")
 	ErrProjectHidden      = errs.New(errs.Conflict, "This project was hidden by an admin: it takes no reactions or comments.")
@@ -598,4 +599,35 @@ func AddComment(ctx context.Context, db *store.DB, v access.Viewer, id string, i
 		return nil, fmt.Errorf("read comment %s: %w", cid, err)
 	}
 	return c, nil
+}
+
+// DeleteComment removes one comment of project id: its author may take it
+// back and an admin may moderate it, without hiding the whole project. A
+// hidden project's comments are as out of reach as the project itself.
+func DeleteComment(ctx context.Context, db *store.DB, v access.Viewer, id, commentID string) error {
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		author, hidden, err := lockProject(ctx, db, tx, id, "SHARE")
+		if err != nil {
+			return err
+		}
+		if hidden && !v.Admin && author != v.UserID {
+			return notFound("Project")
+		}
+		var writer string
+		err = tx.QueryRowContext(ctx, `SELECT user_id FROM project_comments WHERE id = $1 AND project_id = $2`,
+			commentID, id).Scan(&writer)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("Comment")
+		}
+		if err != nil {
+			return fmt.Errorf("find comment %s: %w", commentID, err)
+		}
+		if !v.Admin && writer != v.UserID {
+			return ErrNotCommentAuthor
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM project_comments WHERE id = $1`, commentID); err != nil {
+			return fmt.Errorf("delete comment %s: %w", commentID, err)
+		}
+		return nil
+	})
 }

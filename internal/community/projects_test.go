@@ -376,3 +376,52 @@ func TestDirectoryListsOnlyMembersWhoOptedInAndNeverAnAddress(t *testing.T) {
 		}
 	})
 }
+
+// TestACommentIsDeletedByItsAuthorOrAnAdminOnly: one bad comment no longer
+// means hiding the whole project. Its author takes it back, an admin
+// removes another's; the project's author and other members cannot; a
+// comment asked for under another project is not found; the count follows.
+func TestACommentIsDeletedByItsAuthorOrAnAdminOnly(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		c := clocktest.New()
+		ada := subscriber(addUser(t, db, "ada@example.com"))
+		bob := subscriber(addUser(t, db, "bob@example.com"))
+		cy := subscriber(addUser(t, db, "cy@example.com"))
+		boss := admin(addUser(t, db, "boss@example.com"))
+		p := share(t, db, ada, c.Now())
+		other := share(t, db, cy, c.Now())
+		comment := func(v access.Viewer, body string) string {
+			t.Helper()
+			got, err := AddComment(ctx, db, v, p.ID, CommentInput{Body: body}, c.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return got.ID
+		}
+		mine, spam := comment(bob, "Nice work"), comment(cy, "Buy followers")
+
+		wantErr(t, DeleteComment(ctx, db, ada, p.ID, spam), ErrNotCommentAuthor)
+		wantErr(t, DeleteComment(ctx, db, bob, p.ID, spam), ErrNotCommentAuthor)
+		wantCode(t, DeleteComment(ctx, db, boss, other.ID, spam), errs.NotFound)
+		wantCode(t, DeleteComment(ctx, db, boss, p.ID, "no-such-comment"), errs.NotFound)
+		if got, _ := GetProject(ctx, db, bob, p.ID); got.Comments != 2 {
+			t.Fatalf("refused deletes changed the count: %d", got.Comments)
+		}
+
+		if err := DeleteComment(ctx, db, boss, p.ID, spam); err != nil {
+			t.Fatalf("admin moderates: %v", err)
+		}
+		if err := DeleteComment(ctx, db, bob, p.ID, mine); err != nil {
+			t.Fatalf("author takes back: %v", err)
+		}
+		wantCode(t, DeleteComment(ctx, db, bob, p.ID, mine), errs.NotFound)
+		list, err := ListComments(ctx, db, bob, p.ID)
+		if err != nil || len(list) != 0 {
+			t.Fatalf("comments left: %v %+v", err, list)
+		}
+		if got, _ := GetProject(ctx, db, bob, p.ID); got.Comments != 0 {
+			t.Fatalf("comment count %d, want 0", got.Comments)
+		}
+	})
+}

@@ -310,6 +310,16 @@ func TestAuthorization(t *testing.T) {
 		}
 		ownProject, othersProject := newProject(subscriber), newProject(author)
 		freshProject := func() string { return newProject(subscriber) }
+		// A comment of the subscriber's, made fresh for each delete: its
+		// author and the admin may remove it.
+		freshComment := func() string {
+			c, err := community.AddComment(ctx, db, access.Viewer{UserID: subscriber.id, Member: true},
+				strings.TrimPrefix(othersProject, "/api/projects/"), community.CommentInput{Body: "Nice"}, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return othersProject + "/comments/" + c.ID
+		}
 		forMembers := func(code int) want { return want{401, 403, 403, code, 403, 403, code} }
 
 		cases := []scenario{
@@ -409,6 +419,7 @@ func TestAuthorization(t *testing.T) {
 			{pattern: "DELETE /api/projects/{id}/reaction", path: fixed(othersProject + "/reaction"), want: forMembers(200)},
 			{pattern: "GET /api/projects/{id}/comments", path: fixed(othersProject + "/comments"), want: signedIn(200)},
 			{pattern: "POST /api/projects/{id}/comments", path: fixed(othersProject + "/comments"), body: same(map[string]any{"body": "Nice"}), want: forMembers(201)},
+			{pattern: "DELETE /api/projects/{id}/comments/{comment}", path: freshComment, want: forMembers(204)},
 			{pattern: "PATCH /api/projects/{id}", path: fixed(ownProject), body: same(map[string]any{"hidden": true, "hidden_reason": "Off topic"}), want: adminOnly(200)},
 			is(at("GET /api/members/directory"), forMembers(200)),
 

@@ -30,8 +30,9 @@ func (a *projectsAPI) register(g *registrar) error {
 	g.route("PUT /api/projects/{id}/reaction", member, a.react) // subscribers and admins, decided in community
 	g.route("DELETE /api/projects/{id}/reaction", member, a.unreact)
 	g.route("GET /api/projects/{id}/comments", member, a.comments)
-	g.route("POST /api/projects/{id}/comments", member, a.comment) // subscribers and admins, decided in community
-	g.route("GET /api/members/directory", member, a.directory)     // subscribers and admins, decided in community
+	g.route("POST /api/projects/{id}/comments", member, a.comment)               // subscribers and admins, decided in community
+	g.route("DELETE /api/projects/{id}/comments/{comment}", member, a.uncomment) // the comment's author or an admin, decided in community
+	g.route("GET /api/members/directory", member, a.directory)                   // subscribers and admins, decided in community
 	return nil
 }
 
@@ -166,6 +167,19 @@ func (a *projectsAPI) comment(w http.ResponseWriter, r *http.Request) error {
 	}
 	a.changed(r, "")
 	httpx.WriteJSON(w, http.StatusCreated, CommentReply{c})
+	return nil
+}
+
+func (a *projectsAPI) uncomment(w http.ResponseWriter, r *http.Request) error {
+	v, err := viewer(r, a.db)
+	if err != nil {
+		return err
+	}
+	if err := community.DeleteComment(r.Context(), a.db, v, r.PathValue("id"), r.PathValue("comment")); err != nil {
+		return err
+	}
+	a.changed(r, "")
+	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 

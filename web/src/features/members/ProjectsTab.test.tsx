@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Comment, DirectoryEntry, Project } from '@/lib/api-types/community';
 import { createQueryClient } from '@/lib/query';
 import { ToastRegion } from '@/lib/toast';
-import { apiError, json, mockApi, resetAuthState } from '@/test/mock-api';
+import { ada, apiError, json, mockApi, resetAuthState } from '@/test/mock-api';
 import { DirectoryTab } from './DirectoryTab';
 import { ProjectsTab } from './ProjectsTab';
 import { reactionLabel, validateProject } from './projects-logic';
@@ -188,6 +188,59 @@ describe('Projects tab', { timeout: 20_000 }, () => {
     await user.click(within(card).getByRole('button', { name: 'Comment' }));
     // Plain text: the markup shows as typed.
     expect(await within(card).findByText('<b>Lovely</b> work')).toBeVisible();
+  });
+
+  it('lets a comment be deleted by its author or an admin only, after a confirmation', async () => {
+    const comment = (id: string, authorId: string, author: string, body: string): Comment => ({
+      id,
+      project_id: 'p1',
+      author_id: authorId,
+      author_name: author,
+      author_avatar_url: null,
+      body,
+      created_at: '2026-11-24T10:00:00.000Z',
+    });
+    let comments = [
+      comment('c1', ada.id, 'Ada Lovelace', 'Nice work'),
+      comment('c2', 'u3', 'Spammer', 'Buy followers'),
+    ];
+    const api = mockApi({
+      'GET /api/auth/session': () => json(200, { user: ada }),
+      'GET /api/projects': () =>
+        json(200, { projects: [project('p1', { comments: comments.length })], can_post: true }),
+      'GET /api/projects/p1/comments': () => json(200, { comments }),
+      'DELETE /api/projects/p1/comments/c1': () => {
+        comments = comments.filter((c) => c.id !== 'c1');
+        return new Response(null, { status: 204 });
+      },
+    });
+    const user = userEvent.setup();
+    const { unmount } = renderWith(<ProjectsTab isAdmin={false} />);
+    const card = await screen.findByRole('article', { name: 'Project p1' });
+    await user.click(within(card).getByRole('button', { name: '2 comments' }));
+    expect(await within(card).findByText('Buy followers')).toBeVisible();
+    // A member deletes their own comment, not another's.
+    expect(
+      within(card).queryByRole('button', { name: /^Delete the comment of Spammer/ }),
+    ).toBeNull();
+    await user.click(
+      await within(card).findByRole('button', { name: /^Delete the comment of Ada Lovelace/ }),
+    );
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete this comment?' });
+    expect(dialog).toHaveTextContent('Your comment is removed for everyone.');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete comment' }));
+    await waitFor(() => expect(within(card).queryByText('Nice work')).toBeNull());
+    expect(api.to('DELETE', '/api/projects/p1/comments/c1')).toHaveLength(1);
+    expect(within(card).getByText('Buy followers')).toBeVisible();
+    unmount();
+
+    // An admin may delete anyone's.
+    renderWith(<ProjectsTab isAdmin />);
+    const again = await screen.findByRole('article', { name: 'Project p1' });
+    await user.click(within(again).getByRole('button', { name: '1 comment' }));
+    expect(
+      await within(again).findByRole('button', { name: /^Delete the comment of Spammer/ }),
+    ).toBeVisible();
   });
 
   it('shows a free member the board read-only with a prompt to subscribe', async () => {

@@ -6,12 +6,14 @@ import { Card } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/edit-confirm-dialog';
 import { ExternalLink } from '@/components/ui/external-link';
 import { ApiError, errorMessage } from '@/lib/api';
-import type { Project } from '@/lib/api-types/community';
+import type { Comment, Project } from '@/lib/api-types/community';
 import { cn } from '@/lib/cn';
 import { plural } from '@/lib/plural';
+import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { useAddComment } from './api/add-comment';
 import { useCreateProject } from './api/create-project';
+import { useDeleteComment } from './api/delete-comment';
 import { useDeleteProject } from './api/delete-project';
 import { useComments } from './api/get-comments';
 import { useProjects } from './api/get-projects';
@@ -285,7 +287,7 @@ export function ProjectCard({
 
       {showComments ? (
         <div id={commentsId}>
-          <CommentsPanel project={p} canPost={canPost && !p.hidden} />
+          <CommentsPanel project={p} canPost={canPost && !p.hidden} isAdmin={isAdmin} />
         </div>
       ) : null}
 
@@ -325,8 +327,32 @@ function FireCount({ count, lit }: { count: number; lit: boolean }) {
 }
 
 /** A project's comments, oldest first, and the form to add one. */
-function CommentsPanel({ project, canPost }: { project: Project; canPost: boolean }) {
+function CommentsPanel({
+  project,
+  canPost,
+  isAdmin,
+}: {
+  project: Project;
+  canPost: boolean;
+  isAdmin: boolean;
+}) {
   const query = useComments({ projectId: project.id });
+  const state = useSession();
+  const me = state.status === 'signed-in' ? state.user.id : '';
+  const [removing, setRemoving] = useState<Comment | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const remove = useDeleteComment({
+    mutationConfig: {
+      onSuccess: () => {
+        setRemoving(null);
+        toast.success('Comment deleted');
+      },
+      onError: (e) => {
+        setRemoving(null);
+        toast.error('Comment not deleted', errorMessage(e));
+      },
+    },
+  });
   const [body, setBody] = useState('');
   const [error, setError] = useState<string | undefined>();
   const add = useAddComment({
@@ -381,6 +407,19 @@ function CommentsPanel({ project, canPost }: { project: Project; canPost: boolea
                 </p>
                 <p className="mt-1 text-sm break-words whitespace-pre-line text-fg">{c.body}</p>
               </div>
+              {isAdmin || c.author_id === me ? (
+                <RowAction
+                  label={`Delete the comment of ${c.author_name || 'a member'} from ${formatLongDate(c.created_at)}`}
+                  className="self-start hover:text-term-red"
+                  onClick={() => {
+                    opener.current =
+                      document.activeElement instanceof HTMLElement ? document.activeElement : null;
+                    setRemoving(c);
+                  }}
+                >
+                  <Trash2 size={14} aria-hidden="true" />
+                </RowAction>
+              ) : null}
             </li>
           ))}
         </ol>
@@ -404,6 +443,24 @@ function CommentsPanel({ project, canPost }: { project: Project; canPost: boolea
           </Button>
         </form>
       ) : null}
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => {
+          if (!open) setRemoving(null);
+        }}
+        title="Delete this comment?"
+        description={
+          removing && removing.author_id !== me
+            ? `${removing.author_name || 'The member'}'s comment is removed for everyone. The project stays.`
+            : 'Your comment is removed for everyone. This cannot be undone.'
+        }
+        confirmLabel="Delete comment"
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (removing) remove.mutate({ projectId: project.id, commentId: removing.id });
+        }}
+        returnFocusTo={opener}
+      />
     </section>
   );
 }
