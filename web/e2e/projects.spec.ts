@@ -101,6 +101,15 @@ test('subscribers share, react and comment live; the directory shows only who op
   expect(await axeAtBothWidths(r, '[role="tabpanel"]')).toEqual([]);
   await shots.part(s, s.getByRole('tabpanel'), 'projects-board');
 
+  // Sia cannot delete Rex's comment on her project; Rex takes it back, and her tab follows.
+  await expect(siaCard.getByRole('button', { name: /^Delete the comment of/ })).toHaveCount(0);
+  await rexCard.getByRole('button', { name: /^Delete the comment of/ }).click();
+  const confirmDelete = r.getByRole('alertdialog', { name: 'Delete this comment?' });
+  await confirmDelete.getByRole('button', { name: 'Delete comment' }).click();
+  await expect(rexCard.getByText('Lovely work, trying it tonight.')).toHaveCount(0);
+  await expect(siaCard.getByText('Lovely work, trying it tonight.')).toHaveCount(0);
+  await expect(siaCard.getByRole('button', { name: '0 comments' })).toBeVisible();
+
   // The project counts towards Sia's level and shows on her profile.
   const progress = await (await sia.context.request.get('/api/members/me/progress')).json();
   expect(progress.projects).toBe(1);

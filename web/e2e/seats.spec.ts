@@ -100,6 +100,18 @@ test.describe('group training seats and enterprise inquiries', () => {
       await message.getByLabel('Message').fill('Install Node 22 before we start.');
       await message.getByRole('button', { name: 'Send to all attendees' }).click();
       await expect(owner.page.getByText('Sent to 1 attendee.')).toBeVisible();
+
+      // Fewer seats than are taken is refused at the field; more are saved on the row.
+      await taken.getByRole('button', { name: 'Seats', exact: true }).click();
+      const seats = taken.getByRole('form', { name: 'Change the seats of this date' });
+      await expect(seats.getByText('1 seat taken')).toBeVisible();
+      await seats.getByLabel('Seats').fill('0');
+      await seats.getByRole('button', { name: 'Save seats' }).click();
+      await expect(seats.getByLabel('Seats')).toHaveAttribute('aria-invalid', 'true');
+      await seats.getByLabel('Seats').fill('8');
+      await seats.getByRole('button', { name: 'Save seats' }).click();
+      await expect(taken).toContainText('1 of 8 seats taken');
+      await expect(seats).toHaveCount(0);
       expect(await seriousViolations(owner.page)).toEqual([]);
       mkdirSync(SHOTS, { recursive: true });
       await section
