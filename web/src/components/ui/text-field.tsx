@@ -18,21 +18,27 @@ export interface TextFieldProps extends InputAttributes {
   /** The form's field name: the server's, so its errors and the first-invalid focus find it. */
   name: string;
   value: string;
-  onValue: (value: string) => void;
+  onValueChange: (value: string) => void;
   hint?: ReactNode;
   error?: string | undefined;
   className?: string;
+  /** Typed text in the terminal's monospace (the account forms). */
+  mono?: boolean;
 }
 
-/** One labelled single-line input of a public form (name, e-mail, company, a number, a date). */
+/**
+ * One labelled single-line input of a public or account form (name, e-mail, password, company, a
+ * number, a date).
+ */
 export function TextField({
   label,
   name,
   value,
-  onValue,
+  onValueChange,
   hint,
   error,
   className,
+  mono = false,
   type = 'text',
   ...input
 }: TextFieldProps) {
@@ -45,8 +51,8 @@ export function TextField({
           name={name}
           type={type}
           value={value}
-          onChange={(e) => onValue(e.target.value)}
-          className={cn(fieldControlClass, 'h-11')}
+          onChange={(e) => onValueChange(e.target.value)}
+          className={cn(fieldControlClass, 'h-11', mono && 'font-mono')}
         />
       )}
     </FormField>
@@ -57,7 +63,7 @@ export interface CountedTextareaProps {
   label: ReactNode;
   name: string;
   value: string;
-  onValue: (value: string) => void;
+  onValueChange: (value: string) => void;
   /** The most characters (code points, as the server counts) the field takes. */
   max: number;
   error?: string | undefined;
@@ -71,7 +77,7 @@ export function CountedTextarea({
   label,
   name,
   value,
-  onValue,
+  onValueChange,
   max,
   error,
   rows = 4,
@@ -96,7 +102,7 @@ export function CountedTextarea({
           rows={rows}
           required={required}
           value={value}
-          onChange={(e) => onValue(e.target.value)}
+          onChange={(e) => onValueChange(e.target.value)}
           placeholder={placeholder}
           className={cn(fieldControlClass, 'py-2')}
         />

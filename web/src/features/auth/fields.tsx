@@ -1,6 +1,5 @@
 import {
   type FormEvent,
-  type InputHTMLAttributes,
   type ReactNode,
   type Ref,
   useCallback,
@@ -10,52 +9,10 @@ import {
   useState,
 } from 'react';
 import { buttonClasses } from '@/components/ui/button';
-import { FormField } from '@/components/ui/form-field';
 import { ApiError, errorMessage } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { session } from '@/lib/session';
 import { toast } from '@/lib/toast';
-
-export interface TextFieldProps
-  extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name' | 'value' | 'onChange'> {
-  label: string;
-  name: string;
-  value: string;
-  onValueChange: (value: string) => void;
-  error?: string;
-  hint?: string;
-}
-
-/** The account forms' labelled input (components/ui/form-field.tsx) with an optional hint and error. */
-export function TextField({
-  label,
-  name,
-  value,
-  onValueChange,
-  error,
-  hint,
-  className,
-  ...input
-}: TextFieldProps) {
-  return (
-    <FormField label={label} hint={hint} error={error} className={className}>
-      {(control) => (
-        <input
-          {...control}
-          name={name}
-          value={value}
-          onChange={(event) => onValueChange(event.target.value)}
-          className={cn(
-            'h-11 w-full rounded-md border bg-ink-900 px-3 font-mono text-base text-fg placeholder:text-dim sm:text-sm',
-            'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-term-cyan',
-            error ? 'border-term-red' : 'border-ink-600',
-          )}
-          {...input}
-        />
-      )}
-    </FormField>
-  );
-}
 
 export interface SubmitButtonProps {
   busy: boolean;

@@ -1,19 +1,12 @@
 import { type ReactNode, useRef, useState } from 'react';
+import { TextField } from '@/components/ui/text-field';
 import type { User, WaitlistJoined } from '@/lib/api-types/web';
 import { joinWaitlist } from './api/join-waitlist';
 import { requestPasswordReset } from './api/request-password-reset';
 import { resetPassword } from './api/reset-password';
 import { signIn } from './api/sign-in';
 import { signUp } from './api/sign-up';
-import {
-  type Action,
-  Form,
-  FormError,
-  focusFirstInvalid,
-  SubmitButton,
-  TextField,
-  useAction,
-} from './fields';
+import { type Action, Form, FormError, focusFirstInvalid, SubmitButton, useAction } from './fields';
 import {
   collect,
   type Errors,
@@ -63,6 +56,7 @@ interface FieldBinding {
 function EmailField(props: FieldBinding) {
   return (
     <TextField
+      mono
       label="Email"
       name="email"
       type="email"
@@ -75,7 +69,9 @@ function EmailField(props: FieldBinding) {
 }
 
 function FullNameField(props: FieldBinding) {
-  return <TextField label="Full name" name="full_name" autoComplete="name" required {...props} />;
+  return (
+    <TextField mono label="Full name" name="full_name" autoComplete="name" required {...props} />
+  );
 }
 
 /**
@@ -135,6 +131,7 @@ export function SignInForm({
     <Form label="Sign in" onSubmit={submit} formRef={formRef}>
       <EmailField {...field('email')} />
       <TextField
+        mono
         label="Password"
         name="password"
         type="password"
@@ -191,6 +188,7 @@ export function SignUpForm({ onSignedUp }: SignUpFormProps) {
       <FullNameField {...field('full_name')} />
       <EmailField {...field('email')} />
       <TextField
+        mono
         label="Password"
         name="password"
         type="password"
@@ -264,6 +262,7 @@ export function NewPasswordForm({ token, onReset }: NewPasswordFormProps) {
   return (
     <Form label="Set a new password" onSubmit={submit} formRef={formRef}>
       <TextField
+        mono
         label="New password"
         name="password"
         type="password"
@@ -274,6 +273,7 @@ export function NewPasswordForm({ token, onReset }: NewPasswordFormProps) {
         {...field('password')}
       />
       <TextField
+        mono
         label="Confirm new password"
         name="confirm"
         type="password"

@@ -63,7 +63,7 @@ export function BookingForm({
         autoComplete="name"
         required
         value={values.name}
-        onValue={set('name')}
+        onValueChange={set('name')}
         maxLength={NAME_MAX * 2}
         error={errors.name}
       />
@@ -75,7 +75,7 @@ export function BookingForm({
         inputMode="email"
         required
         value={values.email}
-        onValue={set('email')}
+        onValueChange={set('email')}
         hint="The confirmation and the links to move or cancel go here."
         error={errors.email}
       />
@@ -84,7 +84,7 @@ export function BookingForm({
         name="notes"
         max={NOTES_MAX}
         value={values.notes}
-        onValue={set('notes')}
+        onValueChange={set('notes')}
         placeholder="Your goal, a link to the code or design, the question you want answered."
         error={errors.notes}
       />

@@ -171,7 +171,7 @@ export function InquiryForm({ title }: InquiryFormProps) {
           autoComplete="name"
           required
           value={values.name}
-          onValue={set('name')}
+          onValueChange={set('name')}
           error={errors.name}
         />
         <TextField
@@ -182,7 +182,7 @@ export function InquiryForm({ title }: InquiryFormProps) {
           inputMode="email"
           required
           value={values.email}
-          onValue={set('email')}
+          onValueChange={set('email')}
           error={errors.email}
         />
         <TextField
@@ -191,7 +191,7 @@ export function InquiryForm({ title }: InquiryFormProps) {
           autoComplete="organization"
           required
           value={values.company}
-          onValue={set('company')}
+          onValueChange={set('company')}
           error={errors.company}
         />
         <TextField
@@ -203,7 +203,7 @@ export function InquiryForm({ title }: InquiryFormProps) {
           step={1}
           required
           value={values.team_size}
-          onValue={set('team_size')}
+          onValueChange={set('team_size')}
           hint="How many people would take part."
           error={errors.team_size}
         />
@@ -215,7 +215,7 @@ export function InquiryForm({ title }: InquiryFormProps) {
         rows={5}
         required
         value={values.message}
-        onValue={set('message')}
+        onValueChange={set('message')}
         placeholder="Your markets and systems, what the team should be able to do afterwards, any deadline."
         error={errors.message}
       />
@@ -225,7 +225,7 @@ export function InquiryForm({ title }: InquiryFormProps) {
         type="date"
         min={todayIn(detectTimeZone())}
         value={values.preferred_start}
-        onValue={set('preferred_start')}
+        onValueChange={set('preferred_start')}
         error={errors.preferred_start}
         className="sm:max-w-xs"
       />
