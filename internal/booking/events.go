@@ -206,29 +206,17 @@ func (s *Service) ScheduleEvent(ctx context.Context, in EventInput) (*Event, err
 		return nil, err
 	}
 	now := s.now()
-	if !start.After(now) {
-		return nil, errs.Field("start", "That time has passed. Please choose a later time.")
-	}
-	if start.After(now.AddDate(2, 0, 0)) {
-		return nil, errs.Field("start", "Schedule dates at most two years ahead.")
+	if err := checkEventStart(start, now); err != nil {
+		return nil, err
 	}
 	end := start.Add(time.Duration(minutes) * time.Minute)
 	blocked := r.blocked(start, end.Sub(start))
 	id := store.NewID()
 	err = s.write(ctx, now, func(tx *sql.Tx) error {
-		var n int
-		err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM bookings WHERE event_id IS NULL AND status IN `+blockingSQL+`
-			AND blocked_from < $1 AND $2 < blocked_until`, store.At(blocked.until), store.At(blocked.from)).Scan(&n)
-		if err != nil {
-			return fmt.Errorf("check one-to-one bookings: %w", err)
+		if err := dateFree(ctx, tx, blocked, ""); err != nil {
+			return err
 		}
-		if n > 0 {
-			return errs.Field("start", "A one-to-one booking already takes part of this time. Cancel or move it first, or choose another time.")
-		}
-		if err := eventsFree(ctx, tx, blocked); err != nil {
-			return errs.Field("start", "Another date of a group training already takes part of this time.")
-		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO booking_events (id, type_id, status, start_at, end_at, blocked_from, blocked_until,
+		_, err := tx.ExecContext(ctx, `INSERT INTO booking_events (id, type_id, status, start_at, end_at, blocked_from, blocked_until,
 			seats, created_at, updated_at) VALUES ($1, $2, 'scheduled', $3, $4, $5, $6, $7, $8, $8)`,
 			id, t.ID, store.At(start), store.At(end), store.At(blocked.from), store.At(blocked.until), seats, store.At(now))
 		if err != nil {
@@ -238,6 +226,123 @@ func (s *Service) ScheduleEvent(ctx context.Context, in EventInput) (*Event, err
 	})
 	if err != nil {
 		return nil, wrap("schedule occurrence", err)
+	}
+	return s.Event(ctx, id)
+}
+
+// dateFree checks, inside the write transaction, that an occurrence may
+// take blocked (its time with the buffers): no one-to-one booking and no
+// other occurrence than except is there. Both are the owner's time.
+func dateFree(ctx context.Context, tx *sql.Tx, blocked span, except string) error {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM bookings WHERE event_id IS NULL AND status IN `+blockingSQL+`
+		AND blocked_from < $1 AND $2 < blocked_until`, store.At(blocked.until), store.At(blocked.from)).Scan(&n)
+	if err != nil {
+		return fmt.Errorf("check one-to-one bookings: %w", err)
+	}
+	if n > 0 {
+		return errs.Field("start", "A one-to-one booking already takes part of this time. Cancel or move it first, or choose another time.")
+	}
+	if err := eventsFreeBut(ctx, tx, blocked, except); errors.Is(err, errSlotTaken) {
+		return errs.Field("start", "Another date of a group training already takes part of this time.")
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// checkEventStart refuses an occurrence start in the past or more than two
+// years ahead.
+func checkEventStart(start, now time.Time) error {
+	if !start.After(now) {
+		return errs.Field("start", "That time has passed. Please choose a later time.")
+	}
+	if start.After(now.AddDate(2, 0, 0)) {
+		return errs.Field("start", "Schedule dates at most two years ahead.")
+	}
+	return nil
+}
+
+// MoveEvent moves a scheduled occurrence to another start (owner), its
+// length kept. The new time, buffers included, must be free as when it was
+// scheduled. Every seat moves with it in the same transaction, so no
+// attendee is left on the old time, and each is told with the calendar
+// update; a date that has begun stays where it is.
+func (s *Service) MoveEvent(ctx context.Context, id, newStart string) (*Event, error) {
+	start, err := parseStart(newStart)
+	if err != nil {
+		return nil, err
+	}
+	st, r, err := s.settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	if err := checkEventStart(start, now); err != nil {
+		return nil, err
+	}
+	var seats []string
+	err = s.write(ctx, now, func(tx *sql.Tx) error {
+		e, err := s.loadEvent(ctx, tx.QueryRowContext, id)
+		if err != nil {
+			return err
+		}
+		switch {
+		case e.Status != EventStatusScheduled:
+			return errs.New(errs.Conflict, "This date is cancelled.")
+		case !e.Start.After(now):
+			return errs.New(errs.Conflict, "This date has begun and can no longer be moved.")
+		case start.Equal(e.Start):
+			return errs.Field("start", "That is already this date's start.")
+		}
+		end := start.Add(e.End.Sub(e.Start))
+		blocked := r.blocked(start, end.Sub(start))
+		if err := dateFree(ctx, tx, blocked, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE booking_events SET start_at = $1, end_at = $2, blocked_from = $3,
+			blocked_until = $4, updated_at = $5 WHERE id = $6`,
+			store.At(start), store.At(end), store.At(blocked.from), store.At(blocked.until), store.At(now), id); err != nil {
+			return fmt.Errorf("move occurrence: %w", err)
+		}
+		// The owner's reminders of the date are planned again for the new
+		// time; each seat's go as the seat moves (notify).
+		if _, err := mail.DropPlanned(ctx, tx, eventReminderPrefix(id)); err != nil {
+			return err
+		}
+		if seats, err = seatIDs(ctx, tx.QueryContext, id, blockingSQL); err != nil {
+			return err
+		}
+		for _, bid := range seats {
+			before, err := loadBooking(ctx, tx.QueryRowContext, bid)
+			if err != nil {
+				return err
+			}
+			seq := before.ICSSequence
+			if before.Status == StatusConfirmed {
+				seq++ // the invitation sent is replaced by a newer one
+			}
+			// A seat blocks the session alone (its occurrence holds the buffers).
+			if _, err := tx.ExecContext(ctx, `UPDATE bookings SET start_at = $1, end_at = $2, blocked_from = $1,
+				blocked_until = $2, ics_sequence = $3, updated_at = $4 WHERE id = $5`,
+				store.At(start), store.At(end), seq, store.At(now), bid); err != nil {
+				return fmt.Errorf("move seat %s: %w", bid, err)
+			}
+			after, err := loadBooking(ctx, tx.QueryRowContext, bid)
+			if err != nil {
+				return err
+			}
+			if err := s.notify(ctx, tx, &notice{settings: st}, before, after, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, wrap("move occurrence", err)
+	}
+	for _, bid := range seats {
+		s.announce(ctx, bid)
 	}
 	return s.Event(ctx, id)
 }
@@ -299,7 +404,7 @@ func (s *Service) CancelEvent(ctx context.Context, id string) (*Event, []*Refund
 	if err != nil {
 		return nil, nil, wrap("cancel occurrence", err)
 	}
-	seats, err := s.seatIDs(ctx, id, blockingSQL)
+	seats, err := seatIDs(ctx, s.db.Read.QueryContext, id, blockingSQL)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -317,8 +422,10 @@ func (s *Service) CancelEvent(ctx context.Context, id string) (*Event, []*Refund
 	return e, refunds, err
 }
 
-func (s *Service) seatIDs(ctx context.Context, eventID, statuses string) ([]string, error) {
-	rows, err := s.db.Read.QueryContext(ctx, `SELECT id FROM bookings WHERE event_id = $1 AND status IN `+statuses+` ORDER BY created_at, id`, eventID)
+// seatIDs lists an occurrence's seats in the given statuses, in the order
+// they were taken, through q (the read pool, or a write transaction).
+func seatIDs(ctx context.Context, q queryFunc, eventID, statuses string) ([]string, error) {
+	rows, err := q(ctx, `SELECT id FROM bookings WHERE event_id = $1 AND status IN `+statuses+` ORDER BY created_at, id`, eventID)
 	if err != nil {
 		return nil, fmt.Errorf("read seats: %w", err)
 	}
@@ -510,10 +617,16 @@ func (s *Service) bookSeat(ctx context.Context, c *checked, in Request) (*Create
 // (its buffers included). It runs inside the booking transaction, which
 // scheduling an occurrence also takes, so neither can slip past the other.
 func eventsFree(ctx context.Context, tx *sql.Tx, b span) error {
+	return eventsFreeBut(ctx, tx, b, "")
+}
+
+// eventsFreeBut is eventsFree leaving out occurrence except (the one
+// being moved).
+func eventsFreeBut(ctx context.Context, tx *sql.Tx, b span, except string) error {
 	var n int
 	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM booking_events
-		WHERE status = 'scheduled' AND blocked_from < $1 AND $2 < blocked_until`,
-		store.At(b.until), store.At(b.from)).Scan(&n)
+		WHERE status = 'scheduled' AND blocked_from < $1 AND $2 < blocked_until AND id <> $3`,
+		store.At(b.until), store.At(b.from), except).Scan(&n)
 	if err != nil {
 		return fmt.Errorf("check group trainings: %w", err)
 	}

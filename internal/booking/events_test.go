@@ -299,3 +299,73 @@ func TestSeatRemindersReachEachHolderAndTheOwnerOnce(t *testing.T) {
 		}
 	})
 }
+
+// The owner moves a date: its seats move with it in one change, each
+// attendee gets the new time (a confirmed seat with the calendar update and
+// the next sequence), the owner no mail of their own, the old time is free
+// for one-to-one calls again and the new one is not. A move onto another
+// date, to the same start, into the past or of a cancelled date is refused
+// and changes nothing.
+func TestMovedDateTakesEverySeatAlongAndTellsEachAttendee(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s, _ := newService(t, db, false)
+		ctx := context.Background()
+		from, to := at(2026, time.January, 14, 10, 0), at(2026, time.January, 15, 10, 0)
+		e := groupAt(t, s, from, 50)
+		other := groupAt(t, s, at(2026, time.January, 16, 10, 0), 50)
+		confirmed := book(t, s, seatReq(e, email(1)))
+		if _, err := s.ConfirmRequest(ctx, confirmed.Booking.ID); err != nil {
+			t.Fatal(err)
+		}
+		requested := book(t, s, seatReq(e, email(2)))
+		seqBefore := func() int { b, _ := s.Get(ctx, confirmed.Booking.ID); return b.ICSSequence }()
+		mailsBefore := count(t, db, `SELECT COUNT(*) FROM mail_outbox`)
+
+		_, err := s.MoveEvent(ctx, e.ID, other.Start.Format(time.RFC3339))
+		wantField(t, err, "start")
+		_, err = s.MoveEvent(ctx, e.ID, from.Format(time.RFC3339))
+		wantField(t, err, "start")
+		_, err = s.MoveEvent(ctx, e.ID, monday.Add(-time.Hour).Format(time.RFC3339))
+		wantField(t, err, "start")
+		if got, _ := s.Event(ctx, e.ID); !got.Start.Equal(from) {
+			t.Fatalf("a refused move changed the date to %s", got.Start)
+		}
+
+		moved, err := s.MoveEvent(ctx, e.ID, to.Format(time.RFC3339))
+		if err != nil || !moved.Start.Equal(to) || moved.End.Sub(moved.Start) != e.End.Sub(e.Start) || moved.SeatsLeft != 48 {
+			t.Fatalf("moved: %+v, %v", moved, err)
+		}
+		for _, id := range []string{confirmed.Booking.ID, requested.Booking.ID} {
+			b, _ := s.Get(ctx, id)
+			if !b.Start.Equal(to) || !b.End.Equal(moved.End) {
+				t.Fatalf("seat %s still at %s", b.Status, b.Start)
+			}
+		}
+		if b, _ := s.Get(ctx, confirmed.Booking.ID); b.ICSSequence != seqBefore+1 {
+			t.Fatalf("confirmed seat's sequence %d, want %d", b.ICSSequence, seqBefore+1)
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE subject LIKE 'New date: Group Training%'`); n != 2 {
+			t.Fatalf("%d new-date mails, want one per attendee", n)
+		}
+		// Only the attendees' mails: none to the owner about their own move.
+		if n := count(t, db, `SELECT COUNT(*) FROM mail_outbox`); n != mailsBefore+2 {
+			t.Fatalf("%d mails queued by the move, want 2", n-mailsBefore)
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE subject LIKE 'New date:%' AND to_addr = $1
+			AND attachments LIKE '%invite.ics%'`, email(1)); n != 1 {
+			t.Fatalf("the confirmed attendee's mail has no calendar update (%d)", n)
+		}
+		if !contains(slotsOn(t, s, "session-30", "2026-01-14", "America/Toronto"), from.Format(time.RFC3339)) {
+			t.Fatal("the old time still blocks one-to-one slots")
+		}
+		if contains(slotsOn(t, s, "session-30", "2026-01-15", "America/Toronto"), to.Format(time.RFC3339)) {
+			t.Fatal("the new time is offered for a one-to-one call")
+		}
+
+		if _, _, err := s.CancelEvent(ctx, other.ID); err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.MoveEvent(ctx, other.ID, at(2026, time.January, 20, 10, 0).Format(time.RFC3339))
+		wantCode(t, err, errs.Conflict)
+	})
+}

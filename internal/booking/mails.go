@@ -309,6 +309,9 @@ func (m *mailer) cancelled(was string) error {
 // moved: a confirmed booking's invitation is sent again with the next
 // sequence; a request gets a note.
 func (m *mailer) moved(before *Booking) error {
+	if m.b.EventID != "" {
+		return m.dateMoved(before)
+	}
 	manage, err := m.manageURL()
 	if err != nil {
 		return err
@@ -344,6 +347,36 @@ func (m *mailer) moved(before *Booking) error {
 		Paragraphs: append(m.ownerDetails(), "It was "+When(before.Start, m.st.TimeZone)+"."),
 		Button:     &mail.Link{Label: "Open bookings", URL: m.s.adminURL()},
 	}), ownerFiles))
+}
+
+// dateMoved: the owner moved a group training's date, and the seat with
+// it. A confirmed seat's invitation is sent again with the next sequence, a
+// requested one gets a note, and a hold none (its payment's confirmation
+// carries the new time). The owner made the change: no mail to them.
+func (m *mailer) dateMoved(before *Booking) error {
+	if m.b.Status == StatusHeld {
+		return nil
+	}
+	manage, err := m.manageURL()
+	if err != nil {
+		return err
+	}
+	paras := []string{
+		m.st.OwnerName + " moved the date of the " + m.what() + ".",
+		"New time: " + m.bookerWhen() + ".",
+		"It was " + When(before.Start, m.b.TimeZone) + ".",
+	}
+	var files []mail.Attachment
+	if m.b.Status == StatusConfirmed {
+		files = m.invitation(MethodRequest, manage)
+		paras = append(paras, "The attached update moves it in your calendar.")
+	}
+	paras = append(paras, m.cutoffLine())
+	return m.send(withFiles(mail.Compose(mail.Content{
+		To: m.b.Email, Subject: "New date: " + m.what() + " on " + dateOnly(m.b.Start, m.b.TimeZone),
+		Heading: "Your " + m.s.typeName(m.b.Type) + " has a new date", Paragraphs: paras,
+		Button: &mail.Link{Label: "View or cancel your seat", URL: manage},
+	}), files))
 }
 
 // apology: a payment arrived after the hold lapsed and the time was taken

@@ -214,6 +214,8 @@ func TestAuthorization(t *testing.T) {
 			}
 			return e
 		}
+		// Moves go a year on, clear of the fresh dates.
+		moveAt := eventAt.AddDate(1, 0, 0)
 		eventPath := func(suffix string) func() string {
 			return func() string { return "/api/admin/booking/events/" + freshEvent().ID + suffix }
 		}
@@ -501,6 +503,10 @@ func TestAuthorization(t *testing.T) {
 				return map[string]any{"type": "group", "start": eventAt.Format(time.RFC3339), "seats": 30}
 			}, adminOnly(201)),
 			{pattern: "PATCH /api/admin/booking/events/{id}", path: eventPath(""), body: func(int) any { return map[string]int{"seats": 40} }, want: adminOnly(200)},
+			{pattern: "POST /api/admin/booking/events/{id}/move", path: eventWithSeat("/move"), body: func(int) any {
+				moveAt = moveAt.Add(4 * time.Hour)
+				return map[string]string{"start": moveAt.Format(time.RFC3339)}
+			}, want: adminOnly(200)},
 			{pattern: "POST /api/admin/booking/events/{id}/cancel", path: eventPath("/cancel"), want: adminOnly(200)},
 			{pattern: "GET /api/admin/booking/events/{id}/attendees", path: eventWithSeat("/attendees"), want: adminOnly(200)},
 			{pattern: "POST /api/admin/booking/events/{id}/message", path: eventWithSeat("/message"),

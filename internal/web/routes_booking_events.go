@@ -17,6 +17,7 @@ func (a *bookingAPI) registerEvents(g *registrar) {
 	g.route("GET /api/admin/booking/events", admin, a.adminEvents)
 	g.route("POST /api/admin/booking/events", admin, a.scheduleEvent)
 	g.route("PATCH /api/admin/booking/events/{id}", admin, a.patchEvent)
+	g.route("POST /api/admin/booking/events/{id}/move", admin, a.moveEvent)
 	g.route("POST /api/admin/booking/events/{id}/cancel", admin, a.cancelEvent)
 	g.route("GET /api/admin/booking/events/{id}/attendees", admin, a.attendees)
 	g.route("POST /api/admin/booking/events/{id}/message", admin, a.messageAttendees)
@@ -59,6 +60,19 @@ func (a *bookingAPI) patchEvent(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	e, err := a.booking.SetEventSeats(r.Context(), r.PathValue("id"), in.Seats)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, EventReply{Event: *e})
+	return nil
+}
+
+func (a *bookingAPI) moveEvent(w http.ResponseWriter, r *http.Request) error {
+	var in EventMove
+	if err := httpx.ReadJSON(w, r, &in); err != nil {
+		return err
+	}
+	e, err := a.booking.MoveEvent(r.Context(), r.PathValue("id"), in.Start)
 	if err != nil {
 		return err
 	}

@@ -141,6 +141,12 @@ type EventPatch struct {
 	Seats int `json:"seats"`
 }
 
+// EventMove is the body of POST /api/admin/booking/events/{id}/move: the
+// date's new start (RFC 3339), its length kept.
+type EventMove struct {
+	Start string `json:"start"`
+}
+
 // EventCancelled answers POST /api/admin/booking/events/{id}/cancel: the
 // occurrence and the refunds its seats were owed.
 type EventCancelled struct {

@@ -104,7 +104,7 @@ test.describe('group training seats and enterprise inquiries', () => {
       // Fewer seats than are taken is refused at the field; more are saved on the row.
       await taken.getByRole('button', { name: 'Seats', exact: true }).click();
       const seats = taken.getByRole('form', { name: 'Change the seats of this date' });
-      await expect(seats.getByText('1 seat taken')).toBeVisible();
+      await expect(seats.getByText('1 seat taken.')).toBeVisible();
       await seats.getByLabel('Seats').fill('0');
       await seats.getByRole('button', { name: 'Save seats' }).click();
       await expect(seats.getByLabel('Seats')).toHaveAttribute('aria-invalid', 'true');
@@ -112,8 +112,34 @@ test.describe('group training seats and enterprise inquiries', () => {
       await seats.getByRole('button', { name: 'Save seats' }).click();
       await expect(taken).toContainText('1 of 8 seats taken');
       await expect(seats).toHaveCount(0);
+
+      // The owner moves the date an hour later: the seat goes with it, and the attendee is told.
+      await taken.getByRole('button', { name: 'Move', exact: true }).click();
+      const move = taken.getByRole('form', { name: 'Move this date' });
+      await expect(move.getByLabel('New start')).toHaveValue('18:00');
+      await expect(move.getByText('1 attendee will get the new time by e-mail.')).toBeVisible();
+      await move.getByLabel('New start').fill('19:00');
+      await move.getByRole('button', { name: 'Move date' }).click();
+      const later = section.getByRole('listitem').filter({
+        hasText: `${day} at 7:00 PM`,
+        has: owner.page.getByRole('button', { name: 'Attendees' }),
+      });
+      await expect(later).toContainText('1 of 8 seats taken');
+      await expect
+        .poll(
+          async () => {
+            const res = await owner.context.request.get('/api/dev/mail');
+            const { messages } = (await res.json()) as {
+              messages: { to: string; subject: string }[];
+            };
+            return messages.some((m) => m.to.includes(email) && m.subject.startsWith('New date:'));
+          },
+          { timeout: 15_000, message: `the new date mailed to ${email}` },
+        )
+        .toBe(true);
       expect(await seriousViolations(owner.page)).toEqual([]);
       mkdirSync(SHOTS, { recursive: true });
+      await later.getByRole('button', { name: 'Move', exact: true }).click();
       await section
         .getByText(/Group Training: dates and seats/)
         .locator('xpath=ancestor::*[contains(@class,"rounded")][1]')

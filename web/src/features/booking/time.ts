@@ -201,3 +201,15 @@ export function instantInZone(date: string, time: string, zone: string): string 
     return null;
   }
 }
+
+/** The reading of the clock in `zone` at an instant, as a time input takes it: "18:00". */
+export function clockInZone(instant: string, zone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(instant));
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  return `${get('hour')}:${get('minute')}`;
+}

@@ -446,6 +446,13 @@ export interface EventPatch {
   seats: number /* int */;
 }
 /**
+ * EventMove is the body of POST /api/admin/booking/events/{id}/move: the
+ * date's new start (RFC 3339), its length kept.
+ */
+export interface EventMove {
+  start: string;
+}
+/**
  * EventCancelled answers POST /api/admin/booking/events/{id}/cancel: the
  * occurrence and the refunds its seats were owed.
  */

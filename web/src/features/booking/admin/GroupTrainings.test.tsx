@@ -39,7 +39,10 @@ function event(overrides: Partial<BookingEvent> = {}): BookingEvent {
   };
 }
 
-function renderTrainings(patch: (seats: number) => Response) {
+function renderTrainings(
+  patch: (seats: number) => Response,
+  move: (start: string) => Response = () => jsonResponse(500),
+) {
   let current = event();
   const server = fakeServer([
     ({ method, url }) =>
@@ -51,6 +54,15 @@ function renderTrainings(patch: (seats: number) => Response) {
       const seats = (body as { seats: number }).seats;
       const answer = patch(seats);
       if (answer.ok) current = event({ seats, seats_left: seats - 3 });
+      return answer;
+    },
+    ({ method, url, body }) => {
+      if (method !== 'POST' || url.pathname !== '/api/admin/booking/events/ev-1/move')
+        return undefined;
+      const start = (body as { start: string }).start;
+      const answer = move(start);
+      if (answer.ok)
+        current = event({ start, end: new Date(Date.parse(start) + 3 * 3_600_000).toISOString() });
       return answer;
     },
   ]);
@@ -72,7 +84,7 @@ describe('a group date’s seats', () => {
     const form = screen.getByRole('form', { name: 'Change the seats of this date' });
     const field = within(form).getByLabelText('Seats');
     expect(field).toHaveValue(12);
-    expect(within(form).getByText('3 seats taken')).toBeInTheDocument();
+    expect(within(form).getByText('3 seats taken.')).toBeInTheDocument();
     await user.clear(field);
     await user.type(field, '20');
     await user.click(within(form).getByRole('button', { name: 'Save seats' }));
@@ -117,5 +129,58 @@ describe('a group date’s seats', () => {
       await screen.findByText('4 seats are already taken; seats cannot be fewer.'),
     ).toBeInTheDocument();
     expect(screen.getByText(/3 of 12 seats taken/)).toBeInTheDocument();
+  });
+});
+
+describe('a group date’s move', () => {
+  it('starts from the date’s time on the owner’s clock and sends the new instant', async () => {
+    const user = userEvent.setup();
+    const server = renderTrainings(
+      () => jsonResponse(500),
+      (start) => jsonResponse(200, { event: event({ start }) }),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Move' }));
+    const form = screen.getByRole('form', { name: 'Move this date' });
+    // 14:00 UTC on May 4 is 10:00 in Toronto (summer time).
+    expect(within(form).getByLabelText('New date')).toHaveValue('2099-05-04');
+    expect(within(form).getByLabelText('New start')).toHaveValue('10:00');
+    expect(within(form).getByText('3 attendees will get the new time by e-mail.')).toBeVisible();
+    await user.clear(within(form).getByLabelText('New date'));
+    await user.type(within(form).getByLabelText('New date'), '2099-05-05');
+    await user.click(within(form).getByRole('button', { name: 'Move date' }));
+    expect(await screen.findByText(/Tuesday, May 5, 2099 at 10:00 AM/)).toBeInTheDocument();
+    expect(server.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { start: '2099-05-05T14:00:00Z' },
+    ]);
+  });
+
+  it('refuses a time the owner’s clock skips, and shows the server’s refusal at the field', async () => {
+    const user = userEvent.setup();
+    const server = renderTrainings(
+      () => jsonResponse(500),
+      () =>
+        errorResponse(
+          400,
+          'invalid_input',
+          'A one-to-one booking already takes part of this time. Cancel or move it first, or choose another time.',
+          'start',
+        ),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Move' }));
+    const form = screen.getByRole('form', { name: 'Move this date' });
+    const date = within(form).getByLabelText('New date');
+    // Toronto's clocks skip from 2:00 to 3:00 on March 8, 2099.
+    await user.clear(date);
+    await user.type(date, '2099-03-08');
+    await user.clear(within(form).getByLabelText('New start'));
+    await user.type(within(form).getByLabelText('New start'), '02:30');
+    await user.click(within(form).getByRole('button', { name: 'Move date' }));
+    expect(date).toHaveAccessibleDescription(/That time does not exist on your clock/);
+    expect(server.calls.some((c) => c.method === 'POST')).toBe(false);
+
+    await user.clear(within(form).getByLabelText('New start'));
+    await user.type(within(form).getByLabelText('New start'), '09:00');
+    await user.click(within(form).getByRole('button', { name: 'Move date' }));
+    expect(await within(form).findByText(/A one-to-one booking already takes part/)).toBeVisible();
   });
 });

@@ -1,4 +1,4 @@
-import { Armchair, Mail, Users, XCircle } from 'lucide-react';
+import { Armchair, CalendarClock, Mail, Users, XCircle } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -7,19 +7,21 @@ import { ApiError, errorMessage } from '@/lib/api';
 import { MaxEventSeats } from '@/lib/api-types/booking';
 import { cn } from '@/lib/cn';
 import { plural } from '@/lib/plural';
+import { todayIn } from '@/lib/time-zone';
 import { toast } from '@/lib/toast';
 import {
   useAdminEvents,
   useAttendees,
   useCancelEvent,
   useMessageAttendees,
+  useMoveEvent,
   useScheduleEvent,
   useSetEventSeats,
 } from '../api/admin-events';
 import type { BookingEvent, BookingType } from '../api/types';
 import { durationText } from '../offers';
 import { STATUS_TEXT } from '../status';
-import { formatInZone, instantInZone } from '../time';
+import { clockInZone, formatInZone, instantInZone } from '../time';
 import { ConfirmAction } from './ConfirmAction';
 
 const inputClass =
@@ -188,7 +190,7 @@ function ScheduleForm({ ownerZone, type }: { ownerZone: string; type: BookingTyp
   );
 }
 
-type Panel = 'attendees' | 'message' | 'seats';
+type Panel = 'attendees' | 'message' | 'seats' | 'move';
 
 function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: string }) {
   const [open, setOpen] = useState<Panel | null>(null);
@@ -244,6 +246,16 @@ function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: str
             <Button
               size="sm"
               variant="outline"
+              aria-expanded={open === 'move'}
+              aria-controls={panelId}
+              onClick={() => toggle('move')}
+            >
+              <CalendarClock size={14} aria-hidden="true" />
+              Move
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
               aria-expanded={open === 'seats'}
               aria-controls={panelId}
               onClick={() => toggle('seats')}
@@ -276,6 +288,9 @@ function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: str
       <div id={panelId}>
         {open === 'attendees' ? <Attendees eventId={e.id} ownerZone={ownerZone} /> : null}
         {open === 'message' ? <MessageForm eventId={e.id} onDone={() => setOpen(null)} /> : null}
+        {open === 'move' ? (
+          <MoveForm event={e} taken={taken} ownerZone={ownerZone} onDone={() => setOpen(null)} />
+        ) : null}
         {open === 'seats' ? (
           <SeatsForm event={e} taken={taken} onDone={() => setOpen(null)} />
         ) : null}
@@ -343,6 +358,108 @@ function Attendees({ eventId, ownerZone }: { eventId: string; ownerZone: string 
   );
 }
 
+/**
+ * A date's new start on the owner's clock, its length kept. The server moves every seat with it
+ * and tells each attendee, with the calendar update for those confirmed.
+ */
+function MoveForm({
+  event: e,
+  taken,
+  ownerZone,
+  onDone,
+}: {
+  event: BookingEvent;
+  taken: number;
+  ownerZone: string;
+  onDone: () => void;
+}) {
+  const [date, setDate] = useState(() => todayIn(ownerZone, new Date(e.start)));
+  const [time, setTime] = useState(() => clockInZone(e.start, ownerZone));
+  const [error, setError] = useState<string>();
+  const move = useMoveEvent({
+    mutationConfig: {
+      onSuccess: (reply) => {
+        toast.success(
+          'Date moved',
+          taken > 0
+            ? `${formatInZone(reply.event.start, ownerZone)}; ${plural(taken, 'attendee')} told.`
+            : formatInZone(reply.event.start, ownerZone),
+        );
+        onDone();
+      },
+      onError: (err) => {
+        if (err instanceof ApiError && err.field === 'start') {
+          setError(err.message);
+          return;
+        }
+        toast.error('Not moved', errorMessage(err));
+      },
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const start = date ? instantInZone(date, time, ownerZone) : null;
+    if (!date) {
+      setError('Choose the date.');
+      return;
+    }
+    if (!start) {
+      setError(`That time does not exist on your clock (${ownerZone}) that day.`);
+      return;
+    }
+    setError(undefined);
+    move.mutate({ id: e.id, start });
+  };
+  return (
+    <form
+      noValidate
+      onSubmit={submit}
+      aria-label="Move this date"
+      className="mt-3 flex flex-wrap items-end gap-3"
+    >
+      <p className="w-full text-xs text-dim">
+        {taken > 0
+          ? `${plural(taken, 'attendee')} will get the new time by e-mail.`
+          : 'No seats taken yet.'}
+      </p>
+      <FormField label="New date" size="sm" error={error} className="w-48">
+        {(control) => (
+          <input
+            {...control}
+            name="date"
+            type="date"
+            value={date}
+            onChange={(ev) => {
+              setDate(ev.target.value);
+              setError(undefined);
+            }}
+            className={inputClass}
+          />
+        )}
+      </FormField>
+      <FormField label="New start" size="sm" className="w-36">
+        {(control) => (
+          <input
+            {...control}
+            name="time"
+            type="time"
+            step={300}
+            value={time}
+            onChange={(ev) => {
+              setTime(ev.target.value);
+              setError(undefined);
+            }}
+            className={inputClass}
+          />
+        )}
+      </FormField>
+      <Button type="submit" size="sm" disabled={move.isPending}>
+        {move.isPending ? 'Moving…' : 'Move date'}
+      </Button>
+    </form>
+  );
+}
+
 /** A date's seats: more at any time, fewer down to those already taken (the server checks too). */
 function SeatsForm({
   event: e,
@@ -391,13 +508,10 @@ function SeatsForm({
       aria-label="Change the seats of this date"
       className="mt-3 flex flex-wrap items-end gap-3"
     >
-      <FormField
-        label="Seats"
-        size="sm"
-        hint={taken > 0 ? `${plural(taken, 'seat')} taken` : 'None taken yet'}
-        error={error}
-        className="w-40"
-      >
+      <p className="w-full text-xs text-dim">
+        {taken > 0 ? `${plural(taken, 'seat')} taken.` : 'No seats taken yet.'}
+      </p>
+      <FormField label="Seats" size="sm" error={error} className="w-40">
         {(control) => (
           <input
             {...control}

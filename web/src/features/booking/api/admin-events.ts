@@ -9,6 +9,7 @@ import type {
   EventInput,
   EventList,
   EventMessage,
+  EventMove,
   EventPatch,
   EventReply,
   MessageSent,
@@ -104,6 +105,25 @@ export function useSetEventSeats({
     ...rest,
     mutationFn: ({ id, ...patch }: { id: string } & EventPatch) =>
       api.patch<EventReply>(`/api/admin/booking/events/${encodeURIComponent(id)}`, patch),
+    onSuccess: async (...args) => {
+      await onSuccess?.(...args);
+      await refresh();
+    },
+  });
+}
+
+/** `POST /api/admin/booking/events/{id}/move`: a new start, every seat with it, each attendee told. */
+export function useMoveEvent({
+  mutationConfig,
+}: {
+  mutationConfig?: MutationConfig<(input: { id: string } & EventMove) => Promise<EventReply>>;
+} = {}) {
+  const refresh = useRefresh();
+  const { onSuccess, ...rest } = mutationConfig ?? {};
+  return useMutation({
+    ...rest,
+    mutationFn: ({ id, ...move }: { id: string } & EventMove) =>
+      api.post<EventReply>(`/api/admin/booking/events/${encodeURIComponent(id)}/move`, move),
     onSuccess: async (...args) => {
       await onSuccess?.(...args);
       await refresh();

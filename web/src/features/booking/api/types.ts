@@ -104,6 +104,7 @@ export type EventMessage = wire.EventMessage;
 
 export type EventReply = web.EventReply;
 export type EventPatch = web.EventPatch;
+export type EventMove = web.EventMove;
 export type EventCancelled = web.EventCancelled;
 export type MessageSent = web.MessageSent;
 
