@@ -593,11 +593,20 @@ func (s *Service) bookSeat(ctx context.Context, c *checked, in Request) (*Create
 		if err := s.checkLimits(ctx, tx, c.key, in.ClientAddr, now); err != nil {
 			return err
 		}
+		// The date as it is now: the owner may have moved it since it was
+		// read above, and a seat must never keep the old time.
+		cur, err := s.loadEvent(ctx, tx.QueryRowContext, e.ID)
+		if err != nil {
+			return err
+		}
+		if !cur.Start.After(now) {
+			return errs.Field("event_id", "That date has passed. Please choose a later one.")
+		}
 		// A seat takes none of the owner's one-to-one time by itself (its
 		// occurrence does), so its blocked time is the session alone.
 		err = s.insertBooking(ctx, tx, st, c, in, newRow{
 			id: id, status: status, hash: hash,
-			start: e.Start, end: e.End, blocked: span{e.Start, e.End}, eventID: e.ID,
+			start: cur.Start, end: cur.End, blocked: span{cur.Start, cur.End}, eventID: e.ID,
 		}, now)
 		if seatRefused(err) {
 			return errSoldOut

@@ -369,3 +369,37 @@ func TestMovedDateTakesEverySeatAlongAndTellsEachAttendee(t *testing.T) {
 		wantCode(t, err, errs.Conflict)
 	})
 }
+
+// Visitors take seats while the owner moves the date: however the two
+// interleave, every seat ends at the date's final time, none on the old
+// one, on both engines.
+func TestSeatsTakenDuringAMoveEndAtTheNewTime(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s, _ := newService(t, db, false)
+		ctx := context.Background()
+		e := groupAt(t, s, at(2026, time.January, 14, 10, 0), 50)
+		to := at(2026, time.January, 15, 10, 0)
+		var wg sync.WaitGroup
+		for i := range 12 {
+			wg.Go(func() {
+				if _, err := s.Book(ctx, seatReq(e, email(i))); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Go(func() {
+			if _, err := s.MoveEvent(ctx, e.ID, to.Format(time.RFC3339)); err != nil {
+				t.Error(err)
+			}
+		})
+		wg.Wait()
+		got, err := s.Event(ctx, e.ID)
+		if err != nil || !got.Start.Equal(to) || got.SeatsLeft != 50-12 {
+			t.Fatalf("date after the move: %+v, %v", got, err)
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM bookings WHERE event_id = $1 AND (start_at <> $2 OR end_at <> $3)`,
+			e.ID, store.At(got.Start), store.At(got.End)); n != 0 {
+			t.Fatalf("%d seats left at another time than the date's", n)
+		}
+	})
+}
