@@ -23,14 +23,10 @@ func TestBookingBench(t *testing.T) {
 	if os.Getenv("BOOKING_BENCH") != "1" {
 		t.Skip("set BOOKING_BENCH=1 (bench/booking.sh)")
 	}
-	for _, e := range storetest.Engines() {
-		t.Run(e.Name, func(t *testing.T) {
-			dbURL, dir := e.New(t)
-			db := storetest.Open(t, dbURL, dir)
-			benchSlots(t, e.Name, db)
-			benchHolds(t, e.Name, db)
-		})
-	}
+	storetest.EachNamed(t, func(t *testing.T, engine string, db *store.DB) {
+		benchSlots(t, engine, db)
+		benchHolds(t, engine, db)
+	})
 }
 
 func benchSlots(t *testing.T, engine string, db *store.DB) {

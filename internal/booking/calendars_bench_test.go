@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tribe/internal/clock/clocktest"
+	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
 
@@ -92,48 +93,44 @@ func TestCalendarBench(t *testing.T) {
 	t.Logf("expand: events=500 (+50 overrides) series=50 bytes=%d busy_intervals=%d runs=%d %s",
 		len(data), len(busy), len(took), quantiles(took))
 
-	for _, e := range storetest.Engines() {
-		t.Run(e.Name, func(t *testing.T) {
-			dbURL, dir := e.New(t)
-			db := storetest.Open(t, dbURL, dir)
-			ctx := context.Background()
-			c := clocktest.At(monday)
-			s := calendarService(t, db, c)
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(data) }))
-			defer srv.Close()
-			if err := s.SaveCalendars(ctx, CalendarFeedsInput{URLs: []string{srv.URL}}); err != nil {
+	storetest.EachNamed(t, func(t *testing.T, engine string, db *store.DB) {
+		ctx := context.Background()
+		c := clocktest.At(monday)
+		s := calendarService(t, db, c)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(data) }))
+		defer srv.Close()
+		if err := s.SaveCalendars(ctx, CalendarFeedsInput{URLs: []string{srv.URL}}); err != nil {
+			t.Fatal(err)
+		}
+		var refresh []time.Duration
+		for range 20 {
+			t0 := time.Now()
+			if n, err := s.RefreshCalendars(ctx); err != nil || n != 1 {
+				t.Fatalf("refresh: %d, %v", n, err)
+			}
+			refresh = append(refresh, time.Since(t0))
+			c.Advance(CalendarRefresh)
+		}
+		c.Set(monday)
+		stored := count(t, db, `SELECT COUNT(*) FROM booking_busy`)
+		t.Logf("refresh: %-8s fetch+expand+store busy_rows=%d runs=%d %s", engine, stored, len(refresh), quantiles(refresh))
+
+		var slotsTook []time.Duration
+		offered := 0
+		for i := range 1000 {
+			t0 := time.Now()
+			a, err := s.Slots(ctx, "session-30", "2026-01-05", "2026-03-05", "Europe/Paris")
+			slotsTook = append(slotsTook, time.Since(t0))
+			if err != nil {
 				t.Fatal(err)
 			}
-			var refresh []time.Duration
-			for range 20 {
-				t0 := time.Now()
-				if n, err := s.RefreshCalendars(ctx); err != nil || n != 1 {
-					t.Fatalf("refresh: %d, %v", n, err)
-				}
-				refresh = append(refresh, time.Since(t0))
-				c.Advance(CalendarRefresh)
-			}
-			c.Set(monday)
-			stored := count(t, db, `SELECT COUNT(*) FROM booking_busy`)
-			t.Logf("refresh: %-8s fetch+expand+store busy_rows=%d runs=%d %s", e.Name, stored, len(refresh), quantiles(refresh))
-
-			var slotsTook []time.Duration
-			offered := 0
-			for i := range 1000 {
-				t0 := time.Now()
-				a, err := s.Slots(ctx, "session-30", "2026-01-05", "2026-03-05", "Europe/Paris")
-				slotsTook = append(slotsTook, time.Since(t0))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if i == 0 {
-					for _, d := range a.Days {
-						offered += len(d.Slots)
-					}
+			if i == 0 {
+				for _, d := range a.Days {
+					offered += len(d.Slots)
 				}
 			}
-			t.Logf("slots: %-8s window=60d calendar_events=500 busy_rows=%d slots_offered=%d calls=%d %s",
-				e.Name, stored, offered, len(slotsTook), quantiles(slotsTook))
-		})
-	}
+		}
+		t.Logf("slots: %-8s window=60d calendar_events=500 busy_rows=%d slots_offered=%d calls=%d %s",
+			engine, stored, offered, len(slotsTook), quantiles(slotsTook))
+	})
 }

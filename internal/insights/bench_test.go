@@ -26,13 +26,7 @@ func TestInsightsBench(t *testing.T) {
 	if os.Getenv("INSIGHTS_BENCH") != "1" {
 		t.Skip("set INSIGHTS_BENCH=1 (bench/insights.sh)")
 	}
-	for _, e := range storetest.Engines() {
-		t.Run(e.Name, func(t *testing.T) {
-			dbURL, dir := e.New(t)
-			db := storetest.Open(t, dbURL, dir)
-			benchReport(t, e.Name, db)
-		})
-	}
+	storetest.EachNamed(t, benchReport)
 }
 
 // insertRows writes rows in multi-row INSERTs of up to 1,000.

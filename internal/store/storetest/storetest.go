@@ -38,10 +38,17 @@ func Engines() []Engine {
 // Each runs fn once per engine as a subtest, with a freshly migrated database.
 func Each(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 	t.Helper()
+	EachNamed(t, func(t *testing.T, _ string, db *store.DB) { fn(t, db) })
+}
+
+// EachNamed is Each telling fn the engine's name, for what reports per
+// engine (the benchmark tests).
+func EachNamed(t *testing.T, fn func(t *testing.T, engine string, db *store.DB)) {
+	t.Helper()
 	for _, e := range Engines() {
 		t.Run(e.Name, func(t *testing.T) {
 			dbURL, dir := e.New(t)
-			fn(t, Open(t, dbURL, dir))
+			fn(t, e.Name, Open(t, dbURL, dir))
 		})
 	}
 }
