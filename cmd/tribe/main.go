@@ -218,10 +218,10 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 	stopWorkers := startWorkers(ctx, logger,
 		worker{"mail", mail.NewWorker(db, sender, logger, mail.WorkerOptions{}).Run},
 		worker{"embeddings", kbs.RunEmbeddings},
-		worker{"booking", bookingWork(set.Booking, bookingEvery, logger)},
+		worker{"booking", bookingWork(set.Booking, cfg.SweepInterval, logger)},
 		worker{"knowledge gaps", func(ctx context.Context) { set.Gaps.Run(ctx, time.Hour) }},
-		worker{"calendars", calendarWork(set.Booking, calendarEvery, logger)},
-		worker{"notify", notifyWork(set.Notify, notifyEvery, logger)},
+		worker{"calendars", calendarWork(set.Booking, cfg.SweepInterval, logger)},
+		worker{"notify", notifyWork(set.Notify, cfg.SweepInterval, logger)},
 	)
 	defer stopWorkers()
 

@@ -36,10 +36,6 @@ func startWorkers(ctx context.Context, logger *slog.Logger, workers ...worker) (
 	}
 }
 
-// bookingEvery is how often the booking work runs: a lapsed hold is freed
-// and a reminder queued within this of their time.
-const bookingEvery = 30 * time.Second
-
 // bookingWork runs booking's periodic work (booking.Service.Sweep: lapsed
 // holds expired, refunds owed made, reminders planned) now and then every
 // interval until ctx ends. Every instance runs it; each piece of work is
@@ -47,10 +43,6 @@ const bookingEvery = 30 * time.Second
 func bookingWork(svc *booking.Service, every time.Duration, logger *slog.Logger) func(ctx context.Context) {
 	return sweepEvery("booking", svc, every, logger)
 }
-
-// notifyEvery is how often members' mail is planned: a session reminder is
-// queued within this of its time.
-const notifyEvery = 30 * time.Second
 
 // notifyWork plans members' mail (notify.Service.Sweep: session reminders,
 // weekly digests, level congratulations) now and then every interval until
@@ -81,10 +73,6 @@ func sweepEvery(name string, svc sweeper, every time.Duration, logger *slog.Logg
 		}
 	}
 }
-
-// calendarEvery is how often the owner's calendars are looked at: each is
-// fetched when its refresh (booking.CalendarRefresh) is due.
-const calendarEvery = 30 * time.Second
 
 // calendarWork fetches the owner's calendars that are due, now and then
 // every interval until ctx ends. It runs apart from the booking work so a

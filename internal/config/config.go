@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"tribe/internal/mailaddr"
 )
@@ -67,6 +68,11 @@ type Config struct {
 	// tests and local development only.
 	CalendarAllowPrivate bool
 
+	// SweepInterval is how often the background work runs (TRIBE_SWEEP_INTERVAL):
+	// holds lapse, reminders and members' mail are planned and calendars are
+	// looked at within this of their time.
+	SweepInterval time.Duration
+
 	// LogLevel is the least important log line written (TRIBE_LOG_LEVEL).
 	LogLevel slog.Level
 }
@@ -104,6 +110,7 @@ var Vars = []Var{
 	{"AI_API_KEY", "none", "API key for AI_BASE_URL"},
 	{"AI_MODEL", "none", "chat model name"},
 	{"TRIBE_GOAL_WIDGET_URL", "none: the built-in goal planner", "an external goal-planning widget script (https, or http on localhost) loaded by /goal and /?goal=true instead"},
+	{"TRIBE_SWEEP_INTERVAL", "30s", "how often background work runs (lapsed holds, reminders, members' mail, calendar refresh), from 1s to 10m"},
 	{"TRIBE_CALENDAR_ALLOW_PRIVATE", "false", "true lets the owner's calendar addresses (Admin → Booking) be plain http and name private or loopback hosts: for tests and local development only"},
 	{"AI_EMBEDDING_MODEL", "none: full-text search only", "embedding model served at AI_BASE_URL/embeddings, e.g. text-embedding-3-small; adds vector similarity to knowledge-base search"},
 }
@@ -147,6 +154,11 @@ func Load(getenv func(string) string, dotenvPath string) (*Config, error) {
 	if level := get("TRIBE_LOG_LEVEL", "info"); c.LogLevel.UnmarshalText([]byte(level)) != nil || !namedLevel(c.LogLevel) {
 		return nil, fmt.Errorf("TRIBE_LOG_LEVEL=%q is not a log level; use debug, info, warn or error", level)
 	}
+	sweep, err := time.ParseDuration(get("TRIBE_SWEEP_INTERVAL", "30s"))
+	if err != nil || sweep < time.Second || sweep > 10*time.Minute {
+		return nil, fmt.Errorf("TRIBE_SWEEP_INTERVAL=%q is not a duration from 1s to 10m, such as 30s", get("TRIBE_SWEEP_INTERVAL", ""))
+	}
+	c.SweepInterval = sweep
 	switch v := strings.ToLower(get("TRIBE_CALENDAR_ALLOW_PRIVATE", "false")); v {
 	case "true", "1", "yes":
 		c.CalendarAllowPrivate = true

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -95,6 +96,9 @@ func TestRejectsBadValuesWithOneHelpfulLine(t *testing.T) {
 		{"stripe api base", "STRIPE_API_BASE", "localhost:12111", "STRIPE_API_BASE"},
 		{"log level word", "TRIBE_LOG_LEVEL", "verbose", "TRIBE_LOG_LEVEL"},
 		{"log level offset", "TRIBE_LOG_LEVEL", "info+2", "TRIBE_LOG_LEVEL"},
+		{"sweep interval word", "TRIBE_SWEEP_INTERVAL", "often", "TRIBE_SWEEP_INTERVAL"},
+		{"sweep interval too short", "TRIBE_SWEEP_INTERVAL", "100ms", "from 1s to 10m"},
+		{"sweep interval too long", "TRIBE_SWEEP_INTERVAL", "1h", "from 1s to 10m"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -211,6 +215,15 @@ func TestBaseURLFollowsTheListenPort(t *testing.T) {
 		}
 		if cfg.BaseURL != c.want || cfg.BaseURLDerived != c.derived {
 			t.Errorf("%v: base URL %q (derived %v), want %q (%v)", c.env, cfg.BaseURL, cfg.BaseURLDerived, c.want, c.derived)
+		}
+	}
+}
+
+func TestSweepInterval(t *testing.T) {
+	for val, want := range map[string]time.Duration{"": 30 * time.Second, "2s": 2 * time.Second, "10m": 10 * time.Minute} {
+		c, err := Load(env(map[string]string{"TRIBE_SWEEP_INTERVAL": val}), "")
+		if err != nil || c.SweepInterval != want {
+			t.Errorf("TRIBE_SWEEP_INTERVAL=%q: %v %v, want %v", val, c, err, want)
 		}
 	}
 }

@@ -96,6 +96,9 @@ export async function startTribe(
       TRIBE_ADDR: `127.0.0.1:${port}`,
       TRIBE_DATA_DIR: dataDir,
       TRIBE_BASE_URL: baseURL,
+      // Reminders, lapsed holds and calendars within two seconds of their time, not thirty, so
+      // the specs that wait for background work wait less.
+      TRIBE_SWEEP_INTERVAL: '2s',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
