@@ -1,6 +1,6 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import { cn } from '@/lib/cn';
-import { FormField } from './form-field';
+import { FormField, type FormFieldSize } from './form-field';
 
 /** The public forms' control: 16 px text on phones (no zoom on focus), red when invalid. */
 export const fieldControlClass =
@@ -8,9 +8,12 @@ export const fieldControlClass =
   'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-term-cyan ' +
   'aria-[invalid=true]:border-term-red';
 
+/** An input's height by the field's size: `md` for public and account forms, `sm` for dense admin forms. */
+const inputHeight: Record<FormFieldSize, string> = { md: 'h-11', sm: 'h-9 sm:text-sm' };
+
 type InputAttributes = Omit<
   InputHTMLAttributes<HTMLInputElement>,
-  'value' | 'onChange' | 'className' | 'id' | 'name'
+  'value' | 'onChange' | 'className' | 'id' | 'name' | 'size'
 >;
 
 export interface TextFieldProps extends InputAttributes {
@@ -24,6 +27,8 @@ export interface TextFieldProps extends InputAttributes {
   className?: string;
   /** Typed text in the terminal's monospace (the account forms). */
   mono?: boolean;
+  /** `sm`: the denser admin forms (smaller label, shorter input). */
+  size?: FormFieldSize;
 }
 
 /**
@@ -39,11 +44,12 @@ export function TextField({
   error,
   className,
   mono = false,
+  size = 'md',
   type = 'text',
   ...input
 }: TextFieldProps) {
   return (
-    <FormField label={label} hint={hint} error={error} className={className}>
+    <FormField label={label} hint={hint} error={error} className={className} size={size}>
       {(control) => (
         <input
           {...input}
@@ -52,7 +58,7 @@ export function TextField({
           type={type}
           value={value}
           onChange={(e) => onValueChange(e.target.value)}
-          className={cn(fieldControlClass, 'h-11', mono && 'font-mono')}
+          className={cn(fieldControlClass, inputHeight[size], mono && 'font-mono')}
         />
       )}
     </FormField>
@@ -70,6 +76,9 @@ export interface CountedTextareaProps {
   rows?: number;
   required?: boolean;
   placeholder?: string;
+  size?: FormFieldSize;
+  /** Said under the field before the count. */
+  hint?: ReactNode;
 }
 
 /** A labelled text area whose hint counts its characters against the limit, red once over it. */
@@ -83,15 +92,21 @@ export function CountedTextarea({
   rows = 4,
   required,
   placeholder,
+  size = 'md',
+  hint,
 }: CountedTextareaProps) {
   const count = [...value].length;
   return (
     <FormField
       label={label}
+      size={size}
       hint={
-        <span className={cn(count > max && 'text-term-red')} aria-live="polite">
-          {count.toLocaleString('en-US')} / {max.toLocaleString('en-US')} characters
-        </span>
+        <>
+          {hint ? <>{hint} </> : null}
+          <span className={cn(count > max && 'text-term-red')} aria-live="polite">
+            {count.toLocaleString('en-US')} / {max.toLocaleString('en-US')} characters
+          </span>
+        </>
       }
       error={error}
     >

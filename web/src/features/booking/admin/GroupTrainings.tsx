@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
+import { fieldControlClass, TextField } from '@/components/ui/text-field';
 import { ApiError, errorMessage } from '@/lib/api';
 import { MaxEventSeats } from '@/lib/api-types/booking';
 import { cn } from '@/lib/cn';
@@ -23,10 +24,6 @@ import { durationText } from '../offers';
 import { STATUS_TEXT } from '../status';
 import { clockInZone, formatInZone, instantInZone } from '../time';
 import { ConfirmAction } from './ConfirmAction';
-
-const inputClass =
-  'h-9 w-full rounded-md border border-ink-600 bg-ink-900 px-3 text-sm text-fg ' +
-  'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-term-cyan aria-[invalid=true]:border-term-red';
 
 type ScheduleField = 'date' | 'time' | 'duration' | 'seats';
 
@@ -131,58 +128,46 @@ function ScheduleForm({ ownerZone, type }: { ownerZone: string; type: BookingTyp
       aria-label={`Schedule a date of ${type.name}`}
       className="mt-4 grid gap-3 sm:grid-cols-[1fr_1fr_1fr_1fr_auto] sm:items-end"
     >
-      <FormField label="Date" size="sm" error={errors.date}>
-        {(control) => (
-          <input
-            {...control}
-            name="date"
-            type="date"
-            value={values.date}
-            onChange={(e) => set('date')(e.target.value)}
-            className={inputClass}
-          />
-        )}
-      </FormField>
-      <FormField label="Start" size="sm" error={errors.time}>
-        {(control) => (
-          <input
-            {...control}
-            name="time"
-            type="time"
-            step={300}
-            value={values.time}
-            onChange={(e) => set('time')(e.target.value)}
-            className={inputClass}
-          />
-        )}
-      </FormField>
-      <FormField label="Minutes" size="sm" error={errors.duration}>
-        {(control) => (
-          <input
-            {...control}
-            name="duration"
-            type="number"
-            min={15}
-            step={5}
-            value={values.duration}
-            onChange={(e) => set('duration')(e.target.value)}
-            className={inputClass}
-          />
-        )}
-      </FormField>
-      <FormField label="Seats" size="sm" error={errors.seats}>
-        {(control) => (
-          <input
-            {...control}
-            name="seats"
-            type="number"
-            min={1}
-            value={values.seats}
-            onChange={(e) => set('seats')(e.target.value)}
-            className={inputClass}
-          />
-        )}
-      </FormField>
+      <TextField
+        size="sm"
+        label="Date"
+        error={errors.date}
+        name="date"
+        type="date"
+        value={values.date}
+        onValueChange={set('date')}
+      />
+      <TextField
+        size="sm"
+        label="Start"
+        error={errors.time}
+        name="time"
+        type="time"
+        step={300}
+        value={values.time}
+        onValueChange={set('time')}
+      />
+      <TextField
+        size="sm"
+        label="Minutes"
+        error={errors.duration}
+        name="duration"
+        type="number"
+        min={15}
+        step={5}
+        value={values.duration}
+        onValueChange={set('duration')}
+      />
+      <TextField
+        size="sm"
+        label="Seats"
+        error={errors.seats}
+        name="seats"
+        type="number"
+        min={1}
+        value={values.seats}
+        onValueChange={set('seats')}
+      />
       <Button type="submit" size="sm" disabled={schedule.isPending}>
         {schedule.isPending ? 'Scheduling…' : 'Schedule date'}
       </Button>
@@ -422,37 +407,32 @@ function MoveForm({
           ? `${plural(taken, 'attendee')} will get the new time by e-mail.`
           : 'No seats taken yet.'}
       </p>
-      <FormField label="New date" size="sm" error={error} className="w-48">
-        {(control) => (
-          <input
-            {...control}
-            name="date"
-            type="date"
-            value={date}
-            onChange={(ev) => {
-              setDate(ev.target.value);
-              setError(undefined);
-            }}
-            className={inputClass}
-          />
-        )}
-      </FormField>
-      <FormField label="New start" size="sm" className="w-36">
-        {(control) => (
-          <input
-            {...control}
-            name="time"
-            type="time"
-            step={300}
-            value={time}
-            onChange={(ev) => {
-              setTime(ev.target.value);
-              setError(undefined);
-            }}
-            className={inputClass}
-          />
-        )}
-      </FormField>
+      <TextField
+        size="sm"
+        label="New date"
+        error={error}
+        className="w-48"
+        name="date"
+        type="date"
+        value={date}
+        onValueChange={(v) => {
+          setDate(v);
+          setError(undefined);
+        }}
+      />
+      <TextField
+        size="sm"
+        label="New start"
+        className="w-36"
+        name="time"
+        type="time"
+        step={300}
+        value={time}
+        onValueChange={(v) => {
+          setTime(v);
+          setError(undefined);
+        }}
+      />
       <Button type="submit" size="sm" disabled={move.isPending}>
         {move.isPending ? 'Moving…' : 'Move date'}
       </Button>
@@ -511,24 +491,22 @@ function SeatsForm({
       <p className="w-full text-xs text-dim">
         {taken > 0 ? `${plural(taken, 'seat')} taken.` : 'No seats taken yet.'}
       </p>
-      <FormField label="Seats" size="sm" error={error} className="w-40">
-        {(control) => (
-          <input
-            {...control}
-            name="seats"
-            type="number"
-            inputMode="numeric"
-            min={Math.max(1, taken)}
-            max={MaxEventSeats}
-            value={seats}
-            onChange={(ev) => {
-              setSeats(ev.target.value);
-              setError(undefined);
-            }}
-            className={inputClass}
-          />
-        )}
-      </FormField>
+      <TextField
+        size="sm"
+        label="Seats"
+        error={error}
+        className="w-40"
+        name="seats"
+        type="number"
+        inputMode="numeric"
+        min={Math.max(1, taken)}
+        max={MaxEventSeats}
+        value={seats}
+        onValueChange={(v) => {
+          setSeats(v);
+          setError(undefined);
+        }}
+      />
       <Button type="submit" size="sm" disabled={save.isPending}>
         {save.isPending ? 'Saving…' : 'Save seats'}
       </Button>
@@ -572,17 +550,14 @@ function MessageForm({ eventId, onDone }: { eventId: string; onDone: () => void 
       aria-label="Message every attendee"
       className="mt-3 flex flex-col gap-3"
     >
-      <FormField label="Subject" size="sm" error={errors.subject}>
-        {(control) => (
-          <input
-            {...control}
-            name="subject"
-            value={subject}
-            onChange={(e) => setSubject(e.target.value)}
-            className={inputClass}
-          />
-        )}
-      </FormField>
+      <TextField
+        size="sm"
+        label="Subject"
+        error={errors.subject}
+        name="subject"
+        value={subject}
+        onValueChange={setSubject}
+      />
       <FormField
         label="Message"
         size="sm"
@@ -596,7 +571,7 @@ function MessageForm({ eventId, onDone }: { eventId: string; onDone: () => void 
             rows={4}
             value={body}
             onChange={(e) => setBody(e.target.value)}
-            className={cn(inputClass, 'h-auto py-2')}
+            className={cn(fieldControlClass, 'py-2')}
           />
         )}
       </FormField>
