@@ -20,6 +20,12 @@ export interface EventPickerProps {
 }
 
 /**
+ * What stands where the dates go while they load and when there are none: one size, so the page
+ * does not move when the answer arrives (three lines of the empty text on a phone).
+ */
+const placeBox = 'min-h-24 rounded-md border border-ink-700 bg-ink-900 p-4 text-sm text-muted';
+
+/**
  * The dates of a group training as a list of radio buttons: each with its time in the visitor's
  * zone, its length and the seats left; a full date is shown and cannot be chosen.
  */
@@ -40,7 +46,9 @@ export function EventPicker({ type, zone, onZoneChange, eventId, onChange }: Eve
           Upcoming dates
         </legend>
         {events.isPending ? (
-          <p className="text-sm text-muted">Loading the dates…</p>
+          <p role="status" className={placeBox}>
+            Loading the dates…
+          </p>
         ) : events.isError ? (
           <div role="alert" className="rounded-md border border-term-red/50 p-4 text-sm text-fg">
             <p>The dates could not be loaded: {errorMessage(events.error)}</p>
@@ -54,7 +62,7 @@ export function EventPicker({ type, zone, onZoneChange, eventId, onChange }: Eve
             </Button>
           </div>
         ) : list.length === 0 ? (
-          <p className="rounded-md border border-ink-700 bg-ink-900 p-4 text-sm text-muted">
+          <p className={placeBox}>
             No dates are scheduled right now. New dates are announced here; please check back soon.
           </p>
         ) : (
