@@ -318,10 +318,7 @@ func (s *Service) MoveEvent(ctx context.Context, id, newStart string) (*Event, e
 			if err != nil {
 				return err
 			}
-			seq := before.ICSSequence
-			if before.Status == StatusConfirmed {
-				seq++ // the invitation sent is replaced by a newer one
-			}
+			seq := nextSequence(before)
 			// A seat blocks the session alone (its occurrence holds the buffers).
 			if _, err := tx.ExecContext(ctx, `UPDATE bookings SET start_at = $1, end_at = $2, blocked_from = $1,
 				blocked_until = $2, ics_sequence = $3, updated_at = $4 WHERE id = $5`,

@@ -378,16 +378,22 @@ func (s *Service) cancel(ctx context.Context, id, token, by string) (*Booking, *
 		default:
 			return wrongStatus(b, "cancelled")
 		}
-		seq := b.ICSSequence
-		if b.Status == StatusConfirmed {
-			seq++ // the invitation sent is withdrawn by a newer one
-		}
-		return setStatus(ctx, tx, b, now, StatusCancelled, `, cancelled_by = $5, ics_sequence = $6`, by, seq)
+		return setStatus(ctx, tx, b, now, StatusCancelled, `, cancelled_by = $5, ics_sequence = $6`, by, nextSequence(b))
 	})
 	if err != nil {
 		return nil, nil, err
 	}
 	return b, refundDue(b), nil
+}
+
+// nextSequence is the calendar sequence a change of b sends: one more
+// than the invitation a confirmed booking's attendee already has, so their
+// calendar takes the update (or the cancellation); unchanged otherwise.
+func nextSequence(b *Booking) int {
+	if b.Status == StatusConfirmed {
+		return b.ICSSequence + 1
+	}
+	return b.ICSSequence
 }
 
 // beforeCutoff refuses a change online once the call is closer than the
@@ -461,10 +467,7 @@ func (s *Service) Reschedule(ctx context.Context, id, token, newStart string) (*
 				return errs.New(errs.SlotTaken, "Sorry, that day is now fully booked. Please choose another day.")
 			}
 		}
-		seq := b.ICSSequence
-		if b.Status == StatusConfirmed {
-			seq++
-		}
+		seq := nextSequence(b)
 		res, err := tx.ExecContext(ctx, `UPDATE bookings SET start_at = $1, end_at = $2, blocked_from = $3, blocked_until = $4,
 			reschedule_count = reschedule_count + 1, ics_sequence = $5, updated_at = $6 WHERE id = $7 AND status = $8`,
 			store.At(start), store.At(start.Add(d)), store.At(blocked.from), store.At(blocked.until), seq, store.At(now), b.ID, b.Status)
