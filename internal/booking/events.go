@@ -195,9 +195,10 @@ func (s *Service) ScheduleEvent(ctx context.Context, in EventInput) (*Event, err
 	if seats == 0 {
 		seats = t.Seats
 	}
+	if err := checkEventMinutes(minutes, false); err != nil {
+		return nil, err
+	}
 	switch {
-	case minutes < 15 || minutes > MaxEventMinutes || minutes%5 != 0:
-		return nil, errs.Field("duration", fmt.Sprintf("Duration must be a multiple of 5 minutes from 15 to %d.", MaxEventMinutes))
 	case seats < 1 || seats > MaxEventSeats:
 		return nil, errs.Field("seats", fmt.Sprintf("Seats must be from 1 to %d.", MaxEventSeats))
 	}
@@ -251,6 +252,18 @@ func dateFree(ctx context.Context, tx *sql.Tx, blocked span, except string) erro
 	return nil
 }
 
+// checkEventMinutes refuses an occurrence length that is not a multiple of
+// 5 minutes from 15 to MaxEventMinutes; 0 passes when it means "keep".
+func checkEventMinutes(minutes int, zeroKeeps bool) error {
+	if minutes == 0 && zeroKeeps {
+		return nil
+	}
+	if minutes < 15 || minutes > MaxEventMinutes || minutes%5 != 0 {
+		return errs.Field("duration", fmt.Sprintf("Duration must be a multiple of 5 minutes from 15 to %d.", MaxEventMinutes))
+	}
+	return nil
+}
+
 // checkEventStart refuses an occurrence start in the past or more than two
 // years ahead.
 func checkEventStart(start, now time.Time) error {
@@ -263,14 +276,17 @@ func checkEventStart(start, now time.Time) error {
 	return nil
 }
 
-// MoveEvent moves a scheduled occurrence to another start (owner), its
-// length kept. The new time, buffers included, must be free as when it was
-// scheduled. Every seat moves with it in the same transaction, so no
-// attendee is left on the old time, and each is told with the calendar
-// update; a date that has begun stays where it is.
-func (s *Service) MoveEvent(ctx context.Context, id, newStart string) (*Event, error) {
+// MoveEvent gives a scheduled occurrence another start and, when minutes
+// is not 0, another length (owner). The new time, buffers included, must
+// be free as when it was scheduled. Every seat moves with it in the same
+// transaction, so no attendee is left on the old time, and each is told
+// with the calendar update; a date that has begun stays where it is.
+func (s *Service) MoveEvent(ctx context.Context, id, newStart string, minutes int) (*Event, error) {
 	start, err := parseStart(newStart)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkEventMinutes(minutes, true); err != nil {
 		return nil, err
 	}
 	st, r, err := s.settings(ctx)
@@ -287,15 +303,19 @@ func (s *Service) MoveEvent(ctx context.Context, id, newStart string) (*Event, e
 		if err != nil {
 			return err
 		}
+		length := e.End.Sub(e.Start)
+		if minutes != 0 {
+			length = time.Duration(minutes) * time.Minute
+		}
+		end := start.Add(length)
 		switch {
 		case e.Status != EventStatusScheduled:
 			return errs.New(errs.Conflict, "This date is cancelled.")
 		case !e.Start.After(now):
 			return errs.New(errs.Conflict, "This date has begun and can no longer be moved.")
-		case start.Equal(e.Start):
-			return errs.Field("start", "That is already this date's start.")
+		case start.Equal(e.Start) && end.Equal(e.End):
+			return errs.Field("start", "That is already this date's time.")
 		}
-		end := start.Add(e.End.Sub(e.Start))
 		blocked := r.blocked(start, end.Sub(start))
 		if err := dateFree(ctx, tx, blocked, id); err != nil {
 			return err

@@ -321,17 +321,17 @@ func TestMovedDateTakesEverySeatAlongAndTellsEachAttendee(t *testing.T) {
 		seqBefore := func() int { b, _ := s.Get(ctx, confirmed.Booking.ID); return b.ICSSequence }()
 		mailsBefore := count(t, db, `SELECT COUNT(*) FROM mail_outbox`)
 
-		_, err := s.MoveEvent(ctx, e.ID, other.Start.Format(time.RFC3339))
+		_, err := s.MoveEvent(ctx, e.ID, other.Start.Format(time.RFC3339), 0)
 		wantField(t, err, "start")
-		_, err = s.MoveEvent(ctx, e.ID, from.Format(time.RFC3339))
+		_, err = s.MoveEvent(ctx, e.ID, from.Format(time.RFC3339), 0)
 		wantField(t, err, "start")
-		_, err = s.MoveEvent(ctx, e.ID, monday.Add(-time.Hour).Format(time.RFC3339))
+		_, err = s.MoveEvent(ctx, e.ID, monday.Add(-time.Hour).Format(time.RFC3339), 0)
 		wantField(t, err, "start")
 		if got, _ := s.Event(ctx, e.ID); !got.Start.Equal(from) {
 			t.Fatalf("a refused move changed the date to %s", got.Start)
 		}
 
-		moved, err := s.MoveEvent(ctx, e.ID, to.Format(time.RFC3339))
+		moved, err := s.MoveEvent(ctx, e.ID, to.Format(time.RFC3339), 0)
 		if err != nil || !moved.Start.Equal(to) || moved.End.Sub(moved.Start) != e.End.Sub(e.Start) || moved.SeatsLeft != 48 {
 			t.Fatalf("moved: %+v, %v", moved, err)
 		}
@@ -362,10 +362,33 @@ func TestMovedDateTakesEverySeatAlongAndTellsEachAttendee(t *testing.T) {
 			t.Fatal("the new time is offered for a one-to-one call")
 		}
 
+		// The length alone: the seats' end follows and the attendees hear again.
+		_, err = s.MoveEvent(ctx, e.ID, to.Format(time.RFC3339), 7)
+		wantField(t, err, "duration")
+		longer, err := s.MoveEvent(ctx, e.ID, to.Format(time.RFC3339), 240)
+		if err != nil || !longer.Start.Equal(to) || !longer.End.Equal(to.Add(4*time.Hour)) {
+			t.Fatalf("longer: %+v, %v", longer, err)
+		}
+		if b, _ := s.Get(ctx, requested.Booking.ID); !b.End.Equal(longer.End) {
+			t.Fatalf("seat ends %s, want %s", b.End, longer.End)
+		}
+		if b, _ := s.Get(ctx, confirmed.Booking.ID); b.ICSSequence != seqBefore+2 {
+			t.Fatalf("confirmed seat's sequence %d after a new length, want %d", b.ICSSequence, seqBefore+2)
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE subject LIKE 'New date: Group Training%'`); n != 4 {
+			t.Fatalf("%d new-date mails after the new length, want 4", n)
+		}
+		// A length that runs into the other date: refused, nothing changed.
+		_, err = s.MoveEvent(ctx, e.ID, at(2026, time.January, 16, 7, 0).Format(time.RFC3339), 240)
+		wantField(t, err, "start")
+		if got, _ := s.Event(ctx, e.ID); !got.End.Equal(longer.End) {
+			t.Fatalf("a refused length changed the date to end %s", got.End)
+		}
+
 		if _, _, err := s.CancelEvent(ctx, other.ID); err != nil {
 			t.Fatal(err)
 		}
-		_, err = s.MoveEvent(ctx, other.ID, at(2026, time.January, 20, 10, 0).Format(time.RFC3339))
+		_, err = s.MoveEvent(ctx, other.ID, at(2026, time.January, 20, 10, 0).Format(time.RFC3339), 0)
 		wantCode(t, err, errs.Conflict)
 	})
 }
@@ -388,7 +411,7 @@ func TestSeatsTakenDuringAMoveEndAtTheNewTime(t *testing.T) {
 			})
 		}
 		wg.Go(func() {
-			if _, err := s.MoveEvent(ctx, e.ID, to.Format(time.RFC3339)); err != nil {
+			if _, err := s.MoveEvent(ctx, e.ID, to.Format(time.RFC3339), 0); err != nil {
 				t.Error(err)
 			}
 		})

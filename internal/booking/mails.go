@@ -36,7 +36,8 @@ func (s *Service) notify(ctx context.Context, tx *sql.Tx, n *notice, before, aft
 		}
 		return nil // a hold: the mails come with the payment
 	}
-	moved := !before.Start.Equal(after.Start)
+	// A group training date can change its length alone (MoveEvent).
+	moved := !before.Start.Equal(after.Start) || !before.End.Equal(after.End)
 	if moved || before.Status != after.Status {
 		// Reminders planned for the old time or state go; the planner plans
 		// them again for a booking that is still confirmed.

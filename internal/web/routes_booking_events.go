@@ -72,7 +72,7 @@ func (a *bookingAPI) moveEvent(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
 	}
-	e, err := a.booking.MoveEvent(r.Context(), r.PathValue("id"), in.Start)
+	e, err := a.booking.MoveEvent(r.Context(), r.PathValue("id"), in.Start, in.Duration)
 	if err != nil {
 		return err
 	}

@@ -142,9 +142,10 @@ type EventPatch struct {
 }
 
 // EventMove is the body of POST /api/admin/booking/events/{id}/move: the
-// date's new start (RFC 3339), its length kept.
+// date's new start (RFC 3339) and, when above 0, its new length in minutes.
 type EventMove struct {
-	Start string `json:"start"`
+	Start    string `json:"start"`
+	Duration int    `json:"duration,omitempty"`
 }
 
 // EventCancelled answers POST /api/admin/booking/events/{id}/cancel: the

@@ -447,10 +447,11 @@ export interface EventPatch {
 }
 /**
  * EventMove is the body of POST /api/admin/booking/events/{id}/move: the
- * date's new start (RFC 3339), its length kept.
+ * date's new start (RFC 3339) and, when above 0, its new length in minutes.
  */
 export interface EventMove {
   start: string;
+  duration?: number /* int */;
 }
 /**
  * EventCancelled answers POST /api/admin/booking/events/{id}/cancel: the

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { session } from '@/lib/session';
@@ -144,13 +144,14 @@ describe('a group date’s move', () => {
     // 14:00 UTC on May 4 is 10:00 in Toronto (summer time).
     expect(within(form).getByLabelText('New date')).toHaveValue('2099-05-04');
     expect(within(form).getByLabelText('New start')).toHaveValue('10:00');
+    expect(within(form).getByLabelText('Minutes')).toHaveValue(180);
     expect(within(form).getByText('3 attendees will get the new time by e-mail.')).toBeVisible();
     await user.clear(within(form).getByLabelText('New date'));
     await user.type(within(form).getByLabelText('New date'), '2099-05-05');
     await user.click(within(form).getByRole('button', { name: 'Move date' }));
     expect(await screen.findByText(/Tuesday, May 5, 2099 at 10:00 AM/)).toBeInTheDocument();
     expect(server.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
-      { start: '2099-05-05T14:00:00Z' },
+      { start: '2099-05-05T14:00:00Z', duration: 180 },
     ]);
   });
 
@@ -182,5 +183,35 @@ describe('a group date’s move', () => {
     await user.type(within(form).getByLabelText('New start'), '09:00');
     await user.click(within(form).getByRole('button', { name: 'Move date' }));
     expect(await within(form).findByText(/A one-to-one booking already takes part/)).toBeVisible();
+  });
+});
+
+describe('a group date’s length', () => {
+  it('is sent with the move, and the server’s refusal shows at its field', async () => {
+    const user = userEvent.setup();
+    const server = renderTrainings(
+      () => jsonResponse(500),
+      () =>
+        errorResponse(
+          400,
+          'invalid_input',
+          'Duration must be a multiple of 5 minutes from 15 to 720.',
+          'duration',
+        ),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Move' }));
+    const form = screen.getByRole('form', { name: 'Move this date' });
+    const minutes = within(form).getByLabelText('Minutes');
+    await user.clear(minutes);
+    await user.type(minutes, '7');
+    await user.click(within(form).getByRole('button', { name: 'Move date' }));
+    await waitFor(() =>
+      expect(minutes).toHaveAccessibleDescription(
+        'Duration must be a multiple of 5 minutes from 15 to 720.',
+      ),
+    );
+    expect(server.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { start: '2099-05-04T14:00:00Z', duration: 7 },
+    ]);
   });
 });

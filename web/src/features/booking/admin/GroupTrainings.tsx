@@ -344,8 +344,8 @@ function Attendees({ eventId, ownerZone }: { eventId: string; ownerZone: string 
 }
 
 /**
- * A date's new start on the owner's clock, its length kept. The server moves every seat with it
- * and tells each attendee, with the calendar update for those confirmed.
+ * A date's new start on the owner's clock and its length. The server moves every seat with it and
+ * tells each attendee, with the calendar update for those confirmed.
  */
 function MoveForm({
   event: e,
@@ -360,7 +360,9 @@ function MoveForm({
 }) {
   const [date, setDate] = useState(() => todayIn(ownerZone, new Date(e.start)));
   const [time, setTime] = useState(() => clockInZone(e.start, ownerZone));
+  const [minutes, setMinutes] = useState(String(e.duration));
   const [error, setError] = useState<string>();
+  const [minutesError, setMinutesError] = useState<string>();
   const move = useMoveEvent({
     mutationConfig: {
       onSuccess: (reply) => {
@@ -375,6 +377,10 @@ function MoveForm({
       onError: (err) => {
         if (err instanceof ApiError && err.field === 'start') {
           setError(err.message);
+          return;
+        }
+        if (err instanceof ApiError && err.field === 'duration') {
+          setMinutesError(err.message);
           return;
         }
         toast.error('Not moved', errorMessage(err));
@@ -393,7 +399,7 @@ function MoveForm({
       return;
     }
     setError(undefined);
-    move.mutate({ id: e.id, start });
+    move.mutate({ id: e.id, start, duration: Number(minutes) || 0 });
   };
   return (
     <form
@@ -431,6 +437,21 @@ function MoveForm({
         onValueChange={(v) => {
           setTime(v);
           setError(undefined);
+        }}
+      />
+      <TextField
+        size="sm"
+        label="Minutes"
+        error={minutesError}
+        className="w-28"
+        name="duration"
+        type="number"
+        min={15}
+        step={5}
+        value={minutes}
+        onValueChange={(v) => {
+          setMinutes(v);
+          setMinutesError(undefined);
         }}
       />
       <Button type="submit" size="sm" disabled={move.isPending}>
