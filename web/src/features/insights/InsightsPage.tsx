@@ -305,7 +305,6 @@ function Revenue({ report }: { report: Report }) {
         items={report.points}
         x={{ label: 'Day', value: (p) => p.date }}
         measure={measure}
-        minTop={10_000}
         columns={[
           { label: 'Committed', color: 'text-term-green', value: (p) => p.committed_mrr },
           { label: 'At risk', color: 'text-term-amber', value: (p) => p.at_risk_mrr },
@@ -320,7 +319,6 @@ function Revenue({ report }: { report: Report }) {
         items={report.months}
         x={{ label: 'Month', value: (m) => m.month }}
         measure={measure}
-        minTop={10_000}
         columns={[
           { label: 'New', color: 'text-term-green', value: (m) => m.new_mrr },
           { label: 'Reactivated', color: 'text-term-cyan', value: (m) => m.reactivated_mrr },
@@ -339,7 +337,6 @@ function Revenue({ report }: { report: Report }) {
         items={report.months}
         x={{ label: 'Month', value: (m) => m.month }}
         measure={measure}
-        minTop={10_000}
         columns={[
           { label: 'Gross', color: 'text-term-cyan', value: (m) => m.bookings_gross },
           { label: 'Refunded', color: 'text-term-red', value: (m) => m.bookings_refunded },

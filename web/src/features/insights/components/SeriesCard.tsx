@@ -10,6 +10,8 @@ export interface Measure {
   /** The chart's value: a rate is drawn in per cent; nothing to divide by draws as 0. */
   draw: (value: number | null) => number;
   axis: (value: number) => string;
+  /** The least top of the axis, so that all zeros still read as a whole scale of this kind. */
+  minTop: number;
 }
 
 /** Whole counts (members, RSVPs). */
@@ -18,6 +20,7 @@ export const countMeasure: Measure = {
   csv: (v) => v ?? 0,
   draw: (v) => v ?? 0,
   axis: (v) => String(v),
+  minTop: 4, // 0 to 4 in steps of one: never half a member
 };
 
 /** Rates from 0 to 1: "25%" in the table, 0.25 in the CSV, 25 on a per-cent axis. */
@@ -26,6 +29,7 @@ export const rateMeasure: Measure = {
   csv: (v) => v ?? '',
   draw: (v) => (v ?? 0) * 100,
   axis: (v) => `${Math.round(v)}%`,
+  minTop: 10, // 0 %, 5 %, 10 %: whole per cents
 };
 
 /** Amounts in the currency's smallest unit: "$2,500.00" shown, "2500.00" in the CSV. */
@@ -35,6 +39,7 @@ export function moneyMeasure(currency: string): Measure {
     csv: (v) => decimalAmount(v ?? 0, currency),
     draw: (v) => v ?? 0,
     axis: (v) => formatMoney(v, currency).replace(/\.00$/, ''),
+    minTop: 10_000, // $100 in cents
   };
 }
 
@@ -61,7 +66,6 @@ export function SeriesCard<T>({
   x,
   measure,
   columns,
-  minTop,
 }: {
   title: string;
   description?: string;
@@ -73,7 +77,6 @@ export function SeriesCard<T>({
   x: { label: string; value: (row: T) => string; short?: (row: T) => string };
   measure: Measure;
   columns: readonly Column<T>[];
-  minTop?: number;
 }) {
   const measureOf = (c: Column<T>) => c.measure ?? measure;
   const drawn = columns.flatMap((c) => (c.color ? [{ ...c, color: c.color }] : []));
@@ -99,7 +102,7 @@ export function SeriesCard<T>({
         title={chartTitle}
         labels={items.map(x.short ?? x.value)}
         format={measure.axis}
-        minTop={minTop}
+        minTop={measure.minTop}
         series={drawn.map((c) => ({
           key: c.label,
           label: c.label,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countMeasure, moneyMeasure, rateMeasure } from '../components/SeriesCard';
 import { ticks } from '../components/scale';
 import { toCsv } from './csv';
 import { decimalAmount, formatMoney, formatRate } from './format';
@@ -56,5 +57,15 @@ describe('ticks', () => {
     expect(ticks(0, 4000)).toEqual([0, 1000, 2000, 3000, 4000]);
     expect(ticks(-2000, 4000)).toEqual([-2000, 0, 2000, 4000]);
     expect(ticks(0, 0)).toEqual([0, 1]);
+  });
+});
+
+describe('the least axis of each measure', () => {
+  it('reads as whole members, whole per cents and whole dollars when every value is zero', () => {
+    const labels = (m: { minTop: number; axis: (v: number) => string }) =>
+      ticks(0, m.minTop).map(m.axis);
+    expect(labels(countMeasure)).toEqual(['0', '1', '2', '3', '4']);
+    expect(labels(rateMeasure)).toEqual(['0%', '5%', '10%']);
+    expect(labels(moneyMeasure('usd'))).toEqual(['$0', '$50', '$100']);
   });
 });
