@@ -7,6 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { test } from '@playwright/test';
 import { startTribe } from './tribe-server';
 
 export const STRIPE_SECRET = 'whsec_e2e_billing_secret';
@@ -226,4 +227,24 @@ export async function startBillingServer(adminEmail: string): Promise<BillingSer
     await stripe.close();
     throw error;
   }
+}
+
+/**
+ * Runs a billing server (startBillingServer) for the specs of the enclosing file or describe
+ * block: started before the first, stopped after the last. Returns a getter, since the server
+ * exists only once the hook has run.
+ */
+export function withBillingServer(adminEmail: string): () => BillingServer {
+  let server: BillingServer | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(60_000);
+    server = await startBillingServer(adminEmail);
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+  return () => {
+    if (!server) throw new Error('the billing server has not started');
+    return server;
+  };
 }

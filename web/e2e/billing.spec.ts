@@ -8,19 +8,18 @@ import {
 } from '@playwright/test';
 import { confirmedPage, dayOffset, PASSWORD } from './accounts';
 import {
-  type BillingServer,
   CHECKOUT_HOST,
   PORTAL_HOST,
   STRIPE_SECRET,
-  startBillingServer,
   stripeEvent,
   stripeSignature,
+  withBillingServer,
 } from './billing-server';
 import { screenshots } from './checks';
 
 /**
  * Paid membership end to end: its own `tribe serve` with online payment on, against a fake Stripe
- * API (e2e/billing-server.ts). A member presses Upgrade, the browser is sent to Stripe Checkout
+ * API (e2e/billing-billing().ts). A member presses Upgrade, the browser is sent to Stripe Checkout
  * (intercepted: the navigation answers 204, so the page stays), Stripe's signed webhook arrives,
  * and the open dashboard turns active with Join Session buttons without a reload; Manage opens the
  * customer portal in a new tab; the return from Checkout says "Subscription Active!". Screenshots
@@ -31,18 +30,9 @@ const ADMIN_EMAIL = 'billing-admin@example.test';
 const SHOTS = 'test-results/billing';
 const shots = screenshots(SHOTS);
 
-let server: BillingServer;
-
 test.describe.configure({ mode: 'serial' });
 
-test.beforeAll(async () => {
-  test.setTimeout(60_000);
-  server = await startBillingServer(ADMIN_EMAIL);
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-});
+const billing = withBillingServer(ADMIN_EMAIL);
 
 async function signUp(context: BrowserContext, fullName: string, email: string) {
   const res = await context.request.post('/api/auth/signup', {
@@ -59,7 +49,7 @@ async function signUp(context: BrowserContext, fullName: string, email: string) 
 async function adminRequest(browser: Browser): Promise<BrowserContext> {
   const { context, page } = await confirmedPage(browser, ADMIN_EMAIL, {
     fullName: 'Bea Admin',
-    baseURL: server.baseURL,
+    baseURL: billing().baseURL,
   });
   await page.close();
   return context;
@@ -111,7 +101,7 @@ test('a member subscribes, the webhook turns the open dashboard active, and Mana
   // Holding a seat needs a confirmed address (docs/billing.md, "The hold rule").
   const { context, page } = await confirmedPage(browser, email, {
     fullName: 'Paula Payer',
-    baseURL: server.baseURL,
+    baseURL: billing().baseURL,
   });
   const me = (await (await context.request.get('/api/auth/session')).json()) as {
     user: { id: string };
@@ -147,8 +137,8 @@ test('a member subscribes, the webhook turns the open dashboard active, and Mana
   await expect.poll(() => checkouts.length, { message: 'the browser went to Checkout' }).toBe(1);
   const sessionId = /\/c\/(cs_e2e\d+)$/.exec(checkouts[0] ?? '')?.[1] ?? '';
   expect(sessionId).not.toBe('');
-  const customer = server.stripe.customers[0] ?? '';
-  expect(server.stripe.sessions.get(sessionId)?.get('client_reference_id')).toBe(userId);
+  const customer = billing().stripe.customers[0] ?? '';
+  expect(billing().stripe.sessions.get(sessionId)?.get('client_reference_id')).toBe(userId);
   await expect(page).toHaveURL(/\/members$/);
 
   // While Checkout is open the seat is held, and the Tribe page counts it as such.
@@ -157,7 +147,7 @@ test('a member subscribes, the webhook turns the open dashboard active, and Mana
   await page.goto('/members');
 
   // The member paid: Stripe has the subscription and sends checkout.session.completed.
-  server.stripe.subscriptions.set('sub_e2e_paula', {
+  billing().stripe.subscriptions.set('sub_e2e_paula', {
     id: 'sub_e2e_paula',
     customer,
     status: 'active',
@@ -230,7 +220,7 @@ test('a canceled checkout says so, and the tribe page offers a member Subscribe'
   browser,
 }) => {
   test.setTimeout(60_000);
-  const context = await browser.newContext({ baseURL: server.baseURL });
+  const context = await browser.newContext({ baseURL: billing().baseURL });
   await signUp(context, 'Carl Canceled', `e2e-billing-cancel-${Date.now()}@example.test`);
   const page = await context.newPage();
   await page.goto('/members?canceled=true');
@@ -248,7 +238,7 @@ test('a canceled checkout says so, and the tribe page offers a member Subscribe'
 test('an admin makes a member complimentary from the Admin tab', async ({ browser }) => {
   test.setTimeout(90_000);
   const adminContext = await adminRequest(browser);
-  const member = await browser.newContext({ baseURL: server.baseURL });
+  const member = await browser.newContext({ baseURL: billing().baseURL });
   const email = `e2e-billing-comp-${Date.now()}@example.test`;
   await signUp(member, 'Gina Gift', email);
   const memberPage = await member.newPage();

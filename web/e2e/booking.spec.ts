@@ -2,12 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { confirmedPage } from './accounts';
 import {
-  type BillingServer,
   CHECKOUT_HOST,
   STRIPE_SECRET,
-  startBillingServer,
   stripeEvent,
   stripeSignature,
+  withBillingServer,
 } from './billing-server';
 import { screenshots, seriousViolations } from './checks';
 import { whenHydrated } from './hydration';
@@ -212,16 +211,7 @@ test.describe('booking with payments off', () => {
 });
 
 test.describe('booking with payments on', () => {
-  let server: BillingServer;
-
-  test.beforeAll(async () => {
-    test.setTimeout(60_000);
-    server = await startBillingServer('booking-billing-admin@example.test');
-  });
-
-  test.afterAll(async () => {
-    await server?.stop();
-  });
+  const billing = withBillingServer('booking-billing-admin@example.test');
 
   for (const width of [375, 1440]) {
     test(`a visitor pays for a 30-minute session at ${width} px and the open page turns Confirmed`, async ({
@@ -229,7 +219,7 @@ test.describe('booking with payments on', () => {
     }) => {
       test.setTimeout(90_000);
       const context: BrowserContext = await browser.newContext({
-        baseURL: server.baseURL,
+        baseURL: billing().baseURL,
         timezoneId: VISITOR_ZONE,
         viewport: { width, height: 900 },
       });
@@ -261,7 +251,7 @@ test.describe('booking with payments on', () => {
         .poll(() => checkouts.length, { message: 'the browser went to Checkout' })
         .toBe(1);
       const sessionId = /\/c\/(cs_e2e\d+)$/.exec(checkouts[0] ?? '')?.[1] ?? '';
-      const form = server.stripe.sessions.get(sessionId);
+      const form = billing().stripe.sessions.get(sessionId);
       expect(form?.get('mode')).toBe('payment');
       expect(form?.get('metadata[booking_id]')).toBe(body.booking.id);
 

@@ -1,17 +1,16 @@
 import { expect, type Page, test } from '@playwright/test';
 import { confirmedPage, PASSWORD } from './accounts';
 import {
-  type BillingServer,
   STRIPE_SECRET,
-  startBillingServer,
   stripeEvent,
   stripeSignature,
   subscriptionObject,
+  withBillingServer,
 } from './billing-server';
 import { axeAtBothWidths, screenshots } from './checks';
 
 /**
- * Admin → Insights against a `tribe serve` with online payment on (e2e/billing-server.ts): a
+ * Admin → Insights against a `tribe serve` with online payment on (e2e/billing-billing().ts): a
  * member's subscription arrives by signed webhook, the admin opens Insights from the Admin tab
  * and sees its MRR, then switches the period. Screenshots at 375 and 1440 px land in
  * test-results/insights/, and axe finds nothing serious at either width.
@@ -21,18 +20,9 @@ const ADMIN_EMAIL = 'insights-admin@example.test';
 const SHOTS = 'test-results/insights';
 const shots = screenshots(SHOTS);
 
-let server: BillingServer;
-
 test.describe.configure({ mode: 'serial' });
 
-test.beforeAll(async () => {
-  test.setTimeout(60_000);
-  server = await startBillingServer(ADMIN_EMAIL);
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-});
+const billing = withBillingServer(ADMIN_EMAIL);
 
 /** Screenshots at both widths, no sideways scrolling, and no serious axe finding. */
 async function checkWidths(page: Page, name: string) {
@@ -45,7 +35,7 @@ test('an admin sees MRR after a subscription webhook and switches the period', a
 }) => {
   test.setTimeout(120_000);
   // The member: an account whose subscription Stripe reports by webhook.
-  const member = await browser.newContext({ baseURL: server.baseURL });
+  const member = await browser.newContext({ baseURL: billing().baseURL });
   const signup = await member.request.post('/api/auth/signup', {
     data: {
       full_name: 'Mia Member',
@@ -66,7 +56,7 @@ test('an admin sees MRR after a subscription webhook and switches the period', a
     periodEnd: now + 30 * 86_400,
     amount: 4900,
   };
-  server.stripe.subscriptions.set(sub.id, sub);
+  billing().stripe.subscriptions.set(sub.id, sub);
   const created = stripeEvent(
     'evt_e2e_insights_1',
     'customer.subscription.created',
@@ -84,7 +74,7 @@ test('an admin sees MRR after a subscription webhook and switches the period', a
 
   const { context, page } = await confirmedPage(browser, ADMIN_EMAIL, {
     fullName: 'Ines Insight',
-    baseURL: server.baseURL,
+    baseURL: billing().baseURL,
   });
   await page.goto('/members');
   await page.getByRole('tab', { name: /Admin/ }).click();
@@ -125,7 +115,7 @@ test('an admin sees MRR after a subscription webhook and switches the period', a
   await checkWidths(page, 'insights-12-months');
 
   // A member who is not an admin gets nothing from the API.
-  const stranger = await browser.newContext({ baseURL: server.baseURL });
+  const stranger = await browser.newContext({ baseURL: billing().baseURL });
   expect((await stranger.request.get('/api/admin/insights')).status()).toBe(401);
   await stranger.close();
   await context.close();
