@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { session } from '@/lib/session';
 import type { BookingEvent, BookingType } from '../api/types';
@@ -76,55 +76,61 @@ function renderTrainings(
   return server;
 }
 
+/** Opens a date row's panel by its button: its form, a field filler and its submit button. */
+async function openPanel(user: UserEvent, button: string, name: string) {
+  await user.click(await screen.findByRole('button', { name: button }));
+  const form = screen.getByRole('form', { name });
+  return {
+    form,
+    field: (label: string) => within(form).getByLabelText(label),
+    fill: async (label: string, value: string) => {
+      const field = within(form).getByLabelText(label);
+      await user.clear(field);
+      await user.type(field, value);
+      return field;
+    },
+    submit: (label: string) => user.click(within(form).getByRole('button', { name: label })),
+  };
+}
+
+/** The server's refusal of one field. */
+const refused = (field: string, message: string) => () =>
+  errorResponse(400, 'invalid_input', message, field);
+
+const posted = (server: ReturnType<typeof fakeServer>, method: string) =>
+  server.calls.filter((c) => c.method === method).map((c) => c.body);
+
 describe('a group date’s seats', () => {
   it('are changed from the date’s row, and the row shows the new count', async () => {
     const user = userEvent.setup();
     const server = renderTrainings((seats) => jsonResponse(200, { event: event({ seats }) }));
-    await user.click(await screen.findByRole('button', { name: 'Seats' }));
-    const form = screen.getByRole('form', { name: 'Change the seats of this date' });
-    const field = within(form).getByLabelText('Seats');
-    expect(field).toHaveValue(12);
-    expect(within(form).getByText('3 seats taken.')).toBeInTheDocument();
-    await user.clear(field);
-    await user.type(field, '20');
-    await user.click(within(form).getByRole('button', { name: 'Save seats' }));
+    const panel = await openPanel(user, 'Seats', 'Change the seats of this date');
+    expect(panel.field('Seats')).toHaveValue(12);
+    expect(within(panel.form).getByText('3 seats taken.')).toBeInTheDocument();
+    await panel.fill('Seats', '20');
+    await panel.submit('Save seats');
     expect(await screen.findByText(/3 of 20 seats taken/)).toBeInTheDocument();
-    expect(server.calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
-      { seats: 20 },
-    ]);
+    expect(posted(server, 'PATCH')).toEqual([{ seats: 20 }]);
     expect(screen.queryByRole('form', { name: 'Change the seats of this date' })).toBeNull();
   });
 
   it('are never fewer than those taken: said at the field, nothing sent', async () => {
     const user = userEvent.setup();
     const server = renderTrainings(() => jsonResponse(500));
-    await user.click(await screen.findByRole('button', { name: 'Seats' }));
-    const form = screen.getByRole('form', { name: 'Change the seats of this date' });
-    const field = within(form).getByLabelText('Seats');
-    await user.clear(field);
-    await user.type(field, '2');
-    await user.click(within(form).getByRole('button', { name: 'Save seats' }));
+    const panel = await openPanel(user, 'Seats', 'Change the seats of this date');
+    const field = await panel.fill('Seats', '2');
+    await panel.submit('Save seats');
     expect(field).toHaveAccessibleDescription(/3 seats are already taken; seats cannot be fewer\./);
     expect(field).toHaveAttribute('aria-invalid', 'true');
-    expect(server.calls.some((c) => c.method === 'PATCH')).toBe(false);
+    expect(posted(server, 'PATCH')).toEqual([]);
   });
 
   it('show the server’s refusal at the field when a seat was taken meanwhile', async () => {
     const user = userEvent.setup();
-    renderTrainings(() =>
-      errorResponse(
-        400,
-        'invalid_input',
-        '4 seats are already taken; seats cannot be fewer.',
-        'seats',
-      ),
-    );
-    await user.click(await screen.findByRole('button', { name: 'Seats' }));
-    const form = screen.getByRole('form', { name: 'Change the seats of this date' });
-    const field = within(form).getByLabelText('Seats');
-    await user.clear(field);
-    await user.type(field, '3');
-    await user.click(within(form).getByRole('button', { name: 'Save seats' }));
+    renderTrainings(refused('seats', '4 seats are already taken; seats cannot be fewer.'));
+    const panel = await openPanel(user, 'Seats', 'Change the seats of this date');
+    await panel.fill('Seats', '3');
+    await panel.submit('Save seats');
     expect(
       await screen.findByText('4 seats are already taken; seats cannot be fewer.'),
     ).toBeInTheDocument();
@@ -139,79 +145,58 @@ describe('a group date’s move', () => {
       () => jsonResponse(500),
       (start) => jsonResponse(200, { event: event({ start }) }),
     );
-    await user.click(await screen.findByRole('button', { name: 'Move' }));
-    const form = screen.getByRole('form', { name: 'Move this date' });
+    const panel = await openPanel(user, 'Move', 'Move this date');
     // 14:00 UTC on May 4 is 10:00 in Toronto (summer time).
-    expect(within(form).getByLabelText('New date')).toHaveValue('2099-05-04');
-    expect(within(form).getByLabelText('New start')).toHaveValue('10:00');
-    expect(within(form).getByLabelText('Minutes')).toHaveValue(180);
-    expect(within(form).getByText('3 attendees will get the new time by e-mail.')).toBeVisible();
-    await user.clear(within(form).getByLabelText('New date'));
-    await user.type(within(form).getByLabelText('New date'), '2099-05-05');
-    await user.click(within(form).getByRole('button', { name: 'Move date' }));
+    expect(panel.field('New date')).toHaveValue('2099-05-04');
+    expect(panel.field('New start')).toHaveValue('10:00');
+    expect(panel.field('Minutes')).toHaveValue(180);
+    expect(
+      within(panel.form).getByText('3 attendees will get the new time by e-mail.'),
+    ).toBeVisible();
+    await panel.fill('New date', '2099-05-05');
+    await panel.submit('Move date');
     expect(await screen.findByText(/Tuesday, May 5, 2099 at 10:00 AM/)).toBeInTheDocument();
-    expect(server.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
-      { start: '2099-05-05T14:00:00Z', duration: 180 },
-    ]);
+    expect(posted(server, 'POST')).toEqual([{ start: '2099-05-05T14:00:00Z', duration: 180 }]);
   });
 
   it('refuses a time the owner’s clock skips, and shows the server’s refusal at the field', async () => {
     const user = userEvent.setup();
     const server = renderTrainings(
       () => jsonResponse(500),
-      () =>
-        errorResponse(
-          400,
-          'invalid_input',
-          'A one-to-one booking already takes part of this time. Cancel or move it first, or choose another time.',
-          'start',
-        ),
+      refused(
+        'start',
+        'A one-to-one booking already takes part of this time. Cancel or move it first, or choose another time.',
+      ),
     );
-    await user.click(await screen.findByRole('button', { name: 'Move' }));
-    const form = screen.getByRole('form', { name: 'Move this date' });
-    const date = within(form).getByLabelText('New date');
+    const panel = await openPanel(user, 'Move', 'Move this date');
     // Toronto's clocks skip from 2:00 to 3:00 on March 8, 2099.
-    await user.clear(date);
-    await user.type(date, '2099-03-08');
-    await user.clear(within(form).getByLabelText('New start'));
-    await user.type(within(form).getByLabelText('New start'), '02:30');
-    await user.click(within(form).getByRole('button', { name: 'Move date' }));
+    const date = await panel.fill('New date', '2099-03-08');
+    await panel.fill('New start', '02:30');
+    await panel.submit('Move date');
     expect(date).toHaveAccessibleDescription(/That time does not exist on your clock/);
-    expect(server.calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(posted(server, 'POST')).toEqual([]);
 
-    await user.clear(within(form).getByLabelText('New start'));
-    await user.type(within(form).getByLabelText('New start'), '09:00');
-    await user.click(within(form).getByRole('button', { name: 'Move date' }));
-    expect(await within(form).findByText(/A one-to-one booking already takes part/)).toBeVisible();
+    await panel.fill('New start', '09:00');
+    await panel.submit('Move date');
+    expect(
+      await within(panel.form).findByText(/A one-to-one booking already takes part/),
+    ).toBeVisible();
   });
-});
 
-describe('a group date’s length', () => {
-  it('is sent with the move, and the server’s refusal shows at its field', async () => {
+  it('sends the length with it, and the server’s refusal of the length shows at its field', async () => {
     const user = userEvent.setup();
     const server = renderTrainings(
       () => jsonResponse(500),
-      () =>
-        errorResponse(
-          400,
-          'invalid_input',
-          'Duration must be a multiple of 5 minutes from 15 to 720.',
-          'duration',
-        ),
+      refused('duration', 'Duration must be a multiple of 5 minutes from 15 to 720.'),
     );
-    await user.click(await screen.findByRole('button', { name: 'Move' }));
-    const form = screen.getByRole('form', { name: 'Move this date' });
-    const minutes = within(form).getByLabelText('Minutes');
-    await user.clear(minutes);
-    await user.type(minutes, '7');
-    await user.click(within(form).getByRole('button', { name: 'Move date' }));
+    const panel = await openPanel(user, 'Move', 'Move this date');
+    const minutes = await panel.fill('Minutes', '7');
+    await panel.submit('Move date');
     await waitFor(() =>
       expect(minutes).toHaveAccessibleDescription(
         'Duration must be a multiple of 5 minutes from 15 to 720.',
       ),
     );
-    expect(server.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
-      { start: '2099-05-04T14:00:00Z', duration: 7 },
-    ]);
+    expect(posted(server, 'POST')).toEqual([{ start: '2099-05-04T14:00:00Z', duration: 7 }]);
   });
 });
