@@ -426,3 +426,42 @@ func TestSeatsTakenDuringAMoveEndAtTheNewTime(t *testing.T) {
 		}
 	})
 }
+
+// A date moved across the owner's change to summer time keeps its reading
+// on the owner's clock where the owner put it: 10:00 in Toronto before
+// (15:00 UTC) and after (14:00 UTC), and the attendee in Paris, whose
+// clocks have not changed yet, reads the hour that really moved.
+func TestMovedDateAcrossDaylightSavingReadsRightInBothZones(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s, _ := newService(t, db, false)
+		ctx := context.Background()
+		e := groupAt(t, s, at(2026, time.March, 6, 10, 0), 50) // Friday, before March 8
+		c := book(t, s, seatReq(e, email(1)))
+		if _, err := s.ConfirmRequest(ctx, c.Booking.ID); err != nil {
+			t.Fatal(err)
+		}
+		to := at(2026, time.March, 9, 10, 0) // Monday, after
+		if got := to.UTC().Format("15:04"); got != "14:00" {
+			t.Fatalf("Toronto 10:00 on March 9 is %s UTC, want 14:00 (summer time)", got)
+		}
+		if _, err := s.MoveEvent(ctx, e.ID, to.Format(time.RFC3339), 0); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := s.Get(ctx, c.Booking.ID)
+		if !b.Start.Equal(to) {
+			t.Fatalf("seat starts %s, want %s", b.Start.UTC(), to.UTC())
+		}
+		var text string
+		if err := db.Read.QueryRowContext(ctx, `SELECT text_body FROM mail_outbox WHERE subject LIKE 'New date:%'`).Scan(&text); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{
+			"New time: Monday, March 9, 2026, 3:00 PM (Europe/Paris); Monday, March 9, 2026, 10:00 AM (America/Toronto)",
+			"It was Friday, March 6, 2026, 4:00 PM (Europe/Paris).",
+		} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the new-date mail lacks %q:\n%s", want, text)
+			}
+		}
+	})
+}
