@@ -465,3 +465,39 @@ func TestMovedDateAcrossDaylightSavingReadsRightInBothZones(t *testing.T) {
 		}
 	})
 }
+
+// The owner lowers a date's seats while visitors take them: whichever
+// comes first, the date never ends with more seats taken than it has, on
+// both engines.
+func TestLoweringSeatsDuringSalesNeverOversells(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s, _ := newService(t, db, false)
+		ctx := context.Background()
+		e := groupAt(t, s, at(2026, time.January, 14, 10, 0), 10)
+		for i := range 3 {
+			book(t, s, seatReq(e, email(i)))
+		}
+		var wg sync.WaitGroup
+		for i := 3; i < 9; i++ {
+			wg.Go(func() {
+				if _, err := s.Book(ctx, seatReq(e, email(i))); err != nil && !errs.Is(err, errs.SoldOut) {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Go(func() {
+			if _, err := s.SetEventSeats(ctx, e.ID, 4); err != nil && !errs.Is(err, errs.Invalid) {
+				t.Error(err)
+			}
+		})
+		wg.Wait()
+		got, err := s.Event(ctx, e.ID)
+		if err != nil || got.SeatsLeft < 0 {
+			t.Fatalf("date after the race: %+v, %v", got, err)
+		}
+		taken := count(t, db, `SELECT COUNT(*) FROM bookings WHERE event_id = $1 AND status IN ('held', 'requested', 'confirmed')`, e.ID)
+		if taken > got.Seats {
+			t.Fatalf("%d seats taken of %d", taken, got.Seats)
+		}
+	})
+}
