@@ -1,7 +1,7 @@
-import { AlertTriangle } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ExternalLink } from '@/components/ui/external-link';
+import { FormProblem } from '@/components/ui/form-problem';
 import { formatPrice } from '@/content/format';
 import { siteContent } from '@/content/site';
 import { ApiError, errorMessage } from '@/lib/api';
@@ -57,7 +57,6 @@ export function BookingFlow({
   const [values, setValues] = useState<BookingFormValues>({ name: '', email: '', notes: '' });
   const [errors, setErrors] = useState<Partial<Record<BookingField, string>>>({});
   const [problem, setProblem] = useState<string | null>(null);
-  const problemRef = useRef<HTMLDivElement>(null);
   const formHeading = useRef<HTMLHeadingElement>(null);
   const navigate = useNavigate();
   // Back from Stripe's page without paying: the hold was released (docs/api.md, "Returning from Stripe").
@@ -77,10 +76,6 @@ export function BookingFlow({
   }, [user]);
 
   const create = useCreateBooking();
-
-  useEffect(() => {
-    if (problem) problemRef.current?.focus();
-  }, [problem]);
 
   const type = types.data?.types.find((t) => t.id === offer.id);
   const paymentsOn = types.data?.payments_enabled !== false;
@@ -179,17 +174,7 @@ export function BookingFlow({
           or another one to book.
         </p>
       ) : null}
-      {problem ? (
-        <div
-          ref={problemRef}
-          tabIndex={-1}
-          role="alert"
-          className="flex gap-3 rounded-md border border-term-amber/60 bg-term-amber/10 p-4 text-sm text-fg focus:outline-none"
-        >
-          <AlertTriangle size={18} aria-hidden="true" className="mt-0.5 shrink-0 text-term-amber" />
-          <p>{problem}</p>
-        </div>
-      ) : null}
+      {problem ? <FormProblem message={problem} /> : null}
       {seated ? (
         <EventPicker
           type={offer.id}

@@ -1,6 +1,7 @@
-import { AlertTriangle, CheckCircle2 } from 'lucide-react';
+import { CheckCircle2 } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { FormProblem } from '@/components/ui/form-problem';
 import { CountedTextarea, TextField } from '@/components/ui/text-field';
 import { ApiError, api, errorMessage } from '@/lib/api';
 import {
@@ -73,14 +74,10 @@ export function InquiryForm({ title }: InquiryFormProps) {
   const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const doneRef = useRef<HTMLDivElement>(null);
-  const problemRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (sentTo) doneRef.current?.focus();
   }, [sentTo]);
-  useEffect(() => {
-    if (problem) problemRef.current?.focus();
-  }, [problem]);
 
   const set = (field: Field) => (value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
@@ -153,17 +150,7 @@ export function InquiryForm({ title }: InquiryFormProps) {
       aria-label={`${title} inquiry`}
       className="flex flex-col gap-4"
     >
-      {problem ? (
-        <div
-          ref={problemRef}
-          tabIndex={-1}
-          role="alert"
-          className="flex gap-3 rounded-md border border-term-amber/60 bg-term-amber/10 p-4 text-sm text-fg focus:outline-none"
-        >
-          <AlertTriangle size={18} aria-hidden="true" className="mt-0.5 shrink-0 text-term-amber" />
-          <p>{problem}</p>
-        </div>
-      ) : null}
+      {problem ? <FormProblem message={problem} /> : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           label="Your name"

@@ -1,4 +1,4 @@
-import { Armchair, CalendarClock, Mail, Users, XCircle } from 'lucide-react';
+import { Armchair, CalendarClock, type LucideIcon, Mail, Users, XCircle } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -177,6 +177,14 @@ function ScheduleForm({ ownerZone, type }: { ownerZone: string; type: BookingTyp
 
 type Panel = 'attendees' | 'message' | 'seats' | 'move';
 
+/** The panels a date's row opens below it, one at a time, in the order of their buttons. */
+const PANELS: ReadonlyArray<{ panel: Panel; label: string; Icon: LucideIcon }> = [
+  { panel: 'attendees', label: 'Attendees', Icon: Users },
+  { panel: 'move', label: 'Move', Icon: CalendarClock },
+  { panel: 'seats', label: 'Seats', Icon: Armchair },
+  { panel: 'message', label: 'Message all', Icon: Mail },
+];
+
 function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: string }) {
   const [open, setOpen] = useState<Panel | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -218,46 +226,19 @@ function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: str
         </div>
         {cancelled ? null : (
           <div className="flex flex-wrap gap-2">
-            <Button
-              size="sm"
-              variant="outline"
-              aria-expanded={open === 'attendees'}
-              aria-controls={panelId}
-              onClick={() => toggle('attendees')}
-            >
-              <Users size={14} aria-hidden="true" />
-              Attendees
-            </Button>
-            <Button
-              size="sm"
-              variant="outline"
-              aria-expanded={open === 'move'}
-              aria-controls={panelId}
-              onClick={() => toggle('move')}
-            >
-              <CalendarClock size={14} aria-hidden="true" />
-              Move
-            </Button>
-            <Button
-              size="sm"
-              variant="outline"
-              aria-expanded={open === 'seats'}
-              aria-controls={panelId}
-              onClick={() => toggle('seats')}
-            >
-              <Armchair size={14} aria-hidden="true" />
-              Seats
-            </Button>
-            <Button
-              size="sm"
-              variant="outline"
-              aria-expanded={open === 'message'}
-              aria-controls={panelId}
-              onClick={() => toggle('message')}
-            >
-              <Mail size={14} aria-hidden="true" />
-              Message all
-            </Button>
+            {PANELS.map(({ panel, label, Icon }) => (
+              <Button
+                key={panel}
+                size="sm"
+                variant="outline"
+                aria-expanded={open === panel}
+                aria-controls={panelId}
+                onClick={() => toggle(panel)}
+              >
+                <Icon size={14} aria-hidden="true" />
+                {label}
+              </Button>
+            ))}
             <Button
               size="sm"
               variant="ghost"
