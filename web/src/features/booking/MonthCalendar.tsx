@@ -60,12 +60,14 @@ export function MonthCalendar({
         (compareMonths(monthOf(today), month) === 0
           ? today
           : `${month.year}-${pad(month.month)}-01`));
-  const [focused, setFocused] = useState(defaultFocus);
+  // The day the visitor moved to or focused; until then the roving day follows the free days as
+  // they load (a day taken meanwhile, such as today's last time, does not keep it).
+  const [focused, setFocused] = useState<string | null>(null);
   // Set by a key press, so focus follows the moved day once it is on screen (not on load).
   const moveFocus = useRef(false);
 
   // The month changed from outside (its buttons, a new zone): the roving day goes with it.
-  const focusDay = inMonth(focused) ? focused : defaultFocus;
+  const focusDay = focused !== null && inMonth(focused) ? focused : defaultFocus;
 
   useEffect(() => {
     if (!moveFocus.current) return;
