@@ -57,7 +57,10 @@ function renderFlow(
 async function chooseFirstTime(user: ReturnType<typeof userEvent.setup>) {
   await user.click(await screen.findByRole('button', { name: /March 9, 2026, 2 times available/ }));
   await user.click(screen.getByRole('button', { name: '9:00 AM' }));
-  return screen.findByRole('heading', { name: 'Your details' });
+  // The form's heading takes focus on the next frame, as a visitor sees it before acting.
+  const heading = await screen.findByRole('heading', { name: 'Your details' });
+  await waitFor(() => expect(heading).toHaveFocus());
+  return heading;
 }
 
 async function fillForm(user: ReturnType<typeof userEvent.setup>) {
