@@ -44,12 +44,12 @@ type Metrics struct {
 type seriesKey struct {
 	route, method string
 	status        int
-	stream        bool
+	untimed       bool
 }
 
 type requestSeries struct {
 	count   prometheus.Counter
-	latency prometheus.Observer // nil for streams, whose life is not a latency
+	latency prometheus.Observer // nil for untimed requests (Request)
 }
 
 // Sources are the live values read at scrape time.
@@ -68,7 +68,7 @@ func New(src Sources) *Metrics {
 		}, []string{"route", "method", "status"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "tribe_http_request_duration_seconds",
-			Help:    "Time to answer an HTTP request, by route pattern (streams excluded).",
+			Help:    "Time to answer an HTTP request, by route pattern (streams and the web app's pages and files excluded).",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
 		}, []string{"route"}),
 		webhooks: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -105,9 +105,12 @@ func (m *Metrics) Handler() http.Handler {
 }
 
 // Request records one answered request. route is the matched pattern
-// ("GET /api/cohorts/{id}"), never the raw path, so labels stay few.
-func (m *Metrics) Request(route, method string, status int, took time.Duration, stream bool) {
-	key := seriesKey{route: route, method: knownMethod(method), status: status, stream: stream}
+// ("GET /api/cohorts/{id}"), never the raw path, so labels stay few. An
+// untimed request is counted and kept out of the latency histogram: a
+// stream, whose life is not a latency, or a file served from memory, whose
+// microseconds would only hide the slow answers in the quantiles.
+func (m *Metrics) Request(route, method string, status int, took time.Duration, untimed bool) {
+	key := seriesKey{route: route, method: knownMethod(method), status: status, untimed: untimed}
 	s := (*m.series.Load())[key]
 	if s == nil {
 		s = m.addSeries(key)
@@ -132,7 +135,7 @@ func (m *Metrics) addSeries(key seriesKey) *requestSeries {
 		label = "unmatched"
 	}
 	s := &requestSeries{count: m.requests.WithLabelValues(label, key.method, strconv.Itoa(key.status))}
-	if !key.stream {
+	if !key.untimed {
 		s.latency = m.latency.WithLabelValues(label)
 	}
 	next := make(map[seriesKey]*requestSeries, len(old)+1)

@@ -22,6 +22,7 @@ func TestRequestsCountPerSeries(t *testing.T) {
 	}
 	m.Request("GET /api/sessions", http.MethodGet, 401, time.Millisecond, false)
 	m.Request("GET /api/events", http.MethodGet, 200, time.Minute, true)
+	m.Request("/", http.MethodGet, 200, time.Microsecond, true)
 	m.Request("", "BREW", 404, time.Millisecond, false)
 	m.Request("", "PROPFIND", 404, time.Millisecond, false)
 	out := scrape(t, m)
@@ -30,6 +31,7 @@ func TestRequestsCountPerSeries(t *testing.T) {
 		`tribe_http_requests_total{method="GET",route="GET /api/sessions",status="401"} 1`,
 		`tribe_http_request_duration_seconds_count{route="GET /api/sessions"} 4`,
 		`tribe_http_requests_total{method="GET",route="GET /api/events",status="200"} 1`,
+		`tribe_http_requests_total{method="GET",route="/",status="200"} 1`,
 		// Made-up methods share one series.
 		`tribe_http_requests_total{method="OTHER",route="unmatched",status="404"} 2`,
 	} {
@@ -37,8 +39,11 @@ func TestRequestsCountPerSeries(t *testing.T) {
 			t.Errorf("metrics lack %s", want)
 		}
 	}
-	// A stream's minute-long life is not a request latency.
-	if strings.Contains(out, `tribe_http_request_duration_seconds_count{route="GET /api/events"}`) {
-		t.Error("a stream was observed in the latency histogram")
+	// A stream's minute-long life is not a request latency, nor is a file
+	// served from memory one worth a quantile.
+	for _, route := range []string{"GET /api/events", "/"} {
+		if strings.Contains(out, `tribe_http_request_duration_seconds_count{route="`+route+`"}`) {
+			t.Errorf("untimed %s was observed in the latency histogram", route)
+		}
 	}
 }

@@ -19,6 +19,11 @@ func TestMetricsByRoutePatternForLocalOrTokenHolders(t *testing.T) {
 		site.call(u, "GET", "/api/tribe/status", nil)
 		missing := store.NewID()
 		site.call(u, "GET", "/api/sessions/"+missing, nil) // 404 from a pattern with a parameter
+		page, err := http.Get(site.srv.URL + "/about")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = page.Body.Close()
 
 		scrape := func(hdr map[string]string) (int, string) {
 			req, _ := http.NewRequest("GET", site.srv.URL+"/metrics", nil)
@@ -41,6 +46,7 @@ func TestMetricsByRoutePatternForLocalOrTokenHolders(t *testing.T) {
 			`tribe_http_requests_total{method="GET",route="GET /api/tribe/status",status="200"} 1`,
 			`tribe_http_requests_total{method="GET",route="GET /api/sessions/{id}",status="404"} 1`,
 			`tribe_http_request_duration_seconds_bucket{route="GET /api/tribe/status",le=`,
+			`tribe_http_requests_total{method="GET",route="/",status="200"} 1`,
 			`tribe_mail_outbox_messages{status="pending"}`,
 			`tribe_live_update_streams 0`,
 			`go_sql_open_connections{db_name="write"}`,
@@ -48,6 +54,10 @@ func TestMetricsByRoutePatternForLocalOrTokenHolders(t *testing.T) {
 			if !strings.Contains(body, want) {
 				t.Errorf("metrics lack %s", want)
 			}
+		}
+		// A page comes from memory: counted, kept out of the latency quantiles.
+		if strings.Contains(body, `tribe_http_request_duration_seconds_count{route="/"}`) {
+			t.Error("a page of the web app was observed in the latency histogram")
 		}
 		if strings.Contains(body, missing) {
 			t.Error("raw paths must not become labels")
