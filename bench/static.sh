@@ -7,10 +7,11 @@
 # and nginx with gzip_static on the same file.
 # Needs wrk and nginx (apt-get install wrk nginx-light) and a built bin/tribe.
 # On two or more cores the servers run on core 0 and wrk on core 1 (taskset),
-# so each side has one core of its own; the four targets are measured in
-# turn, round after round, and the median of the rounds is reported with the
-# server's processor time per request (from /proc), which a neighbour on the
-# machine disturbs less than requests per second.
+# so each side has one core of its own; the targets are measured in turn
+# (after a second of warm-up each), round after round, and the median of the
+# rounds is reported with the server's processor time per request (from
+# /proc), which a neighbour on the machine disturbs less than requests per
+# second.
 # Usage: bench/static.sh [duration, default 5s] [connections, default 16] [rounds, default 5]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -79,6 +80,12 @@ nginx_pid() { pgrep -P "$(cat "$work/nginx.pid")" | head -n1; } # the worker doe
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 targets=("ours $ours ${pids[0]}" "minimal-go $minimal ${pids[1]}" "minimal-go-same-headers $headers ${pids[2]}" "minimal-go-same-job $samejob ${pids[3]}" "nginx-gzip_static $nginxurl nginx")
 declare -A rps cpu p99
+# One unmeasured second each first: a server's first requests grow its heap
+# and fault its pages in, which a steady state never pays again.
+for target in "${targets[@]}"; do
+  set -- $target
+  $pin_load wrk -t1 -c"$conns" -d1s -H 'Accept-Encoding: gzip' "$2" >/dev/null
+done
 for _ in $(seq 1 "$rounds"); do
   for target in "${targets[@]}"; do
     set -- $target
