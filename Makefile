@@ -3,7 +3,7 @@ SHELL := /bin/bash
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 GO_LDFLAGS := -s -w -X main.version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public web/index.html web/vite.config.ts web/scripts web/tsconfig*.json -type f 2>/dev/null)
-GO_SRC := $(shell find cmd internal content -type f \( -name '*.go' -o -name '*.sql' -o -name '*.json' \) -not -path 'internal/webapp/dist/*' 2>/dev/null)
+GO_SRC := $(shell find cmd internal content -type f \( -name '*.go' -o -name '*.sql' -o -name '*.json' -o -name '*.pgo' \) -not -path 'internal/webapp/dist/*' 2>/dev/null)
 
 # The web app's API types are generated from the Go packages tygo.yaml lists (see `make types`).
 API_TYPES_SRC := tygo.yaml $(shell sed -n 's|^  - path: tribe/||p' tygo.yaml | xargs -I{} find {} -maxdepth 1 -name '*.go' ! -name '*_test.go' 2>/dev/null)

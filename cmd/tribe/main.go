@@ -95,6 +95,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	logOut := stderr
 	if cmd == "serve" {
 		tuneGC(os.Getenv)
+		stopProfile, err := profileCPU(os.Getenv)
+		if err != nil {
+			_, _ = fmt.Fprintln(stderr, "tribe:", err)
+			return 1
+		}
+		defer stopProfile()
 		batched := newLogWriter(stderr)
 		defer func() { _ = batched.Close() }()
 		logOut = batched
