@@ -8,7 +8,7 @@ GO_SRC := $(shell find cmd internal content -type f \( -name '*.go' -o -name '*.
 # The web app's API types are generated from the Go packages tygo.yaml lists (see `make types`).
 API_TYPES_SRC := tygo.yaml $(shell sed -n 's|^  - path: tribe/||p' tygo.yaml | xargs -I{} find {} -maxdepth 1 -name '*.go' ! -name '*_test.go' 2>/dev/null)
 
-.PHONY: run build test lint dev web types clean check-tools
+.PHONY: run build test test-build lint dev web types clean check-tools
 
 # `make run` and `make dev` listen on 127.0.0.1:8080 unless TRIBE_ADDR is set (in the environment or
 # .env): the development mailbox is only served by a server bound to a loopback address.
@@ -23,9 +23,16 @@ bin/tribe: internal/webapp/dist/index.html $(GO_SRC) go.mod go.sum
 	@scripts/check-tools.sh go
 	CGO_ENABLED=0 go build -trimpath -ldflags '$(GO_LDFLAGS)' -o $@ ./cmd/tribe
 
+# The binary the tests run: the same program without the profile-guided optimisation, -trimpath or
+# stripped symbols, so it compiles from the packages `go test` already built (a profile-guided build
+# recompiles every package for the profile: minutes on two cores, for no test's benefit).
+bin/tribe-test: internal/webapp/dist/index.html $(GO_SRC) go.mod go.sum
+	@scripts/check-tools.sh go
+	CGO_ENABLED=0 go build -pgo=off -ldflags '-X main.version=$(VERSION)' -o $@ ./cmd/tribe
+
 # The fake OpenAI-compatible provider the browser suite starts for its AI specs.
 bin/fakeai: $(shell find internal/agent/aitest -name '*.go' 2>/dev/null) go.mod go.sum
-	CGO_ENABLED=0 go build -trimpath -o $@ ./internal/agent/aitest/cmd/fakeai
+	CGO_ENABLED=0 go build -o $@ ./internal/agent/aitest/cmd/fakeai
 
 web: web/node_modules/.api-types internal/webapp/dist/index.html
 
@@ -54,8 +61,9 @@ web/node_modules/.installed: web/package-lock.json
 test: web/node_modules/.installed ## every suite: lint, Go (SQLite + PostgreSQL), web units, browser end-to-end
 	scripts/ensure-chromium.sh
 	scripts/ensure-stripe-mock.sh
-	$(MAKE) build bin/fakeai
 	scripts/run-tests.sh
+
+test-build: web/node_modules/.api-types bin/tribe-test bin/fakeai ## what the test suites run: the web app, bin/tribe-test, bin/fakeai
 
 lint: web/node_modules/.installed
 	scripts/run-tests.sh lint

@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Runs the test suites in order, stops at the first failing one with a clear
-# message, and prints each suite's counts. `run-tests.sh lint` runs only lint.
+# Runs the test suites, prints each suite's counts and how long each phase took, and fails with a
+# clear message naming the suites that failed. `run-tests.sh lint|go|web|e2e` runs one suite alone.
+#
+# `all` (what `make test` and CI run): the web app and the Go packages build side by side, then
+# lint, the Go suite, the web units and the browser suite run side by side: the browser suite spends
+# most of its time waiting on pages and the Go suite on the databases, so on two cores the four
+# together take little longer than the longest alone.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/phases.sh
+source scripts/lib/phases.sh
 logs=$(mktemp -d "${TMPDIR:-/tmp}/tribe-tests.XXXXXX")
 summary=()
+failed=()
 total_pass=0 total_fail=0 total_skip=0
 
 strip() { sed -e 's/\x1b\[[0-9;]*[a-zA-Z]//g' "$1"; }
@@ -16,80 +24,157 @@ finish() {
   echo
   echo "== summary =="
   printf '%s\n' "${summary[@]}"
+  phase_report
+  echo
   echo "tests: $total_pass passed, $total_fail failed, $total_skip skipped"
 }
-fail() { # suite message
-  echo
+problem() { # suite message
   echo "FAILED: $1 — $2 (full log: $logs/$1.log)" >&2
-  finish
-  exit 1
+  failed+=("$1")
 }
 num() { local n; n=$(grep -oE "$1" | grep -oE '[0-9]+' | tail -n1); echo "${n:-0}"; }
+status() { cat "$logs/$1.rc" 2>/dev/null || echo 1; }
 
-run_lint() {
+# --- the suites: each writes $logs/NAME.log and $logs/NAME.rc, and is reported by report_NAME ---
+
+lint_cmd() {
+  unformatted=$(gofmt -l cmd internal content)
+  if [ -n "$unformatted" ]; then echo "gofmt: these files need formatting:"; echo "$unformatted"; return 1; fi
+  go vet ./... && go tool staticcheck ./... && scripts/api-types.sh check && (cd web && npm run --silent lint)
+}
+start_lint() { phase lint lint_cmd > "$logs/lint.log" 2>&1; echo $? > "$logs/lint.rc"; }
+report_lint() {
   echo "== lint =="
-  {
-    unformatted=$(gofmt -l cmd internal content)
-    if [ -n "$unformatted" ]; then echo "gofmt: these files need formatting:"; echo "$unformatted"; exit 1; fi
-    go vet ./... && go tool staticcheck ./... && scripts/api-types.sh check && (cd web && npm run --silent lint)
-  } > "$logs/lint.log" 2>&1
-  local rc=$?
-  cat "$logs/lint.log"
-  [ $rc -eq 0 ] || fail lint "gofmt, go vet, staticcheck, stale generated API types, biome or tsc reported problems"
-  summary+=("lint:      clean (gofmt, go vet, staticcheck, generated API types, Biome, tsc)")
+  if [ "$(status lint)" = 0 ]; then
+    summary+=("lint:      clean (gofmt, go vet, staticcheck, generated API types, Biome, tsc)")
+  else
+    cat "$logs/lint.log"
+    summary+=("lint:      FAILED")
+    problem lint "gofmt, go vet, staticcheck, stale generated API types, biome or tsc reported problems"
+  fi
 }
 
-# The Go suite and the web units share no state, so `all` runs them side by side: each writes its
-# log and exit code, and reports once both are done, in a fixed order.
-start_go() { go test -count=1 -race -timeout 15m -v ./... > "$logs/go.log" 2>&1; echo $? > "$logs/go.rc"; }
-start_web() { (cd web && npx vitest run) > "$logs/web.log" 2>&1; echo $? > "$logs/web.rc"; }
-
-run_go() {
+# The Go suite: every package, each test on SQLite and on PostgreSQL (storetest). Three lanes run
+# side by side, since a package's tests wait on the databases more than they compute. The race
+# detector slows a package's build and run several times over, so it runs where the concurrency is:
+# the domain packages with races to lose (holds, seats, webhooks, mail, limits, streams, the store)
+# and the concurrency tests of the HTTP package and of the workers; the rest of those two packages
+# runs without it. GO_RACE=all puts every package under the race detector in one run instead.
+RACE_PKGS="./internal/booking/... ./internal/holds/... ./internal/billing/... ./internal/events/... ./internal/mail/... ./internal/ratelimit/... ./internal/httpx/... ./internal/store/... ./internal/community/... ./internal/auth/... ./internal/levels/... ./internal/notify/..."
+HEAVY_PKGS="./internal/web ./cmd/tribe"
+RACE_TESTS='Concurren|Race|AtOnce|Parallel|Twice|Instances|Flood|Simultan|OnlyOnce|Once[A-Z]'
+go_race() { # race_list heavy_list
+  # shellcheck disable=SC2086
+  go test -p 2 -count=1 -race -timeout 20m -v $1 && go test -p 2 -count=1 -race -timeout 20m -v -run "$RACE_TESTS" $2
+}
+go_cmd() {
+  # The workers' and commands' tests run the binary the build made rather than building their own.
+  if [ -x bin/tribe-test ]; then export TRIBE_TEST_BIN="$PWD/bin/tribe-test"; fi
+  if [ "${GO_RACE:-}" = all ]; then
+    go test -count=1 -race -timeout 25m -v ./...
+    return
+  fi
+  local race_list heavy_list others
+  # shellcheck disable=SC2086
+  race_list=$(go list $RACE_PKGS) heavy_list=$(go list $HEAVY_PKGS)
+  others=$(go list ./... | grep -vxF "$race_list" | grep -vxF "$heavy_list")
+  # shellcheck disable=SC2086
+  {
+    phase go-plain go test -p 2 -count=1 -timeout 20m -v $others > "$logs/go-plain.log" 2>&1
+    echo $? > "$logs/go-plain.rc"
+  } &
+  # shellcheck disable=SC2086
+  {
+    phase go-heavy go test -p 2 -count=1 -timeout 20m -v -skip "$RACE_TESTS" $heavy_list > "$logs/go-heavy.log" 2>&1
+    echo $? > "$logs/go-heavy.rc"
+  } &
+  # shellcheck disable=SC2086
+  {
+    phase go-race go_race "$race_list" "$heavy_list" > "$logs/go-race.log" 2>&1
+    echo $? > "$logs/go-race.rc"
+  } &
+  wait
+  cat "$logs/go-plain.log" "$logs/go-heavy.log" "$logs/go-race.log"
+  [ "$(status go-plain)" = 0 ] && [ "$(status go-heavy)" = 0 ] && [ "$(status go-race)" = 0 ]
+}
+start_go() { go_cmd > "$logs/go.log" 2>&1; echo $? > "$logs/go.rc"; }
+report_go() {
   echo "== go (SQLite and PostgreSQL) =="
-  local rc
-  rc=$(cat "$logs/go.rc" 2>/dev/null || echo 1)
-  grep -E '^(ok|FAIL|---|panic:|\s+--- FAIL)|\.go:[0-9]+:' "$logs/go.log" | grep -v -- '--- PASS' | grep -v -- '--- SKIP' || true
+  grep -E '^(ok|FAIL|---|panic:|\s+--- FAIL)|\.go:[0-9]+:|WARNING: DATA RACE' "$logs/go.log" | grep -v -- '--- PASS' | grep -v -- '--- SKIP' || true
   local p f s
   p=$(grep -cE '^\s*--- PASS:' "$logs/go.log") f=$(grep -cE '^\s*--- FAIL:' "$logs/go.log") s=$(grep -cE '^\s*--- SKIP:' "$logs/go.log")
   record go "$p" "$f" "$s"
+  # The time the tests spent on each engine: the sum of storetest's per-engine subtests.
+  local engine
+  for engine in sqlite postgres; do
+    summary+=("$(grep -oE -- "--- (PASS|FAIL): \S+/$engine \([0-9.]+s\)" "$logs/go.log" | grep -oE '[0-9.]+s\)$' | tr -d 's)' |
+      awk -v e="$engine" '{ t += $1; n++ } END { printf "  go %-8s %4d engine subtests, %.0f s inside them (summed over parallel packages)", e ":", n, t }')")
+  done
   if [ "$s" -gt 0 ]; then echo "note: $s Go tests skipped (PostgreSQL unreachable? CI=true makes that a failure)"; fi
-  [ $rc -eq 0 ] || fail go "go test failed"
+  [ "$(status go)" = 0 ] || problem go "go test failed"
 }
 
-run_web() {
+start_web() { phase vitest bash -c 'cd web && npx vitest run' > "$logs/web.log" 2>&1; echo $? > "$logs/web.rc"; }
+report_web() {
   echo "== web units (Vitest) =="
-  local rc
-  rc=$(cat "$logs/web.rc" 2>/dev/null || echo 1)
   strip "$logs/web.log" | tail -n 15
   local out p f s
   out=$(strip "$logs/web.log" | grep -E '^\s*Tests\s')
   p=$(echo "$out" | num '[0-9]+ passed') f=$(echo "$out" | num '[0-9]+ failed') s=$(echo "$out" | num '[0-9]+ skipped')
   record web "$p" "$f" "$s"
-  [ $rc -eq 0 ] || fail web "Vitest failed"
-  [ "$p" -gt 0 ] || fail web "Vitest ran no test"
+  [ "$(status web)" = 0 ] || problem web "Vitest failed"
+  [ "$p" -gt 0 ] || problem web "Vitest ran no test"
 }
 
-run_e2e() {
+# The browser suite: one worker per core (at least two), each against a server of its own.
+start_e2e() {
+  phase browser bash -c 'cd web && TRIBE_BIN="$PWD/../bin/tribe-test" npx playwright test' > "$logs/e2e.log" 2>&1
+  echo $? > "$logs/e2e.rc"
+}
+report_e2e() {
   echo "== browser end-to-end (Playwright, system Chromium) =="
-  (cd web && TRIBE_BIN="$PWD/../bin/tribe" npx playwright test) > "$logs/e2e.log" 2>&1
-  local rc=$?
-  strip "$logs/e2e.log" | tail -n 40
+  strip "$logs/e2e.log" | grep -vE '^\s+✓' | tail -n 60
   local out p f s
   out=$(strip "$logs/e2e.log")
   p=$(echo "$out" | num '^\s*[0-9]+ passed') f=$(echo "$out" | num '^\s*[0-9]+ failed') s=$(echo "$out" | num '^\s*[0-9]+ skipped')
   record e2e "$p" "$f" "$s"
-  [ $rc -eq 0 ] || fail e2e "Playwright failed"
-  [ "$p" -gt 0 ] || fail e2e "Playwright ran no test"
+  [ "$(status e2e)" = 0 ] || problem e2e "Playwright failed"
+  [ "$p" -gt 0 ] || problem e2e "Playwright ran no test"
+}
+
+# The build: the web app (Node, one core) beside the Go packages' test builds (the other), then
+# the two binaries the browser suite runs, which link from what is built by then.
+go_prebuild() { go test -count=1 -run '^$' $(go list ./... | grep -vE '/(internal/web|internal/webapp|cmd/tribe)$') > /dev/null; }
+build_cmd() {
+  local rc=0
+  make web > "$logs/build-web.log" 2>&1 & local web=$!
+  go_prebuild > "$logs/build-go.log" 2>&1 || rc=1
+  wait $web || { cat "$logs/build-web.log"; return 1; }
+  [ $rc = 0 ] || { cat "$logs/build-go.log"; return 1; }
+  make bin/tribe-test bin/fakeai
+}
+
+end() {
+  finish
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo "FAILED suites: ${failed[*]} (logs in $logs)" >&2
+    exit 1
+  fi
+  rm -rf "$logs"
 }
 
 case "${1:-all}" in
-  lint) run_lint ;;
+  lint) start_lint; report_lint ;;
+  go) make bin/tribe-test >/dev/null && start_go; report_go ;;
+  web) start_web; report_web ;;
+  e2e) make test-build >/dev/null && start_e2e; report_e2e ;;
   all)
-    run_lint
-    echo "== go and web units, side by side =="
-    start_go & start_web & wait
-    run_go; run_web; run_e2e ;;
-  *) echo "usage: $0 [lint|all]" >&2; exit 2 ;;
+    echo "== build (web app beside the Go packages) =="
+    phase build build_cmd || { finish; echo "FAILED: the build" >&2; exit 1; }
+    echo "== lint, Go, web units and the browser suite, side by side =="
+    start_lint & start_go & start_web & start_e2e &
+    wait
+    report_lint; report_go; report_web; report_e2e ;;
+  *) echo "usage: $0 [all|lint|go|web|e2e]" >&2; exit 2 ;;
 esac
-finish
-rm -rf "$logs"
+end

@@ -1,25 +1,39 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, devices } from '@playwright/test';
 
 /**
- * End-to-end tests drive the system Chromium against the real Go binary (`bin/tribe serve`),
- * started by e2e/global-setup.ts on a free port with a fresh data directory.
+ * End-to-end tests drive the system Chromium against the real Go binary (`bin/tribe serve`).
+ * e2e/global-setup.ts starts one server per worker, each on a free port with a fresh data
+ * directory; a worker finds its own in E2E_BASE_URL_<TEST_PARALLEL_INDEX>. The spec files are
+ * spread over the workers, and the tests of one file run in order on one worker.
+ * E2E_WORKERS sets the number of workers (default: two per core, at most eight).
  * Set E2E_BASE_URL to test an already running server instead (e.g. `vite preview`).
  */
+const external = process.env.E2E_BASE_URL;
+// A worker spends most of its time waiting on pages and the server (the suite used five minutes of
+// processor time in twenty on one worker), so two per core keep the cores busy.
+const workers = external
+  ? 1
+  : Number(process.env.E2E_WORKERS) || Math.min(8, 2 * availableParallelism());
+// Under CI the Go suite runs beside this one on the same cores: a slow step is not a failing one.
+const slow = process.env.CI ? 2 : 1;
+const ownServer = process.env[`E2E_BASE_URL_${process.env.TEST_PARALLEL_INDEX ?? ''}`];
+
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results/artifacts',
   fullyParallel: false,
-  workers: 1,
+  workers,
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: 'list',
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  timeout: 30_000 * slow,
+  expect: { timeout: 7_000 * slow },
   globalSetup: './e2e/global-setup.ts',
   use: {
     ...devices['Desktop Chrome'],
     // Set by the global setup (or by the caller); read again in each worker.
-    baseURL: process.env.E2E_BASE_URL,
+    baseURL: external ?? ownServer,
     headless: true,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',

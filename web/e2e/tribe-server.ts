@@ -87,7 +87,9 @@ export async function startTribe(
   const dataDir = await mkdtemp(join(tmpdir(), 'tribe-e2e-'));
   const logDir = join(webDir, 'test-results');
   await mkdir(logDir, { recursive: true });
-  const logFile = join(logDir, logName);
+  // Workers start servers of the same name at once: each worker writes its own log.
+  const worker = process.env.TEST_PARALLEL_INDEX;
+  const logFile = join(logDir, worker ? logName.replace(/\.log$/, `-w${worker}.log`) : logName);
   const log = createWriteStream(logFile);
   const baseURL = `http://127.0.0.1:${port}`;
   const child = spawn(bin, ['serve'], {
