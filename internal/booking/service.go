@@ -29,9 +29,19 @@ const HoldTTL = 31 * time.Minute
 const (
 	MaxOpenPerEmail  = 3
 	MaxOpenPerClient = 5
-	MaxReschedules   = 2
-	MaxNotes         = 2000
-	maxRangeDays     = 62
+	// A hold that lapses is not renewed by holding again: one e-mail
+	// address may start MaxHoldStartsPerEmail unpaid holds, one client
+	// (an IPv4 address or an IPv6 /64) MaxHoldStartsPerClient, within
+	// HoldStartWindow.
+	MaxHoldStartsPerEmail  = 4
+	MaxHoldStartsPerClient = 8
+	HoldStartWindow        = 24 * time.Hour
+	// HoldsAlertAt open holds at once warn the owner (Admin → Booking): an
+	// owner's calls are booked a few a day, not ten in half an hour.
+	HoldsAlertAt   = 10
+	MaxReschedules = 2
+	MaxNotes       = 2000
+	maxRangeDays   = 62
 )
 
 // Config is what a Service is made from.
