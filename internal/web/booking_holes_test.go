@@ -1,0 +1,254 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"tribe/internal/billing/billingtest"
+	"tribe/internal/store"
+	"tribe/internal/store/storetest"
+)
+
+// The holes found attacking the booking flow, over HTTP (issue 29).
+
+// visitor is one browser, with its own cookies, coming from client (an
+// X-Forwarded-For address; the site trusts the test's loopback proxy).
+type visitor struct {
+	t      *testing.T
+	m      *testSite
+	c      *http.Client
+	client string
+}
+
+func (m *testSite) visitor(t *testing.T, client string) *visitor {
+	jar, _ := cookiejar.New(nil)
+	return &visitor{t: t, m: m, client: client,
+		c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+func (v *visitor) do(method, path string, body any) reply {
+	v.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		j, _ := json.Marshal(body)
+		rd = bytes.NewReader(j)
+	}
+	req, _ := http.NewRequest(method, v.m.srv.URL+path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if v.client != "" {
+		req.Header.Set("X-Forwarded-For", v.client)
+	}
+	resp, err := v.c.Do(req)
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	raw, _ := io.ReadAll(resp.Body)
+	r := reply{status: resp.StatusCode, header: resp.Header, body: string(raw)}
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		_ = json.Unmarshal(raw, &r.json)
+	}
+	return r
+}
+
+// proxiedEnv is billingEnv behind a trusted loopback proxy, so each test
+// visitor can come from an address of its own.
+func proxiedEnv(apiBase string) map[string]string {
+	return billingEnv(apiBase, "TRIBE_TRUSTED_PROXIES", "127.0.0.1")
+}
+
+// A repeated POST /api/bookings with someone's type, start and e-mail
+// answered 201 with their booking and a new manage token, from anywhere.
+// Only the browser that made the hold gets it back now (its hold cookie);
+// a stranger gets the 409 of any taken time, with no token.
+func TestStrangerRepeatingSomeonesBookingGetsA409(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fake := billingtest.NewFake(t)
+		m := newTestSite(t, db, proxiedEnv(fake.URL))
+		start := m.freeSlot("session-30", 3, 0)
+		ada, stranger := m.visitor(t, "203.0.113.10"), m.visitor(t, "198.51.100.20")
+		r := ada.do("POST", "/api/bookings", bookBody("session-30", start, "ada@example.com"))
+		if r.status != 201 {
+			t.Fatalf("book: %d %s", r.status, r.body)
+		}
+		cookie := r.header.Get("Set-Cookie")
+		if !strings.Contains(cookie, holdCookie+"=") || !strings.Contains(cookie, "HttpOnly") || !strings.Contains(cookie, "SameSite=Strict") {
+			t.Fatalf("hold cookie %q", cookie)
+		}
+		taken := stranger.do("POST", "/api/bookings", bookBody("session-30", start, "someone@example.com"))
+		for _, email := range []string{"ada@example.com", "ADA@example.com "} {
+			s := stranger.do("POST", "/api/bookings", bookBody("session-30", start, email))
+			if s.status != 409 || s.errCode() != "slot_taken" || s.json["token"] != nil || s.errMessage() != taken.errMessage() {
+				t.Fatalf("stranger with %q: %d %s; a taken time answers %d %s", email, s.status, s.body, taken.status, taken.body)
+			}
+		}
+		// The same browser's second press: the same hold and payment page.
+		again := ada.do("POST", "/api/bookings", bookBody("session-30", start, "ada@example.com"))
+		if again.status != 201 || again.json["checkout_url"] != r.json["checkout_url"] || len(fake.Sessions()) != 1 {
+			t.Fatalf("second press: %d %s, %d sessions", again.status, again.body, len(fake.Sessions()))
+		}
+	})
+}
+
+// One IPv6 /64 made 164 holds: the limits keyed on the full address.
+// Bookings and inquiries from one /64 now share one allowance.
+func TestOneIPv6SlashSixtyFourIsOneClient(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fake := billingtest.NewFake(t)
+		m := newTestSite(t, db, proxiedEnv(fake.URL))
+		status := 0
+		n := 0
+		for ; n < 12; n++ {
+			v := m.visitor(t, fmt.Sprintf("2001:db8:42:7:%x::1", n+1))
+			r := v.do("POST", "/api/bookings", bookBody("session-15", m.freeSlot("session-15", 3+n, 0), fmt.Sprintf("p%d@example.com", n)))
+			if status = r.status; status != 201 {
+				break
+			}
+		}
+		if status != 429 || n != 5 {
+			t.Fatalf("holds from one /64: %d, then %d; want 5, then 429", n, status)
+		}
+		if r := m.visitor(t, "2001:db8:42:8::1").do("POST", "/api/bookings", bookBody("session-15", m.freeSlot("session-15", 30, 0), "next@example.com")); r.status != 201 {
+			t.Fatalf("another /64: %d %s", r.status, r.body)
+		}
+
+		for n = 0; n < 20; n++ {
+			v := m.visitor(t, fmt.Sprintf("2001:db8:43:7::%x", n+1))
+			r := v.do("POST", "/api/inquiries", map[string]any{"name": "Grace", "email": fmt.Sprintf("g%d@fleet.example", n),
+				"company": "Fleet", "team_size": 12, "message": "Training.", "preferred_start": ""})
+			if status = r.status; status != 201 {
+				break
+			}
+		}
+		if status != 429 || n != 10 {
+			t.Fatalf("inquiries from one /64: %d, then %d; want 10, then 429", n, status)
+		}
+	})
+}
+
+// Manage tokens travelled to Stripe in success_url and cancel_url. The
+// session now carries a one-time return id, which the return page
+// exchanges for a token once.
+func TestManageTokensNeverTravelToStripe(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fake := billingtest.NewFake(t)
+		m := newTestSite(t, db, billingEnv(fake.URL))
+		r := m.call(testUser{}, "POST", "/api/bookings", bookBody("session-30", m.freeSlot("session-30", 3, 0), "ada@example.com"))
+		if r.status != 201 {
+			t.Fatalf("book: %d %s", r.status, r.body)
+		}
+		id, tok := r.json["booking"].(map[string]any)["id"].(string), r.json["token"].(string)
+		var p url.Values
+		for _, v := range fake.Sessions() {
+			p = v
+		}
+		success, cancel := p.Get("success_url"), p.Get("cancel_url")
+		if strings.Contains(success+cancel, tok) || strings.Contains(success+cancel, "token=") ||
+			!strings.HasPrefix(success, "https://ruv.example/bookings/"+id+"/paid?r=") ||
+			!strings.HasPrefix(cancel, "https://ruv.example/bookings/"+id+"/checkout-cancelled?r=") {
+			t.Fatalf("return URLs %q %q", success, cancel)
+		}
+		path := strings.TrimPrefix(success, "https://ruv.example")
+		back := m.call(testUser{}, "GET", path, nil)
+		loc := back.header.Get("Location")
+		if back.status != 303 || !strings.HasPrefix(loc, "https://ruv.example/bookings/"+id+"?token=") {
+			t.Fatalf("success return: %d %q", back.status, loc)
+		}
+		u, _ := url.Parse(loc)
+		if g := m.call(testUser{}, "GET", "/api/bookings/"+id+"?token="+url.QueryEscape(u.Query().Get("token")), nil); g.status != 200 {
+			t.Fatalf("the exchanged token: %d", g.status)
+		}
+		// Once only: the id does not make a second token.
+		if again := m.call(testUser{}, "GET", path, nil); again.status != 303 || strings.Contains(again.header.Get("Location"), "token=") {
+			t.Fatalf("second use: %d %q", again.status, again.header.Get("Location"))
+		}
+	})
+}
+
+// A booker who cancels an unpaid hold through the manage page left its
+// Checkout Session open, payable. It is expired at Stripe first now.
+func TestBookerCancellingAHoldExpiresItsCheckoutSession(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fake := billingtest.NewFake(t)
+		m := newTestSite(t, db, billingEnv(fake.URL))
+		r := m.call(testUser{}, "POST", "/api/bookings", bookBody("session-30", m.freeSlot("session-30", 3, 0), "ada@example.com"))
+		if r.status != 201 {
+			t.Fatalf("book: %d %s", r.status, r.body)
+		}
+		id, tok := r.json["booking"].(map[string]any)["id"].(string), r.json["token"].(string)
+		var sid string
+		for k := range fake.Sessions() {
+			sid = k
+		}
+		c := m.call(testUser{}, "POST", "/api/bookings/"+id+"/cancel?token="+url.QueryEscape(tok), nil)
+		if c.status != 200 || c.json["booking"].(map[string]any)["status"] != "cancelled" {
+			t.Fatalf("cancel: %d %s", c.status, c.body)
+		}
+		if exp := fake.Expired(); len(exp) != 1 || exp[0] != sid {
+			t.Fatalf("sessions expired at Stripe: %v, want [%s]", exp, sid)
+		}
+	})
+}
+
+// A paid completion whose amount is not the booking's answered 500 on
+// every delivery. It is refunded whole and answered 200, and confirms
+// nothing.
+func TestPaymentOfAnotherAmountIsRefundedAndAnswered200(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fake := billingtest.NewFake(t)
+		m := newTestSite(t, db, billingEnv(fake.URL))
+		r := m.call(testUser{}, "POST", "/api/bookings", bookBody("session-30", m.freeSlot("session-30", 3, 0), "ada@example.com"))
+		if r.status != 201 {
+			t.Fatalf("book: %d %s", r.status, r.body)
+		}
+		id, tok := r.json["booking"].(map[string]any)["id"].(string), r.json["token"].(string)
+		var sid string
+		for k := range fake.Sessions() {
+			sid = k
+		}
+		paid := billingtest.Event("evt_cheap", "checkout.session.completed", time.Now().Unix(),
+			billingtest.PaymentSession(sid, id, "pi_cheap", "paid", 100, "usd"))
+		if w := m.signed(paid); w.status != 200 {
+			t.Fatalf("webhook: %d %s", w.status, w.body)
+		}
+		refunds := fake.Refunds()
+		if len(refunds) != 1 || refunds[0]["payment_intent"] != "pi_cheap" || refunds[0]["amount"] != int64(100) {
+			t.Fatalf("refunds at Stripe: %v", refunds)
+		}
+		if s := m.call(testUser{}, "GET", "/api/bookings/"+id+"?token="+url.QueryEscape(tok), nil).json["booking"].(map[string]any)["status"]; s != "held" {
+			t.Fatalf("booking after a payment of another amount: %v", s)
+		}
+	})
+}
+
+// The owner is alerted when holds pile up: a count on Admin → Booking and
+// a gauge on /metrics.
+func TestOpenHoldsShowOnAdminAndMetrics(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fake := billingtest.NewFake(t)
+		m := newTestSite(t, db, proxiedEnv(fake.URL))
+		for i := range 2 {
+			v := m.visitor(t, fmt.Sprintf("203.0.113.%d", i+1))
+			if r := v.do("POST", "/api/bookings", bookBody("session-30", m.freeSlot("session-30", 3+i, 0), fmt.Sprintf("p%d@example.com", i))); r.status != 201 {
+				t.Fatalf("book: %d %s", r.status, r.body)
+			}
+		}
+		list := m.call(m.user(membersAdminEmail), "GET", "/api/admin/bookings", nil)
+		if list.status != 200 || list.json["open_holds"] != float64(2) || list.json["holds_alert"] != false {
+			t.Fatalf("admin list: %d open_holds %v alert %v", list.status, list.json["open_holds"], list.json["holds_alert"])
+		}
+		if body := m.call(testUser{}, "GET", "/metrics", nil).body; !strings.Contains(body, "tribe_booking_open_holds 2") {
+			t.Fatalf("no open-holds gauge in /metrics")
+		}
+	})
+}
