@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -331,6 +332,34 @@ func TestOpenHoldsCountsLiveHolds(t *testing.T) {
 		clock.Advance(HoldTTL)
 		if n, err := s.OpenHolds(context.Background()); err != nil || n != 0 {
 			t.Fatalf("open holds after they lapsed %d %v, want 0", n, err)
+		}
+	})
+}
+
+// A free call is confirmed to any address typed in the form at once, and
+// its confirmation quoted the notes (in the mail and in the invitation):
+// a relay of a stranger's words. The booker's mail quotes none now; the
+// owner's copy keeps them.
+func TestFreeCallConfirmationQuotesNoNotes(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := New(db, Config{Site: site, OwnerEmail: "owner@example.com", BaseURL: "https://ruv.example"}, WithClock(func() time.Time { return monday }))
+		s.types[0].Price = 0
+		s.byID[s.types[0].ID] = s.types[0]
+		r := req(s.types[0].ID, at(2026, time.January, 7, 10, 0), "victim@example.com")
+		r.Notes = "Your parcel is held: pay the fee at https://phish.example"
+		c := book(t, s, r)
+		if c.Booking.Status != StatusConfirmed {
+			t.Fatalf("free call %s", c.Booking.Status)
+		}
+		var text, files string
+		if err := db.Read.QueryRow(`SELECT text_body, attachments FROM mail_outbox WHERE to_addr = 'victim@example.com'`).Scan(&text, &files); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(text, "phish") || strings.Contains(files, "phish") || strings.Contains(files, "cGhpc2") {
+			t.Fatalf("the booker's confirmation quotes the notes:\n%s", text)
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE to_addr = 'owner@example.com' AND text_body LIKE '%phish%'`); n != 1 {
+			t.Fatalf("the owner's copy lost the notes: %d", n)
 		}
 	})
 }
