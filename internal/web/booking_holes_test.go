@@ -252,3 +252,52 @@ func TestOpenHoldsShowOnAdminAndMetrics(t *testing.T) {
 		}
 	})
 }
+
+// The members import gave a membership (and a Stripe customer) to an
+// existing account whose address was never confirmed: whoever made it
+// with someone else's address got the member's access. Such a row is
+// refused until the owner of the address confirms it.
+func TestMembersImportGivesNothingToAnUnconfirmedAccount(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		m := newTestSite(t, db, membersEnv())
+		adm := m.user(membersAdminEmail)
+		squat := m.user("grace@example.com", unconfirmed)
+		file := "full_name,email,complimentary,stripe_customer_id\r\nGrace Hopper,grace@example.com,yes,cus_Grace1\r\n"
+		r, rep := m.importCSV(adm, file, false)
+		if r.status != 200 || len(rep.Refused) != 1 || !strings.Contains(rep.Refused[0].Reason, "never confirmed") || rep.Updated != 0 {
+			t.Fatalf("import onto an unconfirmed account: %d %+v", r.status, rep)
+		}
+		var n int
+		_ = db.Read.QueryRow(`SELECT (SELECT COUNT(*) FROM subscriptions WHERE user_id = $1) + (SELECT COUNT(*) FROM billing_customers WHERE user_id = $1)`,
+			squat.id).Scan(&n)
+		if n != 0 {
+			t.Fatalf("the unconfirmed account got a membership or a customer")
+		}
+		// Once the address is proven, the same file applies.
+		m.exec(`UPDATE users SET email_confirmed_at = $1 WHERE id = $2`, store.Now(), squat.id)
+		if r, rep := m.importCSV(adm, file, false); r.status != 200 || rep.Updated != 1 || len(rep.Refused) != 0 {
+			t.Fatalf("after confirmation: %d %+v", r.status, rep)
+		}
+		var customer string
+		_ = db.Read.QueryRow(`SELECT stripe_customer_id FROM billing_customers WHERE user_id = $1`, squat.id).Scan(&customer)
+		if customer != "cus_Grace1" {
+			t.Fatalf("customer %q", customer)
+		}
+	})
+}
+
+// An account stored without a usable password hash (an empty one, as an
+// older import wrote) made sign-in answer 500, telling which addresses
+// were imported. It answers 401 like any wrong password.
+func TestSignInToAnAccountWithoutAPasswordAnswers401(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		m := newTestSite(t, db, membersEnv())
+		u := m.user("imported@example.com")
+		m.exec(`UPDATE users SET password_hash = '' WHERE id = $1`, u.id)
+		wrong := m.call(testUser{}, "POST", "/api/auth/signin", map[string]string{"email": "nobody@example.com", "password": "whatever-it-is"})
+		r := m.call(testUser{}, "POST", "/api/auth/signin", map[string]string{"email": "imported@example.com", "password": "whatever-it-is"})
+		if r.status != 401 || r.status != wrong.status || r.errCode() != wrong.errCode() || r.errMessage() != wrong.errMessage() {
+			t.Fatalf("sign-in without a password: %d %s; unknown address: %d %s", r.status, r.body, wrong.status, wrong.body)
+		}
+	})
+}
