@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"tribe/internal/auth"
 	"tribe/internal/content"
 	"tribe/internal/errs"
 	"tribe/internal/mailaddr"
@@ -225,6 +226,11 @@ func (s *Service) check(in Request) (*checked, error) {
 		return nil, errs.Field("name", "Please enter your full name.")
 	case utf8.RuneCountInString(c.name) > 120:
 		return nil, errs.Field("name", "Full name must be at most 120 characters.")
+	}
+	// The site's one rule for names people see (direction overrides,
+	// invisible-only names).
+	if _, err := auth.CheckName("name", "Full name", 120, c.name); err != nil {
+		return nil, err
 	}
 	addr, err := mailaddr.Parse(in.Email)
 	if err != nil {

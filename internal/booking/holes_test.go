@@ -363,3 +363,20 @@ func TestFreeCallConfirmationQuotesNoNotes(t *testing.T) {
 		}
 	})
 }
+
+// [::127.0.0.1] and [2002:7f00:1::] passed the calendar address check:
+// IPv6 forms that carry a loopback or private IPv4 address (compatible,
+// mapped, translated, 6to4, Teredo) are refused like the address itself;
+// a 6to4 form of a public address stays allowed.
+func TestIPv6FormsOfPrivateAddressesFailTheCalendarCheck(t *testing.T) {
+	strict := &calendarConfig{}
+	for _, host := range []string{"[::127.0.0.1]", "[::ffff:127.0.0.1]", "[2002:7f00:1::]", "[2002:a00:1::1]", "[2002:c0a8:101::]",
+		"[::10.0.0.1]", "[::ffff:0:a9fe:a9fe]", "[::ffff:169.254.169.254]", "[2001:0:4136:e378:8000:63bf:3fff:fdd2]", "[::]"} {
+		if _, err := strict.normalizeCalendarURL("https://" + host + "/x.ics"); errs.CodeOf(err) != errs.Invalid {
+			t.Errorf("%s: %v, want refused", host, err)
+		}
+	}
+	if _, err := strict.normalizeCalendarURL("https://[2002:808:808::1]/x.ics"); err != nil {
+		t.Errorf("6to4 of a public address refused: %v", err)
+	}
+}

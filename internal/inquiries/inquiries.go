@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"tribe/internal/auth"
 	"tribe/internal/clock"
 	"tribe/internal/errs"
 	"tribe/internal/mail"
@@ -101,12 +102,20 @@ func (s *Service) check(in Input, now time.Time) (Input, string, error) {
 	if out.Name, err = text("name", "your name", in.Name, MaxName); err != nil {
 		return out, "", err
 	}
+	// The site's one rule for names people see (direction overrides,
+	// invisible-only names).
+	if _, err := auth.CheckName("name", "Your name", MaxName, out.Name); err != nil {
+		return out, "", err
+	}
 	addr, err := mailaddr.Parse(in.Email)
 	if err != nil {
 		return out, "", errs.Field("email", err.Error())
 	}
 	out.Email = addr.Mailbox
 	if out.Company, err = text("company", "your company", in.Company, MaxCompany); err != nil {
+		return out, "", err
+	}
+	if _, err := auth.CheckName("company", "Company", MaxCompany, out.Company); err != nil {
 		return out, "", err
 	}
 	if in.TeamSize < 1 || in.TeamSize > MaxTeamSize {

@@ -301,3 +301,37 @@ func TestSignInToAnAccountWithoutAPasswordAnswers401(t *testing.T) {
 		}
 	})
 }
+
+// Names could hold bidirectional overrides (U+202E and friends), which
+// reorder what lists and mails show after them. Every form that takes a
+// name refuses them, through the one name rule, naming the field.
+func TestNamesRefuseBidirectionalOverrides(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fake := billingtest.NewFake(t)
+		m := newTestSite(t, db, billingEnv(fake.URL))
+		for _, bad := range []string{"Ada \u202Egpj.exe", "Ada \u2066Lovelace\u2069", "Ada \u202ALovelace"} {
+			booking := bookBody("session-30", m.freeSlot("session-30", 3, 0), "ada@example.com")
+			booking["name"] = bad
+			forms := []struct {
+				path, field string
+				body        any
+			}{
+				{"/api/bookings", "name", booking},
+				{"/api/auth/signup", "full_name", map[string]string{"full_name": bad, "email": "new@example.com", "password": "long enough"}},
+				{"/api/waitlist", "full_name", map[string]string{"full_name": bad, "email": "wait@example.com"}},
+				{"/api/inquiries", "name", map[string]any{"name": bad, "email": "g@fleet.example", "company": "Fleet", "team_size": 3, "message": "Training.", "preferred_start": ""}},
+				{"/api/inquiries", "company", map[string]any{"name": "Grace", "email": "g@fleet.example", "company": bad, "team_size": 3, "message": "Training.", "preferred_start": ""}},
+			}
+			for _, f := range forms {
+				if r := m.call(testUser{}, "POST", f.path, f.body); r.status != 400 || r.errField() != f.field {
+					t.Errorf("%s with %q: %d %s", f.path, bad, r.status, r.body)
+				}
+			}
+		}
+		var n int
+		_ = db.Read.QueryRow(`SELECT (SELECT COUNT(*) FROM bookings) + (SELECT COUNT(*) FROM inquiries) + (SELECT COUNT(*) FROM users)`).Scan(&n)
+		if n != 0 {
+			t.Fatalf("%d rows written from refused names", n)
+		}
+	})
+}
