@@ -604,7 +604,7 @@ func holdCeiling(ctx context.Context, tx *sql.Tx, r *rules, start time.Time, blo
 	return nil
 }
 
-const errDayHeld = "Sorry, many times on that day are waiting for payment right now. Please choose another day, or try again in half an hour."
+const errDayHeld = "Sorry, many times on that day are waiting for payment right now. Please choose another day, or try again in a quarter of an hour."
 
 // OpenHolds counts the holds waiting for payment now, for the owner's
 // alert (Admin → Booking and /metrics).

@@ -666,7 +666,7 @@ func seatHoldCeiling(ctx context.Context, tx *sql.Tx, eventID string, now time.T
 		if first.Valid {
 			retry = first.Time.Sub(now)
 		}
-		return errs.New(errs.SoldOut, "Sorry, the seats left on this date are waiting for payment right now. Please try again in half an hour, or choose another date.").After(retry)
+		return errs.New(errs.SoldOut, "Sorry, the seats left on this date are waiting for payment right now. Please try again in a quarter of an hour, or choose another date.").After(retry)
 	}
 	return nil
 }

@@ -53,7 +53,7 @@ func (s *Service) Reserve(ctx context.Context, in Request) (*Created, error) {
 		Reference:   b.ID,
 		Description: s.typeName(b.Type) + ", " + When(b.Start, b.TimeZone),
 		Amount:      b.Amount, Currency: b.Currency, Email: b.Email,
-		ExpiresAt:  *b.ExpiresAt,
+		ExpiresAt:  s.now().Add(CheckoutTTL),
 		SuccessURL: s.baseURL + "/bookings/" + b.ID + "/paid?r=" + ret,
 		CancelURL:  s.baseURL + "/bookings/" + b.ID + "/checkout-cancelled?r=" + ret,
 		// Each press has its own key (two presses at once may open two
@@ -368,12 +368,57 @@ func (s *Service) Sweep(ctx context.Context) error {
 		return err
 	}
 	if s.pay != nil {
+		if _, err := s.CloseLapsedCheckouts(ctx); err != nil {
+			s.log.WarnContext(ctx, "booking: Checkout Sessions of lapsed holds not closed yet", "err", err)
+		}
 		if _, err := s.SettleOwed(ctx); err != nil {
 			s.log.WarnContext(ctx, "booking: refunds owed not settled yet", "err", err)
 		}
 	}
 	_, err := s.PlanReminders(ctx)
 	return err
+}
+
+// CloseLapsedCheckouts expires at Stripe the Checkout Session of every hold
+// that ended unpaid (lapsed, left, cancelled), since a session outlives its
+// hold (CheckoutTTL against HoldTTL), and returns how many it closed. A
+// closed session's URL is cleared, which marks it done; a session Stripe
+// does not close now is tried again on the next sweep.
+func (s *Service) CloseLapsedCheckouts(ctx context.Context) (int, error) {
+	if s.pay == nil {
+		return 0, nil
+	}
+	rows, err := s.db.ReadRows(ctx, `SELECT id, checkout_session_id FROM bookings
+		WHERE status IN ('expired', 'cancelled') AND paid_at IS NULL AND checkout_url <> ''
+		  AND checkout_session_id IS NOT NULL AND checkout_session_id <> ''`)
+	if err != nil {
+		return 0, fmt.Errorf("find lapsed checkouts: %w", err)
+	}
+	type lapsed struct{ id, session string }
+	var list []lapsed
+	for rows.Next() {
+		var l lapsed
+		if err := rows.Scan(&l.id, &l.session); err != nil {
+			_ = rows.Close()
+			return 0, fmt.Errorf("find lapsed checkouts: %w", err)
+		}
+		list = append(list, l)
+	}
+	if err := rows.Close(); err != nil {
+		return 0, fmt.Errorf("find lapsed checkouts: %w", err)
+	}
+	n := 0
+	for _, l := range list {
+		if err := s.pay.ExpireCheckout(ctx, l.session); err != nil {
+			return n, err
+		}
+		if _, err := s.db.Write.ExecContext(ctx, `UPDATE bookings SET checkout_url = '' WHERE id = $1 AND checkout_session_id = $2`,
+			l.id, l.session); err != nil {
+			return n, fmt.Errorf("mark checkout closed: %w", err)
+		}
+		n++
+	}
+	return n, nil
 }
 
 // RefundRecord is one refund recorded for a booking.

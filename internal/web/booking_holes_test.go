@@ -335,3 +335,35 @@ func TestNamesRefuseBidirectionalOverrides(t *testing.T) {
 		}
 	})
 }
+
+// Holds were 31 minutes, the least a Checkout Session lives. A hold is 15
+// minutes now, and the sweep closes its session at Stripe once it lapses,
+// so the lapsed hold cannot be paid and its time is free again.
+func TestLapsedHoldClosesItsCheckoutSession(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fake := billingtest.NewFake(t)
+		m := newTestSite(t, db, billingEnv(fake.URL))
+		start := m.freeSlot("session-30", 3, 0)
+		r := m.call(testUser{}, "POST", "/api/bookings", bookBody("session-30", start, "ada@example.com"))
+		if r.status != 201 {
+			t.Fatalf("book: %d %s", r.status, r.body)
+		}
+		id := r.json["booking"].(map[string]any)["id"].(string)
+		var sid string
+		for k := range fake.Sessions() {
+			sid = k
+		}
+		m.exec(`UPDATE bookings SET expires_at = $1 WHERE id = $2`, store.At(time.Now().Add(-time.Second)), id)
+		for range 2 { // the second sweep finds nothing left to close
+			if err := m.s.Services.Booking.Sweep(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if exp := fake.Expired(); len(exp) != 1 || exp[0] != sid {
+			t.Fatalf("sessions expired at Stripe: %v, want [%s]", exp, sid)
+		}
+		if again := m.call(testUser{}, "POST", "/api/bookings", bookBody("session-30", start, "bo@example.com")); again.status != 201 {
+			t.Fatalf("the lapsed time: %d %s", again.status, again.body)
+		}
+	})
+}

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -166,8 +167,17 @@ func TestPaidBookingFromCheckoutToRefund(t *testing.T) {
 		for k, v := range sessions {
 			sid, p = k, v
 		}
+		// The hold is short; the session lives the least Stripe allows and
+		// is closed by the sweep once the hold lapses.
 		expires, _ := time.Parse(time.RFC3339, b["expires_at"].(string))
-		if p.Get("mode") != "payment" || p.Get("metadata[booking_id]") != id || p.Get("expires_at") != fmt.Sprint(expires.Unix()) ||
+		sessionEnd, _ := strconv.ParseInt(p.Get("expires_at"), 10, 64)
+		if held := time.Until(expires); held > 16*time.Minute || held < 14*time.Minute {
+			t.Fatalf("hold of %v", held)
+		}
+		if open := time.Until(time.Unix(sessionEnd, 0)); open < 30*time.Minute || open > 32*time.Minute {
+			t.Fatalf("Checkout Session open for %v", open)
+		}
+		if p.Get("mode") != "payment" || p.Get("metadata[booking_id]") != id ||
 			p.Get("line_items[0][price_data][unit_amount]") != "29900" || p.Get("line_items[0][price_data][currency]") != "usd" ||
 			!strings.HasPrefix(p.Get("success_url"), "https://ruv.example/bookings/"+id+"/paid?r=") ||
 			!strings.HasPrefix(p.Get("cancel_url"), "https://ruv.example/bookings/"+id+"/checkout-cancelled?r=") {

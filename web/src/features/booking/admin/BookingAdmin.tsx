@@ -85,7 +85,7 @@ function OpenHolds() {
   return (
     <p role="alert" className="text-sm text-fg">
       {text} That is more than usual: someone may be holding your times without paying. Each hold
-      lapses after half an hour, and at most half of a day&apos;s time can be held at once.
+      lapses after 15 minutes, and at most half of a day&apos;s time can be held at once.
     </p>
   );
 }
