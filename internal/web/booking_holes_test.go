@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tribe/internal/billing/billingtest"
+	"tribe/internal/content"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -364,6 +365,53 @@ func TestLapsedHoldClosesItsCheckoutSession(t *testing.T) {
 		}
 		if again := m.call(testUser{}, "POST", "/api/bookings", bookBody("session-30", start, "bo@example.com")); again.status != 201 {
 			t.Fatalf("the lapsed time: %d %s", again.status, again.body)
+		}
+	})
+}
+
+// Many IPv4 addresses, each with an address of its own, held every time of
+// a day. Unpaid holds now take at most half of a day: the other half stays
+// offered and bookable.
+func TestHoldSquattingFromManyIPv4sOverHTTPLeavesHalfTheDay(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fake := billingtest.NewFake(t)
+		m := newTestSite(t, db, proxiedEnv(fake.URL))
+		svc := m.s.Services.Booking
+		st, err := svc.LoadSettings(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.TimeZone = "Europe/Paris"
+		st.WeeklyHours = map[string][]content.HourRange{}
+		for _, d := range []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"} {
+			st.WeeklyHours[d] = []content.HourRange{{Start: "09:00", End: "12:00"}}
+		}
+		st.SlotStep, st.BufferBefore, st.BufferAfter, st.MaxPerDay = 30, 0, 0, 0
+		if _, err := svc.SaveSettings(t.Context(), st); err != nil {
+			t.Fatal(err)
+		}
+		day := time.Now().AddDate(0, 0, 4).Format(time.DateOnly)
+		slots := func() []any {
+			r := m.call(testUser{}, "GET", "/api/booking/slots?type=session-30&from="+day+"&to="+day+"&tz=Europe/Paris", nil)
+			return r.json["days"].([]any)[0].(map[string]any)["slots"].([]any)
+		}
+		offered := slots()
+		if len(offered) != 6 {
+			t.Fatalf("%d times offered on a three-hour day", len(offered))
+		}
+		won := 0
+		for i, s := range offered {
+			v := m.visitor(t, fmt.Sprintf("198.51.100.%d", i+1))
+			r := v.do("POST", "/api/bookings", bookBody("session-30", s.(string), fmt.Sprintf("squat%d@example.com", i)))
+			switch {
+			case r.status == 201:
+				won++
+			case r.status != 409 || r.errCode() != "slot_taken":
+				t.Fatalf("hold %d: %d %s", i, r.status, r.body)
+			}
+		}
+		if left := slots(); won != 3 || len(left) != 3 {
+			t.Fatalf("%d holds, %d times left of 6; want 3 and 3", won, len(left))
 		}
 	})
 }
