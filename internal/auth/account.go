@@ -145,6 +145,15 @@ func (s *Service) SignIn(ctx context.Context, email, password string, c Client) 
 	if err != nil {
 		return nil, "", fmt.Errorf("sign in: look up account: %w", err)
 	}
+	if _, _, _, err := decodeHash(hash); err != nil {
+		// A hash no password can match (an account stored without one):
+		// the same answer and cost as a wrong password, so a failure here
+		// neither errs nor tells which addresses have such accounts.
+		if _, err := s.verify(ctx, password, s.dummy()); err != nil {
+			return nil, "", err
+		}
+		return nil, "", ErrInvalidCredentials
+	}
 	ok, err := s.verify(ctx, password, hash)
 	if err != nil {
 		return nil, "", fmt.Errorf("sign in: %w", err)

@@ -15,6 +15,11 @@ type Account struct {
 	ID       string
 	Email    string
 	FullName string
+	// Confirmed is whether the address was ever proven. An account whose
+	// address was not may have been made by someone who does not own the
+	// mailbox (see takeOver): nothing is given to it until the owner
+	// proves it.
+	Confirmed bool
 }
 
 // AccountByEmailTx finds the account of an address (already checked with
@@ -22,8 +27,10 @@ type Account struct {
 // when there is none.
 func (s *Service) AccountByEmailTx(ctx context.Context, tx *sql.Tx, key string) (*Account, error) {
 	var a Account
-	err := tx.QueryRowContext(ctx, `SELECT u.id, u.email, COALESCE(p.full_name, '') FROM users u LEFT JOIN profiles p ON p.id = u.id
-		 WHERE u.email_normalized = $1`, key).Scan(&a.ID, &a.Email, &a.FullName)
+	var confirmed store.NullTime
+	err := tx.QueryRowContext(ctx, `SELECT u.id, u.email, COALESCE(p.full_name, ''), u.email_confirmed_at FROM users u
+		 LEFT JOIN profiles p ON p.id = u.id WHERE u.email_normalized = $1`, key).Scan(&a.ID, &a.Email, &a.FullName, &confirmed)
+	a.Confirmed = confirmed.Valid
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}

@@ -14,7 +14,8 @@ import (
 // more: a name must show something (not blank, and not made only of
 // invisible characters such as U+200B, U+2060, U+3164 or U+FEFF, which
 // would show as blank in cohorts and admin lists), must fit maxLen
-// characters, and may hold no control character (C0, DEL or C1). Every
+// characters, and may hold no control character (C0, DEL or C1) and no
+// bidirectional override, embedding or isolate. Every
 // refusal is an *errs.Error about field whose message starts with label.
 func CheckName(field, label string, maxLen int, name string) (string, error) {
 	name = strings.TrimSpace(name)
@@ -27,7 +28,17 @@ func CheckName(field, label string, maxLen int, name string) (string, error) {
 	if strings.ContainsFunc(name, unicode.IsControl) {
 		return "", errs.Field(field, label+" cannot contain control characters.")
 	}
+	if strings.ContainsFunc(name, bidiControl) {
+		return "", errs.Field(field, label+" cannot contain characters that change the direction of the text around it.")
+	}
 	return name, nil
+}
+
+// bidiControl reports the bidirectional embeddings, overrides and isolates
+// (U+202A–U+202E, U+2066–U+2069): in a name they reorder what is shown
+// after it, so "Ada\u202Egpj.exe" reads as "Adaexe.jpg" in lists and mails.
+func bidiControl(r rune) bool {
+	return (r >= '\u202A' && r <= '\u202E') || (r >= '\u2066' && r <= '\u2069')
 }
 
 // VisibleName reports whether name holds at least one character people can

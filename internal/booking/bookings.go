@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"crypto/subtle"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -11,9 +12,11 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"tribe/internal/auth"
 	"tribe/internal/content"
 	"tribe/internal/errs"
 	"tribe/internal/mailaddr"
+	"tribe/internal/ratelimit"
 	"tribe/internal/store"
 )
 
@@ -178,6 +181,10 @@ type Request struct {
 	TimeZone   string `json:"time_zone"` // the booker's, for their mails
 	ClientAddr string `json:"-"`         // the client's address, for the per-address limit
 	UserID     string `json:"-"`         // the signed-in member, if any
+	// HoldKey is the secret of the browser that presses (its hold cookie):
+	// a repeated press gets an open hold back only with the same secret,
+	// so a stranger who types someone's address never gets a manage token.
+	HoldKey string `json:"-"`
 }
 
 // Created is a new booking with its manage token, which is shown once: only
@@ -185,10 +192,10 @@ type Request struct {
 type Created struct {
 	Booking *Booking
 	Token   string
-	// Reused is true when the same person's open hold on the same time was
-	// returned instead (a double click): Token is a new token that opens it
-	// besides the first one, and its Checkout Session is the one to send
-	// them to.
+	// Reused is true when the same browser's open hold on the same time
+	// was returned instead (a double click): Token is a new token that
+	// opens it besides the first one, and its Checkout Session is the one
+	// to send them to.
 	Reused bool
 	// CheckoutURL is where a held booking is paid (Reserve).
 	CheckoutURL string
@@ -219,6 +226,11 @@ func (s *Service) check(in Request) (*checked, error) {
 		return nil, errs.Field("name", "Please enter your full name.")
 	case utf8.RuneCountInString(c.name) > 120:
 		return nil, errs.Field("name", "Full name must be at most 120 characters.")
+	}
+	// The site's one rule for names people see (direction overrides,
+	// invisible-only names).
+	if _, err := auth.CheckName("name", "Full name", 120, c.name); err != nil {
+		return nil, err
 	}
 	addr, err := mailaddr.Parse(in.Email)
 	if err != nil {
@@ -318,13 +330,17 @@ func (s *Service) Book(ctx context.Context, in Request) (*Created, error) {
 	out := &Created{Token: token}
 	id := store.NewID()
 	err = s.write(ctx, now, func(tx *sql.Tx) error {
-		// A second press of the same button: the same person, type and
-		// time as an open hold gets that hold back.
-		var prev, prevStatus string
-		err := tx.QueryRowContext(ctx, `SELECT id, status FROM bookings
+		// A second press of the same button: the same browser, address,
+		// type and time as an open hold gets that hold back. Anyone else
+		// is told the time is taken, as for any taken time, so typing
+		// someone's address opens nothing and says nothing.
+		var prev, prevStatus, prevHolder string
+		err := tx.QueryRowContext(ctx, `SELECT id, status, hold_key_hash FROM bookings
 			WHERE email_normalized = $1 AND type_id = $2 AND start_at = $3 AND status IN `+blockingSQL,
-			c.key, c.typ.ID, store.At(c.start)).Scan(&prev, &prevStatus)
+			c.key, c.typ.ID, store.At(c.start)).Scan(&prev, &prevStatus, &prevHolder)
 		switch {
+		case err == nil && !sameHolder(prevHolder, in.HoldKey):
+			return errSlotTaken
 		case err == nil && prevStatus == StatusHeld:
 			out.Reused, id = true, prev
 			return addHoldToken(ctx, tx, hash, prev, now)
@@ -333,11 +349,16 @@ func (s *Service) Book(ctx context.Context, in Request) (*Created, error) {
 		case !errors.Is(err, sql.ErrNoRows):
 			return fmt.Errorf("find a repeated booking: %w", err)
 		}
-		if err := s.checkLimits(ctx, tx, c.key, in.ClientAddr, now); err != nil {
+		if err := s.checkLimits(ctx, tx, c.key, in.ClientAddr, status, now); err != nil {
 			return err
 		}
 		if err := eventsFree(ctx, tx, blocked); err != nil {
 			return err
+		}
+		if status == StatusHeld {
+			if err := holdCeiling(ctx, tx, r, c.start, blocked, now); err != nil {
+				return err
+			}
 		}
 		if r.maxPerDay > 0 {
 			cal, err := readCalendar(ctx, tx.QueryContext, r, nil, c.start, c.start.Add(d), now, "")
@@ -376,6 +397,15 @@ func (s *Service) newStatus(t Type) string {
 		return StatusHeld
 	}
 	return StatusRequested
+}
+
+// sameHolder reports whether key is the secret of the browser whose hold
+// cookie's hash is stored. No secret, or none stored, is nobody's.
+func sameHolder(stored, key string) bool {
+	if stored == "" || key == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(stored), []byte(hashToken(key))) == 1
 }
 
 // addHoldToken gives a second press of the same button the open hold back
@@ -419,13 +449,17 @@ func (s *Service) insertBooking(ctx context.Context, tx *sql.Tx, st Settings, c 
 	if r.eventID != "" {
 		event = r.eventID
 	}
+	holder := ""
+	if in.HoldKey != "" {
+		holder = hashToken(in.HoldKey)
+	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO bookings (id, type_id, status, start_at, end_at, blocked_from, blocked_until,
 		    expires_at, name, email, email_normalized, notes, time_zone, client_addr, user_id, amount, currency,
-		    meeting_link, token_hash, event_id, created_at, updated_at)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21)`,
+		    meeting_link, token_hash, event_id, hold_key_hash, created_at, updated_at)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22)`,
 		r.id, c.typ.ID, r.status, store.At(r.start), store.At(r.end), store.At(r.blocked.from), store.At(r.blocked.until),
 		expires, c.name, c.email, c.key, c.notes, c.zone, clientKey(in.ClientAddr), user, c.typ.Price, c.typ.Currency,
-		meeting, r.hash, event, store.At(now))
+		meeting, r.hash, event, holder, store.At(now))
 	if err != nil {
 		return fmt.Errorf("insert booking: %w", err)
 	}
@@ -436,18 +470,22 @@ func (s *Service) insertBooking(ctx context.Context, tx *sql.Tx, st Settings, c 
 	return s.notify(ctx, tx, &notice{settings: st}, nil, b, now)
 }
 
-// clientKey bounds a client address for storage; it only needs to compare.
+// clientKey is the client as every per-client limit keys it: an IPv4
+// address, or the /64 of an IPv6 one (ratelimit.AddrKey), so one network
+// with 2^64 addresses is one client.
 func clientKey(addr string) string {
-	addr = strings.TrimSpace(addr)
+	addr = ratelimit.AddrKey(strings.TrimSpace(addr))
 	if len(addr) > 64 {
 		addr = addr[:64]
 	}
 	return addr
 }
 
-// checkLimits refuses a new booking to an address with too many open ones:
-// live holds and requests still ahead.
-func (s *Service) checkLimits(ctx context.Context, tx *sql.Tx, emailKey, client string, now time.Time) error {
+// checkLimits refuses a new booking to an address with too many open ones
+// (live holds and requests still ahead) and, for a hold, to an address
+// that started too many unpaid holds within a day: a hold is not renewed
+// by booking the same time again once it lapses.
+func (s *Service) checkLimits(ctx context.Context, tx *sql.Tx, emailKey, client, status string, now time.Time) error {
 	count := func(column, value string) (int, time.Duration, error) {
 		var (
 			n     int
@@ -465,6 +503,26 @@ func (s *Service) checkLimits(ctx context.Context, tx *sql.Tx, emailKey, client 
 		}
 		return n, retry, nil
 	}
+	// started counts the unpaid holds begun within HoldStartWindow; the
+	// answer says when the oldest leaves it.
+	started := func(column, value string) (int, time.Duration, error) {
+		var (
+			n     int
+			first store.NullTime
+		)
+		since := now.Add(-HoldStartWindow)
+		err := tx.QueryRowContext(ctx, `SELECT COUNT(*), MIN(created_at) FROM bookings
+			WHERE `+column+` = $1 AND created_at > $2 AND paid_at IS NULL AND expires_at IS NOT NULL`,
+			value, store.At(since)).Scan(&n, &first)
+		if err != nil {
+			return 0, 0, fmt.Errorf("count holds started: %w", err)
+		}
+		retry := HoldStartWindow
+		if first.Valid {
+			retry = first.Time.Add(HoldStartWindow).Sub(now)
+		}
+		return n, retry, nil
+	}
 	n, retry, err := count("email_normalized", emailKey)
 	if err != nil {
 		return err
@@ -473,6 +531,14 @@ func (s *Service) checkLimits(ctx context.Context, tx *sql.Tx, emailKey, client 
 		return errs.New(errs.RateLimited, fmt.Sprintf(
 			"This e-mail address already has %d bookings waiting for payment or confirmation. Please finish or cancel one first.", n)).
 			After(retry)
+	}
+	if status == StatusHeld {
+		if n, retry, err = started("email_normalized", emailKey); err != nil {
+			return err
+		}
+		if n >= MaxHoldStartsPerEmail {
+			return errs.New(errs.RateLimited, errHoldsSpent).After(retry)
+		}
 	}
 	if client = clientKey(client); client == "" {
 		return nil
@@ -486,5 +552,67 @@ func (s *Service) checkLimits(ctx context.Context, tx *sql.Tx, emailKey, client 
 			"Too many bookings are waiting for payment or confirmation from your network. Please try again later.").
 			After(retry)
 	}
+	if status == StatusHeld {
+		if n, retry, err = started("client_addr", client); err != nil {
+			return err
+		}
+		if n >= MaxHoldStartsPerClient {
+			return errs.New(errs.RateLimited, errHoldsSpent).After(retry)
+		}
+	}
 	return nil
+}
+
+const errHoldsSpent = "Payment was started several times today without finishing, so no more times can be held for now. Please try again tomorrow, or write to us if something went wrong."
+
+// holdCeiling refuses a new hold when unpaid holds already take half of the
+// owner's offered time on that day (the owner's date of start), so holds
+// that are never paid cannot empty a day: the other half stays bookable
+// by someone who pays at once. The first hold of a day is always allowed.
+// It runs inside the booking transaction, which serialises new bookings,
+// so parallel presses cannot pass it together.
+func holdCeiling(ctx context.Context, tx *sql.Tx, r *rules, start time.Time, blocked span, now time.Time) error {
+	local := start.In(r.loc)
+	date := local.Format(time.DateOnly)
+	offered := 0
+	for _, h := range r.hours(date, local.Weekday()) {
+		offered += h[1] - h[0]
+	}
+	lo := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, r.loc)
+	hi := lo.AddDate(0, 0, 1)
+	rows, err := tx.QueryContext(ctx, `SELECT blocked_from, blocked_until FROM bookings
+		WHERE status = 'held' AND expires_at > $1 AND event_id IS NULL AND start_at >= $2 AND start_at < $3`,
+		store.At(now), store.At(lo), store.At(hi))
+	if err != nil {
+		return fmt.Errorf("count held time: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	held := time.Duration(0)
+	for rows.Next() {
+		var from, until store.Time
+		if err := rows.Scan(&from, &until); err != nil {
+			return fmt.Errorf("count held time: %w", err)
+		}
+		held += until.Sub(from.Time)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("count held time: %w", err)
+	}
+	if held > 0 && 2*(held+blocked.until.Sub(blocked.from)) > time.Duration(offered)*time.Minute {
+		return errs.New(errs.SlotTaken, errDayHeld).After(HoldTTL)
+	}
+	return nil
+}
+
+const errDayHeld = "Sorry, many times on that day are waiting for payment right now. Please choose another day, or try again in a quarter of an hour."
+
+// OpenHolds counts the holds waiting for payment now, for the owner's
+// alert (Admin → Booking and /metrics).
+func (s *Service) OpenHolds(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.ReadRow(ctx, `SELECT COUNT(*) FROM bookings WHERE status = 'held' AND expires_at > $1`, store.At(s.now())).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count open holds: %w", err)
+	}
+	return n, nil
 }

@@ -66,7 +66,8 @@ var errPrivateAddress = errors.New("the address leads to a private or local netw
 
 // publicAddr reports whether ip is an address on the public internet: not
 // loopback, private, link-local, shared (carrier NAT), multicast or
-// reserved.
+// reserved, nor an IPv6 form of an IPv4 address that is not public
+// (IPv4-mapped, -compatible, -translated, NAT64, 6to4, Teredo).
 func publicAddr(ip netip.Addr) bool {
 	ip = ip.Unmap()
 	if !ip.IsValid() || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
@@ -78,13 +79,24 @@ func publicAddr(ip netip.Addr) bool {
 			return false
 		}
 	}
+	// A 6to4 address (2002::/16) carries an IPv4 address that relays
+	// reach: it is public only when that address is.
+	if sixToFour.Contains(ip) {
+		b := ip.As16()
+		return publicAddr(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}))
+	}
 	return true
 }
+
+var sixToFour = netip.MustParsePrefix("2002::/16")
 
 var reservedPrefixes = func() []netip.Prefix {
 	var out []netip.Prefix
 	for _, s := range []string{"0.0.0.0/8", "100.64.0.0/10", "192.0.0.0/24", "192.0.2.0/24", "198.18.0.0/15",
-		"198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "2001:db8::/32"} {
+		"198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "2001:db8::/32",
+		// IPv4-compatible (::a.b.c.d, deprecated), IPv4-translated and
+		// Teredo addresses carry an IPv4 address some stacks reach directly.
+		"::/96", "::ffff:0:0:0/96", "2001::/32"} {
 		out = append(out, netip.MustParsePrefix(s))
 	}
 	return out

@@ -594,11 +594,15 @@ func (s *Service) bookSeat(ctx context.Context, c *checked, in Request) (*Create
 		// A second press of the same button gets its hold back; a second
 		// seat for the same address is refused (one seat per attendee, so
 		// each gets their own invitation and links).
-		var prev, prevStatus string
-		err := tx.QueryRowContext(ctx, `SELECT id, status FROM bookings
+		// A stranger who types an attendee's address is told the date is
+		// full, as for any full date, and learns nothing of the attendee.
+		var prev, prevStatus, prevHolder string
+		err := tx.QueryRowContext(ctx, `SELECT id, status, hold_key_hash FROM bookings
 			WHERE email_normalized = $1 AND event_id = $2 AND status IN `+blockingSQL,
-			c.key, e.ID).Scan(&prev, &prevStatus)
+			c.key, e.ID).Scan(&prev, &prevStatus, &prevHolder)
 		switch {
+		case err == nil && !sameHolder(prevHolder, in.HoldKey):
+			return errSoldOut
 		case err == nil && prevStatus == StatusHeld:
 			out.Reused, id = true, prev
 			return addHoldToken(ctx, tx, hash, prev, now)
@@ -607,8 +611,13 @@ func (s *Service) bookSeat(ctx context.Context, c *checked, in Request) (*Create
 		case !errors.Is(err, sql.ErrNoRows):
 			return fmt.Errorf("find a repeated seat: %w", err)
 		}
-		if err := s.checkLimits(ctx, tx, c.key, in.ClientAddr, now); err != nil {
+		if err := s.checkLimits(ctx, tx, c.key, in.ClientAddr, status, now); err != nil {
 			return err
+		}
+		if status == StatusHeld {
+			if err := seatHoldCeiling(ctx, tx, e.ID, now); err != nil {
+				return err
+			}
 		}
 		// The date as it is now: the owner may have moved it since it was
 		// read above, and a seat must never keep the old time.
@@ -637,6 +646,29 @@ func (s *Service) bookSeat(ctx context.Context, c *checked, in Request) (*Create
 		return nil, err
 	}
 	return out, nil
+}
+
+// seatHoldCeiling refuses a new unpaid seat once holds waiting for payment
+// take half of a date's seats (always at least one), so holds never paid
+// cannot sell a date out: the rest go to people who pay at once.
+func seatHoldCeiling(ctx context.Context, tx *sql.Tx, eventID string, now time.Time) error {
+	var seats, held int
+	var first store.NullTime
+	err := tx.QueryRowContext(ctx, `SELECT e.seats,
+		    (SELECT COUNT(*) FROM bookings b WHERE b.event_id = e.id AND b.status = 'held' AND b.expires_at > $2),
+		    (SELECT MIN(b.expires_at) FROM bookings b WHERE b.event_id = e.id AND b.status = 'held' AND b.expires_at > $2)
+		  FROM booking_events e WHERE e.id = $1`, eventID, store.At(now)).Scan(&seats, &held, &first)
+	if err != nil {
+		return fmt.Errorf("count held seats: %w", err)
+	}
+	if held > 0 && held >= max(1, seats/2) {
+		retry := HoldTTL
+		if first.Valid {
+			retry = first.Time.Sub(now)
+		}
+		return errs.New(errs.SoldOut, "Sorry, the seats left on this date are waiting for payment right now. Please try again in a quarter of an hour, or choose another date.").After(retry)
+	}
+	return nil
 }
 
 // eventsFree refuses one-to-one time that a scheduled occurrence takes

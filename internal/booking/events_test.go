@@ -24,7 +24,7 @@ func groupAt(t testing.TB, s *Service, start time.Time, seats int) *Event {
 
 func seatReq(e *Event, mail string) Request {
 	return Request{Type: "group", EventID: e.ID, Name: "Grace Hopper", Email: mail, TimeZone: "Europe/Paris",
-		ClientAddr: "client-" + mail}
+		ClientAddr: "client-" + mail, HoldKey: "browser-of-" + mail}
 }
 
 // Sixty visitors press Buy on the last three seats at once: exactly three
@@ -35,8 +35,12 @@ func TestLastSeatsRaceNeverOversells(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s, _ := newService(t, db, true)
 		e := groupAt(t, s, at(2026, time.January, 14, 10, 0), 10)
-		for i := range 7 { // seven seats go before the rush
-			book(t, s, seatReq(e, email(1000+i)))
+		for i := range 7 { // seven seats are bought before the rush
+			b := book(t, s, seatReq(e, email(1000+i))).Booking
+			if _, _, err := s.ConfirmPaid(context.Background(), Payment{BookingID: b.ID, CheckoutSessionID: "cs_" + b.ID,
+				PaymentIntentID: "pi_" + b.ID, Amount: b.Amount, Currency: b.Currency}); err != nil {
+				t.Fatal(err)
+			}
 		}
 		const n = 60
 		var (
@@ -64,8 +68,8 @@ func TestLastSeatsRaceNeverOversells(t *testing.T) {
 		if won != 3 || codes[errs.SoldOut] != n-3 {
 			t.Fatalf("%d holds and %v refusals, want 3 holds and %d sold_out", won, codes, n-3)
 		}
-		if got := count(t, db, `SELECT COUNT(*) FROM bookings WHERE event_id = $1 AND status = 'held'`, e.ID); got != 10 {
-			t.Fatalf("%d held seats, want 10", got)
+		if got := count(t, db, `SELECT COUNT(*) FROM bookings WHERE event_id = $1 AND status IN ('held', 'confirmed')`, e.ID); got != 10 {
+			t.Fatalf("%d seats taken, want 10", got)
 		}
 		left, err := s.Event(context.Background(), e.ID)
 		if err != nil || left.SeatsLeft != 0 {

@@ -195,7 +195,7 @@ func TestSweepOnTwoInstancesExpiresEachHoldOnce(t *testing.T) {
 		a, clock := newService(t, db, true)
 		b := New(db, Config{Site: site, OwnerEmail: "owner@example.com", Payments: true}, WithClock(clock.Now))
 		for i := range 8 {
-			book(t, a, req("session-15", at(2026, time.January, 7, 9, 0).Add(time.Duration(i)*time.Hour), email(i)))
+			book(t, a, req("session-15", weekday(i, 9, 0), email(i)))
 		}
 		clock.Advance(HoldTTL)
 		var wg sync.WaitGroup
@@ -275,9 +275,7 @@ func TestDatabaseRefusesOverlapWrittenBehindTheServiceBack(t *testing.T) {
 func TestOpenHoldLimitsPerEmailAndClient(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s, clock := newService(t, db, true)
-		slot := func(i int) time.Time {
-			return at(2026, time.January, 12, 9, 0).Add(time.Duration(i) * 45 * time.Minute)
-		}
+		slot := func(i int) time.Time { return weekday(i, 9, 0) }
 		for i := range MaxOpenPerEmail {
 			book(t, s, req("session-15", slot(i), "Squatter@Example.com"))
 			clock.Advance(time.Minute)
@@ -315,7 +313,7 @@ func TestDoubleClickReusesTheHold(t *testing.T) {
 		s, _ := newService(t, db, true)
 		r := req("session-30", at(2026, time.January, 7, 10, 0), "ada@example.com")
 		first := book(t, s, r)
-		if _, err := s.AttachCheckout(ctx, first.Booking.ID, "cs_1", "https://checkout.stripe.com/c/pay/cs_1"); err != nil {
+		if _, err := s.AttachCheckout(ctx, first.Booking.ID, "cs_1", "https://checkout.stripe.com/c/pay/cs_1", ""); err != nil {
 			t.Fatal(err)
 		}
 		again := book(t, s, r)

@@ -53,7 +53,7 @@ func at(y int, m time.Month, d, h, min int) time.Time {
 
 func req(typ string, start time.Time, email string) Request {
 	return Request{Type: typ, Start: start.Format(time.RFC3339), Name: "Ada Lovelace", Email: email,
-		Notes: "Agents, memory and evaluation.", TimeZone: "Europe/London", ClientAddr: "client-" + email}
+		Notes: "Agents, memory and evaluation.", TimeZone: "Europe/London", ClientAddr: "client-" + email, HoldKey: "browser-of-" + email}
 }
 
 func book(t testing.TB, s *Service, r Request) *Created {
@@ -108,4 +108,18 @@ func contains(list []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// weekday is the i-th weekday from Monday 12 January 2026 at hour:minute
+// on the owner's clock: holds spread over days, so the daily ceiling on
+// unpaid holds is not what a test meets.
+func weekday(i, hour, minute int) time.Time {
+	d := at(2026, time.January, 12, hour, minute)
+	for n := 0; n < i; {
+		d = d.AddDate(0, 0, 1)
+		if wd := d.Weekday(); wd != time.Saturday && wd != time.Sunday {
+			n++
+		}
+	}
+	return d
 }

@@ -144,7 +144,8 @@ var statusWords = map[string]string{
 
 // AttachCheckout records the Checkout Session that pays a hold, so that a
 // double click is sent to the same page and the payment finds its booking.
-func (s *Service) AttachCheckout(ctx context.Context, id, sessionID, url string) (*Booking, error) {
+// returnHash is the hash of the session's one-time return id.
+func (s *Service) AttachCheckout(ctx context.Context, id, sessionID, url, returnHash string) (*Booking, error) {
 	return s.change(ctx, id, func(tx *sql.Tx, b *Booking, now time.Time) error {
 		switch {
 		case b.Status != StatusHeld:
@@ -154,8 +155,8 @@ func (s *Service) AttachCheckout(ctx context.Context, id, sessionID, url string)
 		case b.CheckoutSessionID != "":
 			return errs.New(errs.Conflict, "This booking already has a payment page.")
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE bookings SET checkout_session_id = $1, checkout_url = $2, updated_at = $3 WHERE id = $4`,
-			sessionID, url, store.At(now), b.ID)
+		_, err := tx.ExecContext(ctx, `UPDATE bookings SET checkout_session_id = $1, checkout_url = $2, return_hash = $3, updated_at = $4
+			WHERE id = $5`, sessionID, url, returnHash, store.At(now), b.ID)
 		if err != nil {
 			return fmt.Errorf("attach checkout session: %w", err)
 		}
@@ -201,7 +202,7 @@ func refundDue(b *Booking) *Refund {
 // is returned as a refund to make. A payment applied twice changes nothing
 // the second time.
 func (s *Service) ConfirmPaid(ctx context.Context, p Payment) (*Booking, *Refund, error) {
-	st, _, err := s.settings(ctx)
+	st, r, err := s.settings(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -209,7 +210,8 @@ func (s *Service) ConfirmPaid(ctx context.Context, p Payment) (*Booking, *Refund
 	if err != nil {
 		return nil, nil, err
 	}
-	live, err := s.liveSessions(ctx, pre.Start, pre.End, s.now())
+	blocked := r.blocked(pre.Start, pre.End.Sub(pre.Start))
+	live, err := s.liveSessions(ctx, blocked.from, blocked.until, s.now())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -238,12 +240,12 @@ func (s *Service) ConfirmPaid(ctx context.Context, p Payment) (*Booking, *Refund
 		case StatusHeld:
 			return setStatus(ctx, tx, b, now, StatusConfirmed, `, meeting_link = $5, ics_sequence = 0`, st.MeetingLink)
 		case StatusExpired:
-			// A seat's time is its occurrence's; the database's seat rule
-			// decides whether one is left.
-			if b.Start.After(now) && (b.EventID != "" || (&calendar{busy: merge(live)}).free(span{b.Start, b.End})) {
-				_, err := retake(ctx, tx, b, now, st.MeetingLink)
+			free, err := retakeAllowed(ctx, tx, r, b, live, now)
+			if err != nil || !free {
 				return err
 			}
+			_, err = retake(ctx, tx, b, now, st.MeetingLink)
+			return err
 		}
 		return nil
 	})
@@ -258,6 +260,46 @@ func (s *Service) ConfirmPaid(ctx context.Context, p Payment) (*Booking, *Refund
 		return b, nil, nil
 	}
 	return b, refundDue(b), nil
+}
+
+// retakeAllowed runs the checks of a new booking on a lapsed hold whose
+// payment arrived late: its time must still be ahead, and for a one-to-one
+// call free of the owner's calendars and live sessions (live), of group
+// dates scheduled meanwhile, and within the daily maximum. The database's
+// rules (overlap, seats) are checked by retake itself. A seat needs its
+// date still scheduled at the seat's time.
+func retakeAllowed(ctx context.Context, tx *sql.Tx, r *rules, b *Booking, live []span, now time.Time) (bool, error) {
+	if !b.Start.After(now) {
+		return false, nil
+	}
+	if b.EventID != "" {
+		var n int
+		err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM booking_events WHERE id = $1 AND status = 'scheduled' AND start_at = $2`,
+			b.EventID, store.At(b.Start)).Scan(&n)
+		if err != nil {
+			return false, fmt.Errorf("retake seat: %w", err)
+		}
+		return n == 1, nil
+	}
+	blocked := r.blocked(b.Start, b.End.Sub(b.Start))
+	if !(&calendar{busy: merge(live)}).free(blocked) {
+		return false, nil
+	}
+	if err := eventsFree(ctx, tx, blocked); errs.Is(err, errs.SlotTaken) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	if r.maxPerDay > 0 {
+		cal, err := readCalendar(ctx, tx.QueryContext, r, nil, b.Start, b.End, now, b.ID)
+		if err != nil {
+			return false, err
+		}
+		if r.dayFull(cal, b.Start.In(r.loc).Format(time.DateOnly)) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // retake confirms a lapsed hold if the database lets it have its time again;

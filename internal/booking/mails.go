@@ -158,10 +158,18 @@ func (m *mailer) what() string {
 func (m *mailer) price(amount int64) string { return content.FormatMinor(amount, m.b.Currency) }
 
 func (m *mailer) invitation(method, manage string) []mail.Attachment {
+	b := m.b
+	if manage != "" {
+		// The booker's copy (the one with a manage link) leaves out the
+		// notes, for the reason confirmed gives.
+		c := *m.b
+		c.Notes = ""
+		b = &c
+	}
 	return []mail.Attachment{{
 		Filename:    invitationFile,
 		ContentType: "text/calendar; method=" + method + "; charset=UTF-8",
-		Data:        m.s.Invitation(m.b, m.st, method, manage),
+		Data:        m.s.Invitation(b, m.st, method, manage),
 	}}
 }
 
@@ -205,9 +213,9 @@ func (m *mailer) confirmed(wasRequest bool) error {
 	case wasRequest && m.b.Amount > 0:
 		paras = append(paras, fmt.Sprintf("Price: %s. %s will tell you how to pay.", m.price(m.b.Amount), m.st.OwnerName))
 	}
-	if m.b.Notes != "" {
-		paras = append(paras, "What you would like to cover: "+m.b.Notes)
-	}
+	// The booker's notes are not quoted back: a free call is confirmed to
+	// any address typed in the form, and quoting would relay a stranger's
+	// text to it. The booking's page shows them.
 	paras = append(paras, "The invitation is attached: open it to add the call to your calendar.", m.cutoffLine())
 	heading := "Your " + m.s.typeName(m.b.Type) + " is booked"
 	if wasRequest {

@@ -44,14 +44,18 @@ func (s *Service) Reserve(ctx context.Context, in Request) (*Created, error) {
 	if s.pay == nil {
 		return nil, errors.New("reserve: payments are on but no payment service is set")
 	}
-	key := "booking-checkout-" + b.ID + "-" + hashToken(c.Token)[:16]
+	// Stripe's return URLs carry a one-time return id, never a manage
+	// token: the return page exchanges it for one (ExchangeReturn), so no
+	// credential of the booking sits in Stripe's records or its logs.
+	ret, retHash := newToken()
+	key := "booking-checkout-" + b.ID + "-" + retHash[:16]
 	opened, err := s.pay.OpenPaymentCheckout(ctx, billing.PaymentCheckout{
 		Reference:   b.ID,
 		Description: s.typeName(b.Type) + ", " + When(b.Start, b.TimeZone),
 		Amount:      b.Amount, Currency: b.Currency, Email: b.Email,
-		ExpiresAt:  *b.ExpiresAt,
-		SuccessURL: s.ManageURL(b.ID, c.Token),
-		CancelURL:  s.baseURL + "/bookings/" + b.ID + "/checkout-cancelled?token=" + c.Token,
+		ExpiresAt:  s.now().Add(CheckoutTTL),
+		SuccessURL: s.baseURL + "/bookings/" + b.ID + "/paid?r=" + ret,
+		CancelURL:  s.baseURL + "/bookings/" + b.ID + "/checkout-cancelled?r=" + ret,
 		// Each press has its own key (two presses at once may open two
 		// sessions; AttachCheckout keeps one and the other is expired).
 		IdempotencyKey: key,
@@ -65,7 +69,7 @@ func (s *Service) Reserve(ctx context.Context, in Request) (*Created, error) {
 		}
 		return nil, errPaymentDown()
 	}
-	got, err := s.AttachCheckout(ctx, b.ID, opened.ID, opened.URL)
+	got, err := s.AttachCheckout(ctx, b.ID, opened.ID, opened.URL, retHash)
 	if errs.Is(err, errs.Conflict) {
 		// Another press attached its session first: send this one there too
 		// and close the spare.
@@ -94,11 +98,66 @@ func (s *Service) expireQuietly(ctx context.Context, sessionID string) {
 	}
 }
 
+// ExchangeReturn is the Checkout success URL: the one-time return id of the
+// booking's session becomes a new manage token for the page the booker
+// lands on. A second use, a wrong id or an unknown booking get not_found.
+func (s *Service) ExchangeReturn(ctx context.Context, id, ret string) (string, error) {
+	token := ""
+	err := s.write(ctx, s.now(), func(tx *sql.Tx) error {
+		ok, err := useReturn(ctx, tx, id, ret)
+		if err != nil || !ok {
+			return err
+		}
+		token, err = issueToken(ctx, tx, id, s.now())
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	if token == "" {
+		return "", notFoundBooking
+	}
+	return token, nil
+}
+
+// useReturn consumes the return id of a booking's Checkout Session: true
+// once, for the right id.
+func useReturn(ctx context.Context, tx *sql.Tx, id, ret string) (bool, error) {
+	if ret == "" {
+		return false, nil
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE bookings SET return_hash = '' WHERE id = $1 AND return_hash = $2 AND return_hash <> ''`,
+		id, hashToken(ret))
+	if err != nil {
+		return false, fmt.Errorf("use return id of %s: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
 // CancelCheckout is the Checkout cancel URL: the booker left the payment
 // page. The session is expired through Stripe's API (so it can no longer be
 // paid) and the hold released at once. Anything but a hold is left alone.
-func (s *Service) CancelCheckout(ctx context.Context, id, token string) (*Booking, error) {
-	b, err := s.FindByToken(ctx, id, token)
+// The URL carries the session's one-time return id (ret); a manage token
+// is also taken, for sessions opened before return ids existed.
+func (s *Service) CancelCheckout(ctx context.Context, id, ret, token string) (*Booking, error) {
+	var b *Booking
+	var err error
+	if token != "" {
+		b, err = s.FindByToken(ctx, id, token)
+	} else {
+		var ok bool
+		err = s.write(ctx, s.now(), func(tx *sql.Tx) error {
+			ok, err = useReturn(ctx, tx, id, ret)
+			return err
+		})
+		if err == nil && !ok {
+			err = notFoundBooking
+		}
+		if err == nil {
+			b, err = s.Get(ctx, id)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -122,6 +181,19 @@ func (s *Service) CheckoutPaid(ctx context.Context, p billing.CompletedPayment) 
 			return nil
 		}
 		_, err := s.pay.Refund(ctx, p.PaymentIntentID, p.Amount, "booking-refund-session-"+p.CheckoutSessionID)
+		return err
+	}
+	if b, err := s.Get(ctx, p.Reference); err == nil && b.PaidAt == nil &&
+		(p.Amount != b.Amount || !strings.EqualFold(p.Currency, b.Currency)) {
+		// Not the booking's price (a session made elsewhere, or the price
+		// changed in the dashboard): it confirms nothing and goes back
+		// whole, and the delivery is answered, so Stripe stops sending it.
+		s.log.WarnContext(ctx, "booking: payment of another amount, refunding", "booking", b.ID, "session", p.CheckoutSessionID,
+			"paid", p.Amount, "currency", p.Currency, "price", b.Amount)
+		if s.pay == nil || p.PaymentIntentID == "" {
+			return nil
+		}
+		_, err := s.pay.Refund(ctx, p.PaymentIntentID, p.Amount, "booking-refund-amount-"+p.CheckoutSessionID)
 		return err
 	}
 	_, refund, err := s.ConfirmPaid(ctx, Payment{
@@ -213,6 +285,12 @@ func (s *Service) Settle(ctx context.Context, r *Refund) error {
 // A refund Stripe does not take now is retried by SettleOwed; the booking
 // is cancelled either way.
 func (s *Service) CancelAsBooker(ctx context.Context, id, token string) (*Booking, *Refund, error) {
+	// An unpaid hold's Checkout Session is expired first, as when the
+	// booker leaves Checkout, so it cannot be paid after the cancel; a
+	// payment that still slips through is refunded (ConfirmPaid).
+	if pre, err := s.FindByToken(ctx, id, token); err == nil && pre.Status == StatusHeld {
+		s.expireQuietly(ctx, pre.CheckoutSessionID)
+	}
 	b, r, err := s.CancelByBooker(ctx, id, token)
 	return s.settleAfter(ctx, b, r, err)
 }
@@ -290,12 +368,57 @@ func (s *Service) Sweep(ctx context.Context) error {
 		return err
 	}
 	if s.pay != nil {
+		if _, err := s.CloseLapsedCheckouts(ctx); err != nil {
+			s.log.WarnContext(ctx, "booking: Checkout Sessions of lapsed holds not closed yet", "err", err)
+		}
 		if _, err := s.SettleOwed(ctx); err != nil {
 			s.log.WarnContext(ctx, "booking: refunds owed not settled yet", "err", err)
 		}
 	}
 	_, err := s.PlanReminders(ctx)
 	return err
+}
+
+// CloseLapsedCheckouts expires at Stripe the Checkout Session of every hold
+// that ended unpaid (lapsed, left, cancelled), since a session outlives its
+// hold (CheckoutTTL against HoldTTL), and returns how many it closed. A
+// closed session's URL is cleared, which marks it done; a session Stripe
+// does not close now is tried again on the next sweep.
+func (s *Service) CloseLapsedCheckouts(ctx context.Context) (int, error) {
+	if s.pay == nil {
+		return 0, nil
+	}
+	rows, err := s.db.ReadRows(ctx, `SELECT id, checkout_session_id FROM bookings
+		WHERE status IN ('expired', 'cancelled') AND paid_at IS NULL AND checkout_url <> ''
+		  AND checkout_session_id IS NOT NULL AND checkout_session_id <> ''`)
+	if err != nil {
+		return 0, fmt.Errorf("find lapsed checkouts: %w", err)
+	}
+	type lapsed struct{ id, session string }
+	var list []lapsed
+	for rows.Next() {
+		var l lapsed
+		if err := rows.Scan(&l.id, &l.session); err != nil {
+			_ = rows.Close()
+			return 0, fmt.Errorf("find lapsed checkouts: %w", err)
+		}
+		list = append(list, l)
+	}
+	if err := rows.Close(); err != nil {
+		return 0, fmt.Errorf("find lapsed checkouts: %w", err)
+	}
+	n := 0
+	for _, l := range list {
+		if err := s.pay.ExpireCheckout(ctx, l.session); err != nil {
+			return n, err
+		}
+		if _, err := s.db.Write.ExecContext(ctx, `UPDATE bookings SET checkout_url = '' WHERE id = $1 AND checkout_session_id = $2`,
+			l.id, l.session); err != nil {
+			return n, fmt.Errorf("mark checkout closed: %w", err)
+		}
+		n++
+	}
+	return n, nil
 }
 
 // RefundRecord is one refund recorded for a booking.

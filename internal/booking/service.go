@@ -18,20 +18,35 @@ import (
 	"tribe/internal/store"
 )
 
-// HoldTTL is how long a hold keeps its slot while the booker pays. Stripe
-// wants a Checkout Session's expires_at at least 30 minutes after the
-// session is created; the session is created just after the hold, with the
-// hold's expiry, so the hold gets one minute more than that minimum.
-const HoldTTL = 31 * time.Minute
+// HoldTTL is how long a hold keeps its slot while the booker pays: short,
+// so a hold never paid gives its time back soon. Stripe wants a Checkout
+// Session's expires_at at least 30 minutes after its creation, so the
+// session is opened for CheckoutTTL and closed at Stripe by the sweep once
+// its hold lapses (CloseLapsedCheckouts); a payment that still slips
+// through is a late payment, checked like a new booking or refunded.
+const (
+	HoldTTL     = 15 * time.Minute
+	CheckoutTTL = 31 * time.Minute
+)
 
 // The abuse limits: open holds and requests per e-mail address and per
 // client address, so nobody can squat a week of slots.
 const (
 	MaxOpenPerEmail  = 3
 	MaxOpenPerClient = 5
-	MaxReschedules   = 2
-	MaxNotes         = 2000
-	maxRangeDays     = 62
+	// A hold that lapses is not renewed by holding again: one e-mail
+	// address may start MaxHoldStartsPerEmail unpaid holds, one client
+	// (an IPv4 address or an IPv6 /64) MaxHoldStartsPerClient, within
+	// HoldStartWindow.
+	MaxHoldStartsPerEmail  = 4
+	MaxHoldStartsPerClient = 8
+	HoldStartWindow        = 24 * time.Hour
+	// HoldsAlertAt open holds at once warn the owner (Admin → Booking): an
+	// owner's calls are booked a few a day, not ten in half an hour.
+	HoldsAlertAt   = 10
+	MaxReschedules = 2
+	MaxNotes       = 2000
+	maxRangeDays   = 62
 )
 
 // Config is what a Service is made from.

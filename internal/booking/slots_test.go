@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -96,9 +97,9 @@ func TestSlotsAcrossDaylightSavingChanges(t *testing.T) {
 					t.Fatalf("slots\n got %v %v %v\nwant [] %v []", a.Days[0].Slots, a.Days[1].Slots, a.Days[2].Slots, tc.want)
 				}
 				// Each offered time can be booked, and is then gone.
-				for _, slot := range tc.want {
+				for i, slot := range tc.want {
 					start, _ := time.Parse(time.RFC3339, slot)
-					r := req("session-30", start, "dst@example.com")
+					r := req("session-30", start, fmt.Sprintf("dst%d@example.com", i))
 					r.ClientAddr = ""
 					c := book(t, s, r)
 					if !c.Booking.Start.Equal(start) || c.Booking.End.Sub(c.Booking.Start) != 30*time.Minute {

@@ -3,8 +3,9 @@
 // open in a spreadsheet, and the HTTP answer every CSV download goes out as.
 //
 // Formula injection: a spreadsheet runs a cell that starts with = + - or @
-// as a formula, and some programs skip a leading tab or carriage return
-// before looking. Every cell written here that starts with one of those
+// as a formula, and some programs skip a leading tab, carriage return or
+// invisible character before looking, or read full-width ＝ ＋ － ＠ as
+// the ASCII ones. Every cell written here that starts with one of those
 // characters gets a leading apostrophe, which spreadsheets take as "this is
 // text" and hide. Restore undoes exactly that on import, so a file this
 // package wrote reads back as the values that went in.
@@ -16,6 +17,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 )
 
 // Writer writes records. Its cells are neutralised (Safe) and its lines end
@@ -51,13 +53,22 @@ func (w *Writer) Flush() error {
 }
 
 // triggers are the first characters that make a spreadsheet read a cell as
-// a formula (tab and carriage return because some programs skip them first).
-const triggers = "=+-@\t\r"
+// a formula: = + - @, tab and carriage return (some programs skip them
+// first), the invisible characters some programs also skip (byte order
+// mark, zero-width space, non-joiner, joiner, word joiner), and the
+// full-width = + - @ that some programs fold to the ASCII ones.
+const triggers = "=+-@\t\r\uFEFF\u200B\u200C\u200D\u2060\uFF1D\uFF0B\uFF0D\uFF20"
+
+// startsWithTrigger reports whether s begins with one of triggers.
+func startsWithTrigger(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return s != "" && strings.ContainsRune(triggers, r)
+}
 
 // Safe neutralises a cell that a spreadsheet would run as a formula by
 // putting an apostrophe before it; any other cell is returned as it is.
 func Safe(s string) string {
-	if s != "" && strings.IndexByte(triggers, s[0]) >= 0 {
+	if startsWithTrigger(s) {
 		return "'" + s
 	}
 	return s
@@ -67,7 +78,7 @@ func Safe(s string) string {
 // apostrophe followed by a formula character is dropped. A value that really
 // began with such an apostrophe cannot be told apart and loses it.
 func Restore(s string) string {
-	if len(s) >= 2 && s[0] == '\'' && strings.IndexByte(triggers, s[1]) >= 0 {
+	if len(s) >= 2 && s[0] == '\'' && startsWithTrigger(s[1:]) {
 		return s[1:]
 	}
 	return s

@@ -76,3 +76,24 @@ func TestRespondIsAnUncachedAttachmentWithASafeName(t *testing.T) {
 		t.Fatalf("body %q", rec.Body.String())
 	}
 }
+
+// Cells that start with an invisible character some spreadsheets skip
+// (byte order mark, zero-width space) or with a full-width = + - @ that
+// some read as the ASCII one were written as they were: they are
+// neutralised now, and Restore gives back exactly what went in.
+func TestInvisibleAndFullWidthFormulaStartsAreNeutralised(t *testing.T) {
+	for _, cell := range []string{"\uFEFF=1+1", "\u200B=HYPERLINK(\"x\")", "＝1+1", "＋x", "－2", "＠SUM(A1)", "\u2060=1"} {
+		safe := Safe(cell)
+		if safe != "'"+cell {
+			t.Errorf("Safe(%q) = %q, want the apostrophe first", cell, safe)
+		}
+		if got := Restore(safe); got != cell {
+			t.Errorf("Restore(%q) = %q, want %q", safe, got, cell)
+		}
+	}
+	for _, cell := range []string{"a\uFEFF", "x＝y", "'\u00e9t\u00e9", "plain"} {
+		if Safe(cell) != cell || Restore(cell) != cell {
+			t.Errorf("%q changed: Safe %q Restore %q", cell, Safe(cell), Restore(cell))
+		}
+	}
+}

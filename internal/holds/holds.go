@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"tribe/internal/errs"
+	"tribe/internal/ratelimit"
 	"tribe/internal/store"
 )
 
@@ -75,6 +76,9 @@ type Claim struct {
 // from the client address, or too many started by the account lately),
 // whose RetryAfter is when a new hold can be admitted.
 func (r Rule) Admit(ctx context.Context, tx *sql.Tx, c Claim, now time.Time) error {
+	// One client is one IPv4 address or one IPv6 /64, whatever the caller
+	// passed: a network with 2^64 addresses must not get 2^64 allowances.
+	c.Client = ratelimit.AddrKey(c.Client)
 	var confirmed store.NullTime
 	err := tx.QueryRowContext(ctx, `SELECT email_confirmed_at FROM users WHERE id = $1`, c.UserID).Scan(&confirmed)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -146,3 +146,35 @@ func TestHoldRefusalsSayWhenToComeBack(t *testing.T) {
 		}
 	})
 }
+
+// Subscription checkouts counted each full IPv6 address as a client, so a
+// /64 held every seat. The addresses of one /64 are one client now,
+// whatever form the caller passes.
+func TestSeatHoldsCountOneIPv6SlashSixtyFourAsOneClient(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		now := time.Now().UTC().Truncate(time.Second)
+		admit := func(client string) error {
+			id := store.NewID()
+			if _, err := db.Write.ExecContext(ctx,
+				`INSERT INTO users (id, email, email_normalized, password_hash, email_confirmed_at) VALUES ($1, $2, $2, 'x', $3)`,
+				id, id+"@example.org", store.At(now)); err != nil {
+				t.Fatal(err)
+			}
+			return db.Tx(ctx, func(tx *sql.Tx) error {
+				return Seats.Admit(ctx, tx, Claim{ID: store.NewID(), UserID: id, Client: client, Expires: now.Add(31 * time.Minute)}, now)
+			})
+		}
+		for i := range Seats.PerClient {
+			if err := admit("2001:db8:5:6::" + string(rune('a'+i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := admit("2001:db8:5:6:ffff::1"); !errs.Is(err, errs.RateLimited) {
+			t.Fatalf("another address of the same /64: %v", err)
+		}
+		if err := admit("2001:db8:5:7::1"); err != nil {
+			t.Fatalf("the next /64: %v", err)
+		}
+	})
+}

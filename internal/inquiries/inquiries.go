@@ -16,10 +16,12 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"tribe/internal/auth"
 	"tribe/internal/clock"
 	"tribe/internal/errs"
 	"tribe/internal/mail"
 	"tribe/internal/mailaddr"
+	"tribe/internal/ratelimit"
 	"tribe/internal/store"
 )
 
@@ -100,12 +102,20 @@ func (s *Service) check(in Input, now time.Time) (Input, string, error) {
 	if out.Name, err = text("name", "your name", in.Name, MaxName); err != nil {
 		return out, "", err
 	}
+	// The site's one rule for names people see (direction overrides,
+	// invisible-only names).
+	if _, err := auth.CheckName("name", "Your name", MaxName, out.Name); err != nil {
+		return out, "", err
+	}
 	addr, err := mailaddr.Parse(in.Email)
 	if err != nil {
 		return out, "", errs.Field("email", err.Error())
 	}
 	out.Email = addr.Mailbox
 	if out.Company, err = text("company", "your company", in.Company, MaxCompany); err != nil {
+		return out, "", err
+	}
+	if _, err := auth.CheckName("company", "Company", MaxCompany, out.Company); err != nil {
 		return out, "", err
 	}
 	if in.TeamSize < 1 || in.TeamSize > MaxTeamSize {
@@ -148,6 +158,8 @@ func (s *Service) Submit(ctx context.Context, in Input, clientAddr string) (*Inq
 	if err != nil {
 		return nil, fmt.Errorf("inquiry: owner: %w", err)
 	}
+	// One client is an IPv4 address or an IPv6 /64, as every limit keys it.
+	clientAddr = ratelimit.AddrKey(clientAddr)
 	if len(clientAddr) > 64 {
 		clientAddr = clientAddr[:64]
 	}
@@ -167,13 +179,16 @@ func (s *Service) Submit(ctx context.Context, in Input, clientAddr string) (*Inq
 			"What they would like:",
 		}
 		details = append(details, strings.Split(in.Message, "\n\n")...)
+		// The confirmation quotes nothing the sender typed (name, company,
+		// message): the form takes any address, and quoting would relay a
+		// stranger's words to it from the owner's domain.
 		if _, err := mail.Enqueue(ctx, tx, mail.Compose(mail.Content{
 			To: in.Email, Subject: "We received your enterprise inquiry",
-			Heading: "Thank you, " + in.Name,
-			Paragraphs: append([]string{
-				ownerName + " has your inquiry about the enterprise package for " + in.Company + " and will reply to this address, usually within two business days.",
-				"What you sent:",
-			}, details...),
+			Heading: "Thank you for your inquiry",
+			Paragraphs: []string{
+				ownerName + " has received an inquiry about the enterprise package from this address and will reply to it, usually within two business days.",
+				"If you did not send it, you can ignore this message.",
+			},
 			Footer: "You received this because this address was entered in the enterprise inquiry form on " + s.baseURL + ".",
 		})); err != nil {
 			return fmt.Errorf("queue inquiry confirmation: %w", err)

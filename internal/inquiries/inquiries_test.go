@@ -66,7 +66,7 @@ func TestInquiryIsStoredAndBothMailsArrive(t *testing.T) {
 			to[strings.Trim(m.To, "<>")] = m
 		}
 		c, ok := to["grace@fleet.example"]
-		if !ok || c.Subject != "We received your enterprise inquiry" || !strings.Contains(c.Text, "Fleet Analytics") {
+		if !ok || c.Subject != "We received your enterprise inquiry" || strings.Contains(c.Text, "Fleet Analytics") {
 			t.Fatalf("confirmation %+v", got)
 		}
 		o, ok := to["owner@ruv.example"]
@@ -134,6 +134,35 @@ func TestOwnerSetsStatusAndNote(t *testing.T) {
 		}
 		if list, _ := s.List(ctx, StatusNew); len(list) != 0 {
 			t.Fatalf("new list %d", len(list))
+		}
+	})
+}
+
+// The form takes any address, and the confirmation quoted the sender's
+// name, company and message: anyone could have the owner's domain mail
+// their words to anyone. It says only that an inquiry was received.
+func TestInquiryConfirmationQuotesNothingTheSenderTyped(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := newService(db)
+		in := good()
+		in.Name = "Claim your prize"
+		in.Company = "Win big at https://phish.example"
+		in.Message = "Your account is locked: sign in at https://phish.example/login"
+		if _, err := s.Submit(context.Background(), in, "2001:db8:1:2:3:4:5:6"); err != nil {
+			t.Fatal(err)
+		}
+		var body, client string
+		if err := db.Read.QueryRow(`SELECT text_body FROM mail_outbox WHERE to_addr = $1`, "grace@fleet.example").Scan(&body); err != nil {
+			t.Fatal(err)
+		}
+		for _, typed := range []string{"prize", "phish", "locked"} {
+			if strings.Contains(body, typed) {
+				t.Fatalf("the confirmation quotes %q:\n%s", typed, body)
+			}
+		}
+		// The client is kept as every limit keys it: an IPv6 /64.
+		if err := db.Read.QueryRow(`SELECT client_addr FROM inquiries`).Scan(&client); err != nil || client != "2001:db8:1:2::/64" {
+			t.Fatalf("client %q %v", client, err)
 		}
 	})
 }

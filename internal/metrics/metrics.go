@@ -57,6 +57,9 @@ type Sources struct {
 	DB *store.DB
 	// OpenStreams is the number of open live-update streams.
 	OpenStreams func() int
+	// OpenHolds counts the bookings held for payment now: a pile of them
+	// is someone holding the owner's times without paying.
+	OpenHolds func(ctx context.Context) (int, error)
 }
 
 // New builds the metrics and registers the collectors that read src.
@@ -95,6 +98,9 @@ func New(src Sources) *Metrics {
 		m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "tribe_live_update_streams", Help: "Open live-update streams in this process.",
 		}, func() float64 { return float64(src.OpenStreams()) }))
+	}
+	if src.OpenHolds != nil {
+		m.registry.MustRegister(&holdsCollector{count: src.OpenHolds})
 	}
 	return m
 }
@@ -187,4 +193,25 @@ func (c *outboxCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, status := range []string{"pending", "sending", "sent", "failed"} {
 		ch <- prometheus.MustNewConstMetric(outboxDesc, prometheus.GaugeValue, float64(counts[status]), status)
 	}
+}
+
+// holdsCollector reports the bookings waiting for payment at scrape time.
+type holdsCollector struct {
+	count func(ctx context.Context) (int, error)
+}
+
+var holdsDesc = prometheus.NewDesc("tribe_booking_open_holds",
+	"Bookings held for payment now (many at once: someone holding times without paying).", nil, nil)
+
+func (c *holdsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- holdsDesc }
+
+func (c *holdsCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	n, err := c.count(ctx)
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(holdsDesc, err)
+		return
+	}
+	ch <- prometheus.MustNewConstMetric(holdsDesc, prometheus.GaugeValue, float64(n))
 }

@@ -159,10 +159,19 @@ func TestUnsubscribeLinksAreSignedAndTurnOffOneKind(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		payload, mac, _ := strings.Cut(tok, ".")
+		// Links of the first form (readable contents, a dot, their HMAC)
+		// are still honoured, so their forgeries are tried too.
+		key, err := f.svc.signingKey(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		payload := b64.EncodeToString([]byte(KindWeeklyDigest + ":" + ada))
+		mac := b64.EncodeToString(sign(key, KindWeeklyDigest+":"+ada))
 		forged := b64.EncodeToString([]byte(KindWeeklyDigest+":"+bob)) + "." + mac
 		other := b64.EncodeToString([]byte(KindSessionReminders+":"+ada)) + "." + mac
-		for _, bad := range []string{"", "x", payload, payload + ".", forged, other, tok[:len(tok)-2]} {
+		flipped := []byte(tok)
+		flipped[len(flipped)/2] ^= 1
+		for _, bad := range []string{"", "x", payload, payload + ".", forged, other, tok[:len(tok)-2], string(flipped)} {
 			if _, err := f.svc.Unsubscribe(ctx, bad); err == nil {
 				t.Fatalf("token %q was accepted", bad)
 			}
@@ -240,4 +249,41 @@ func TestTwoInstancesOnOnePostgreSQLQueueEachMailOnce(t *testing.T) {
 	if total != 19 || distinct != 19 {
 		t.Fatalf("%d mails (%d distinct), want 19", total, distinct)
 	}
+}
+
+// Unsubscribe links carried the member's id in readable base64. A link is
+// now opaque: neither the id nor the kind can be read from it; a link of
+// the first form, already mailed, still turns its kind off.
+func TestUnsubscribeTokensDoNotRevealTheUserID(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := newFixture(t, db, time.Date(2027, time.January, 10, 9, 0, 0, 0, time.UTC))
+		ada := f.user("ada", "active")
+		tok, err := f.svc.UnsubscribeToken(ctx, ada, KindWeeklyDigest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, part := range strings.Split(tok, ".") {
+			raw, _ := b64.DecodeString(part)
+			if strings.Contains(tok, ada) || strings.Contains(string(raw), ada) || strings.Contains(string(raw), KindWeeklyDigest) {
+				t.Fatalf("token %q reveals its contents", tok)
+			}
+		}
+		if again, _ := f.svc.UnsubscribeToken(ctx, ada, KindWeeklyDigest); again != tok {
+			t.Fatalf("the same link changes: %q then %q", tok, again)
+		}
+		key, err := f.svc.signingKey(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := b64.EncodeToString([]byte(KindLevelReached+":"+ada)) + "." + b64.EncodeToString(sign(key, KindLevelReached+":"+ada))
+		for _, link := range []string{tok, old} {
+			if _, err := f.svc.Unsubscribe(ctx, link); err != nil {
+				t.Fatalf("%q: %v", link, err)
+			}
+		}
+		if a, _ := f.svc.SettingsOf(ctx, ada); a.WeeklyDigest || a.LevelReached || !a.SessionReminders {
+			t.Fatalf("after unsubscribing: %+v", a)
+		}
+	})
 }

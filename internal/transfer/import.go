@@ -225,8 +225,18 @@ func (im *Importer) apply(ctx context.Context, tx *sql.Tx, in row, hash string) 
 			return nil, nil, err
 		}
 	}
+	grant := in.comp && (!before.Complimentary || before.Until != in.untilDay)
+	link := in.customer != "" && before.Customer != in.customer
+	if acct != nil && !acct.Confirmed && (grant || link) {
+		// Whoever made this account never proved the mailbox: a membership
+		// or a Stripe customer given to it now would be theirs, not the
+		// member's (the takeover rule of sign-up).
+		return nil, nil, errs.New(errs.Conflict, "This address has an account whose address was never confirmed, "+
+			"so it may have been made by someone else. Nothing is given to it until the member confirms the address "+
+			"(the link in their confirmation e-mail, or “Forgot password”); import the file again after that.")
+	}
 	var after func()
-	if in.comp && (!before.Complimentary || before.Until != in.untilDay) {
+	if grant {
 		if after, err = im.Billing.CompTx(ctx, tx, id, in.until); err != nil {
 			return nil, nil, err
 		}
@@ -242,7 +252,7 @@ func (im *Importer) apply(ctx context.Context, tx *sql.Tx, in row, hash string) 
 		}
 		ch.Details = append(ch.Details, d)
 	}
-	if in.customer != "" && before.Customer != in.customer {
+	if link {
 		if err := im.Billing.LinkCustomerTx(ctx, tx, id, in.customer); err != nil {
 			return nil, nil, err
 		}

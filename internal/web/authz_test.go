@@ -483,6 +483,10 @@ func TestAuthorization(t *testing.T) {
 				c, _ := freshBooking()
 				return "/bookings/" + c.Booking.ID + "/checkout-cancelled?token=" + c.Token
 			}, want: all(303)},
+			{pattern: "GET /bookings/{id}/paid", path: func() string {
+				c, _ := freshBooking()
+				return "/bookings/" + c.Booking.ID + "/paid?r=not-a-return-id"
+			}, want: all(303)},
 			{pattern: "GET /calendar/bookings/{file}", path: freshFeed, want: all(200)},
 			{pattern: "GET /calendar/bookings/{file}", path: fixed("/calendar/bookings/not-a-real-token-at-all.ics"), want: all(404)},
 			is(at("GET /api/admin/bookings"), adminOnly(200)),

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -147,7 +148,8 @@ func TestPaidBookingFromCheckoutToRefund(t *testing.T) {
 		m := newTestSite(t, db, billingEnv(fake.URL))
 		start := m.freeSlot("session-30", 3, 0)
 		body := bookBody("session-30", start, "ada@example.com")
-		r := m.call(testUser{}, "POST", "/api/bookings", body)
+		browser := m.visitor(t, "")
+		r := browser.do("POST", "/api/bookings", body)
 		if r.status != 201 {
 			t.Fatalf("book: %d %s", r.status, r.body)
 		}
@@ -165,16 +167,25 @@ func TestPaidBookingFromCheckoutToRefund(t *testing.T) {
 		for k, v := range sessions {
 			sid, p = k, v
 		}
+		// The hold is short; the session lives the least Stripe allows and
+		// is closed by the sweep once the hold lapses.
 		expires, _ := time.Parse(time.RFC3339, b["expires_at"].(string))
-		if p.Get("mode") != "payment" || p.Get("metadata[booking_id]") != id || p.Get("expires_at") != fmt.Sprint(expires.Unix()) ||
+		sessionEnd, _ := strconv.ParseInt(p.Get("expires_at"), 10, 64)
+		if held := time.Until(expires); held > 16*time.Minute || held < 14*time.Minute {
+			t.Fatalf("hold of %v", held)
+		}
+		if open := time.Until(time.Unix(sessionEnd, 0)); open < 30*time.Minute || open > 32*time.Minute {
+			t.Fatalf("Checkout Session open for %v", open)
+		}
+		if p.Get("mode") != "payment" || p.Get("metadata[booking_id]") != id ||
 			p.Get("line_items[0][price_data][unit_amount]") != "29900" || p.Get("line_items[0][price_data][currency]") != "usd" ||
-			p.Get("success_url") != "https://ruv.example/bookings/"+id+"?token="+tok ||
-			!strings.HasPrefix(p.Get("cancel_url"), "https://ruv.example/bookings/"+id+"/checkout-cancelled?token=") {
+			!strings.HasPrefix(p.Get("success_url"), "https://ruv.example/bookings/"+id+"/paid?r=") ||
+			!strings.HasPrefix(p.Get("cancel_url"), "https://ruv.example/bookings/"+id+"/checkout-cancelled?r=") {
 			t.Fatalf("Checkout Session parameters %v", p)
 		}
 
-		// A double click: the same hold and the same page.
-		again := m.call(testUser{}, "POST", "/api/bookings", body)
+		// A double click in the same browser: the same hold and the same page.
+		again := browser.do("POST", "/api/bookings", body)
 		if again.status != 201 || again.json["checkout_url"] != r.json["checkout_url"] || len(fake.Sessions()) != 1 {
 			t.Fatalf("second press: %d %v, %d sessions", again.status, again.json["checkout_url"], len(fake.Sessions()))
 		}

@@ -1,9 +1,12 @@
 package web
 
 import (
+	"crypto/rand"
+	"encoding/base64"
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strings"
 	"time"
 
@@ -53,6 +56,7 @@ func (a *bookingAPI) register(g *registrar) error {
 	g.route("GET /api/bookings/{id}/calendar.ics", anyone, a.ics)
 	g.route("POST /api/bookings/{id}/cancel", anyone, a.cancel)
 	g.route("POST /api/bookings/{id}/reschedule", anyone, a.reschedule)
+	g.route("GET /bookings/{id}/paid", anyone, a.checkoutPaid) // the one-time return id is the credential
 	g.route("GET /bookings/{id}/checkout-cancelled", anyone, a.checkoutCancelled)
 
 	g.route("GET /api/admin/bookings", admin, a.list)
@@ -122,8 +126,29 @@ func (a *bookingAPI) slots(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// holdCookie carries the secret of the browser that makes holds: only
+// that browser gets its open hold (and a manage token) back on a repeated
+// press. HttpOnly, so the page's scripts never see it; Strict, so no other
+// site's form can press for it.
+const holdCookie = "tribe_hold"
+
+// holdKey is the browser's hold secret, set now if it has none.
+func (a *bookingAPI) holdKey(w http.ResponseWriter, r *http.Request) string {
+	if c, err := r.Cookie(holdCookie); err == nil && len(c.Value) >= 32 && len(c.Value) <= 64 {
+		return c.Value
+	}
+	var b [32]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	key := base64.RawURLEncoding.EncodeToString(b[:])
+	http.SetCookie(w, &http.Cookie{
+		Name: holdCookie, Value: key, Path: "/api/bookings", MaxAge: 7 * 24 * 3600, HttpOnly: true,
+		Secure: strings.HasPrefix(a.cfg.BaseURL, "https://"), SameSite: http.SameSiteStrictMode,
+	})
+	return key
+}
+
 func (a *bookingAPI) create(w http.ResponseWriter, r *http.Request) error {
-	client := clientIP(r, a.proxies)
+	client := clientKey(r, a.proxies)
 	if err := limited(limitCheck{a.book, client}); err != nil {
 		return err
 	}
@@ -132,7 +157,7 @@ func (a *bookingAPI) create(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	req := booking.Request{Type: in.Type, EventID: in.EventID, Start: in.Start, Name: in.Name, Email: in.Email, Notes: in.Notes,
-		TimeZone: in.TimeZone, ClientAddr: client}
+		TimeZone: in.TimeZone, ClientAddr: client, HoldKey: a.holdKey(w, r)}
 	if p := caller(r); p != nil {
 		req.UserID = p.UserID
 	}
@@ -222,12 +247,31 @@ func (a *bookingAPI) reschedule(w http.ResponseWriter, r *http.Request) error {
 	return a.reply(w, r, b)
 }
 
+// checkoutPaid is Stripe Checkout's success URL: its one-time return id
+// becomes a manage token, and the booker goes on to the booking's page. A
+// used or wrong id goes to the page without one (its mail has the link).
+func (a *bookingAPI) checkoutPaid(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("id")
+	back := "/bookings/" + url.PathEscape(id)
+	token, err := a.booking.ExchangeReturn(r.Context(), id, r.URL.Query().Get("r"))
+	switch {
+	case err == nil:
+		back = a.booking.ManageURL(id, token)
+	case !errs.Is(err, errs.NotFound):
+		a.logger.Error("booking: Checkout success return", "err", err)
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	http.Redirect(w, r, back, http.StatusSeeOther)
+	return nil
+}
+
 // checkoutCancelled is Stripe Checkout's cancel URL: the session is expired
 // and the hold released, then the visitor goes back to the booking page of
-// the type. A wrong token changes nothing and goes to the booking page.
+// the type. A wrong return id changes nothing and goes to the booking page.
 func (a *bookingAPI) checkoutCancelled(w http.ResponseWriter, r *http.Request) error {
 	back := "/booking"
-	b, err := a.booking.CancelCheckout(r.Context(), r.PathValue("id"), manageToken(r))
+	b, err := a.booking.CancelCheckout(r.Context(), r.PathValue("id"), r.URL.Query().Get("r"), manageToken(r))
 	switch {
 	case err == nil:
 		back = "/book/" + b.Type + "?cancelled=1"
@@ -274,7 +318,12 @@ func (a *bookingAPI) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := AdminBookingList{Bookings: make([]AdminBookingView, 0, len(list)), Revenue: MonthRevenue{Month: month, Totals: revenue}}
+	holds, err := a.booking.OpenHolds(r.Context())
+	if err != nil {
+		return err
+	}
+	out := AdminBookingList{Bookings: make([]AdminBookingView, 0, len(list)), Revenue: MonthRevenue{Month: month, Totals: revenue},
+		OpenHolds: holds, HoldsAlert: holds >= booking.HoldsAlertAt}
 	for _, b := range list {
 		v, err := a.adminView(r, b, st, false)
 		if err != nil {

@@ -33,7 +33,7 @@ func (a *inquiriesAPI) register(g *registrar) error {
 }
 
 func (a *inquiriesAPI) submit(w http.ResponseWriter, r *http.Request) error {
-	client := clientIP(r, a.proxies)
+	client := clientKey(r, a.proxies)
 	if err := limited(limitCheck{a.send, client}); err != nil {
 		return err
 	}

@@ -107,7 +107,11 @@ func newServer(o Options) (*server, http.Handler, error) {
 		o.Logger.Warn("the web app is not built into this binary; pages answer 503 until `make build` runs")
 	}
 	svc := o.Services
-	m := metrics.New(metrics.Sources{DB: o.DB, OpenStreams: svc.Hub.Open})
+	src := metrics.Sources{DB: o.DB, OpenStreams: svc.Hub.Open}
+	if svc.Booking != nil {
+		src.OpenHolds = svc.Booking.OpenHolds
+	}
+	m := metrics.New(src)
 	// The AI tools search the one knowledge base of the process, so they
 	// rank with embeddings where it does; the chat offers them to the model
 	// and the MCP server lists and calls the same registry.

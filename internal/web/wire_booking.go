@@ -107,6 +107,10 @@ type RescheduleRequest struct {
 type AdminBookingList struct {
 	Bookings []AdminBookingView `json:"bookings"`
 	Revenue  MonthRevenue       `json:"revenue"`
+	// OpenHolds is how many bookings wait for payment now; HoldsAlert is
+	// true when that many suggest someone holds times without paying.
+	OpenHolds  int  `json:"open_holds"`
+	HoldsAlert bool `json:"holds_alert"`
 }
 
 // MonthRevenue is one month's booking money, per currency.

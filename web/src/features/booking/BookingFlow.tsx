@@ -257,7 +257,7 @@ export function BookingFlow({
               busyLabel={pay ? 'Opening payment…' : 'Sending…'}
               note={
                 pay
-                  ? `You pay ${price} on Stripe's secure page; ${seated ? 'your seat is' : 'the time is'} held for you for 30 minutes while you do.`
+                  ? `You pay ${price} on Stripe's secure page; ${seated ? 'your seat is' : 'the time is'} held for you for 15 minutes while you do.`
                   : free
                     ? 'This session is free: it is confirmed at once and the invitation comes by e-mail.'
                     : `Nothing is charged now. ${siteContent().about.handle} confirms your request by e-mail, and payment (${price}) is arranged after confirmation.`

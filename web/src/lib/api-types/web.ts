@@ -406,6 +406,12 @@ export interface RescheduleRequest {
 export interface AdminBookingList {
   bookings: AdminBookingView[];
   revenue: MonthRevenue;
+  /**
+   * OpenHolds is how many bookings wait for payment now; HoldsAlert is
+   * true when that many suggest someone holds times without paying.
+   */
+  open_holds: number /* int */;
+  holds_alert: boolean;
 }
 /**
  * MonthRevenue is one month's booking money, per currency.

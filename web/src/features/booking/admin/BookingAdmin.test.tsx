@@ -166,3 +166,22 @@ describe('BookingAdmin', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Revoke' })).toBeInTheDocument();
   });
 });
+
+describe('BookingAdmin open holds', { timeout: 20_000 }, () => {
+  it('warns the owner when many bookings wait for payment at once', async () => {
+    renderAdmin([
+      ({ method, url }) =>
+        method === 'GET' && url.pathname === '/api/admin/bookings'
+          ? jsonResponse(200, {
+              bookings: [],
+              revenue: { month: '2026-03', totals: [] },
+              open_holds: 12,
+              holds_alert: true,
+            })
+          : undefined,
+    ]);
+    const alert = await screen.findByText(/12 bookings are waiting for payment right now\./);
+    expect(alert).toHaveAttribute('role', 'alert');
+    expect(alert).toHaveTextContent('someone may be holding your times without paying');
+  });
+});

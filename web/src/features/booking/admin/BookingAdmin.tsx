@@ -40,6 +40,7 @@ export function BookingAdmin() {
         </p>
       </div>
       <Revenue />
+      <OpenHolds />
       <div>
         <h3 className="text-lg font-semibold text-fg">Bookings</h3>
         <div className="mt-3">
@@ -71,6 +72,21 @@ export function BookingAdmin() {
       <OwnerCalendars ownerZone={ownerZone} />
       <BookingFeed ownerZone={ownerZone} />
     </section>
+  );
+}
+
+/** OpenHolds warns the owner when many bookings wait for payment at once. */
+function OpenHolds() {
+  const query = useAdminBookings({ scope: 'upcoming' });
+  const n = query.data?.open_holds ?? 0;
+  if (n === 0) return null;
+  const text = `${n} ${n === 1 ? 'booking is' : 'bookings are'} waiting for payment right now.`;
+  if (!query.data?.holds_alert) return <p className="text-sm text-muted">{text}</p>;
+  return (
+    <p role="alert" className="text-sm text-fg">
+      {text} That is more than usual: someone may be holding your times without paying. Each hold
+      lapses after 15 minutes, and at most half of a day&apos;s time can be held at once.
+    </p>
   );
 }
 
