@@ -149,6 +149,8 @@ func (s *Service) reminderMails(b *Booking, st Settings, r reminder) []addressed
 	booker := []string{"When: " + When(b.Start, b.TimeZone) + "."}
 	if b.MeetingLink != "" {
 		booker = append(booker, "Join the call here: "+b.MeetingLink)
+	} else {
+		booker = append(booker, noRoomLine(st.OwnerName))
 	}
 	if b.Notes != "" {
 		booker = append(booker, "What you would like to cover: "+b.Notes)
@@ -162,6 +164,8 @@ func (s *Service) reminderMails(b *Booking, st Settings, r reminder) []addressed
 	}
 	if b.MeetingLink != "" {
 		owner = append(owner, "Room: "+b.MeetingLink)
+	} else {
+		owner = append(owner, "No room address is set: send "+b.Name+" the link to join.")
 	}
 	bc := mail.Content{To: b.Email, Subject: "Reminder: your " + what + " with " + st.OwnerName + " is " + in,
 		Heading: "Your " + what + " is " + in, Paragraphs: booker}
