@@ -39,12 +39,26 @@ export function BookingAdmin() {
           clock ({ownerZone}).
         </p>
       </div>
+      {settings.data?.room_warning ? (
+        <div
+          role="alert"
+          className="rounded-md border border-term-amber/60 bg-term-amber/10 p-4 text-sm text-fg"
+        >
+          <p>{settings.data.room_warning}</p>
+          <a
+            href="#booking-room"
+            className="mt-2 inline-block text-term-cyan underline underline-offset-4"
+          >
+            Set the room address
+          </a>
+        </div>
+      ) : null}
       <Revenue />
       <div>
         <h3 className="text-lg font-semibold text-fg">Bookings</h3>
         <div className="mt-3">
           {settings.data || settings.isError ? (
-            <BookingsList ownerZone={ownerZone} />
+            <BookingsList ownerZone={ownerZone} roomSet={!!settings.data?.settings.meeting_link} />
           ) : (
             <p className="text-sm text-muted">Loading bookings…</p>
           )}

@@ -29,7 +29,8 @@ const ACTIONS: Record<
   {
     label: string;
     title: string;
-    text: (b: AdminBooking) => string;
+    /** roomSet: the owner has saved a room address, so a confirmation carries a link. */
+    text: (b: AdminBooking, roomSet: boolean) => string;
     done: string;
     danger?: boolean;
   }
@@ -37,8 +38,12 @@ const ACTIONS: Record<
   confirm: {
     label: 'Confirm',
     title: 'Confirm this request?',
-    text: (b) =>
-      `${b.name} gets the confirmation with the calendar invitation and the meeting link. Arrange the payment of ${formatMinor(b.amount, b.currency)} with them.`,
+    text: (b, roomSet) =>
+      `${b.name} gets the confirmation with the calendar invitation and ${
+        roomSet
+          ? 'the link to join the call'
+          : 'a note that you will send the link to join (no room address is set below)'
+      }. Arrange the payment of ${formatMinor(b.amount, b.currency)} with them.`,
     done: 'Booking confirmed',
   },
   decline: {
@@ -88,7 +93,7 @@ export function actionsFor(b: AdminBooking, now: number = Date.now()): AdminActi
 }
 
 /** The bookings list: upcoming, past or cancelled, each with its details and actions. */
-export function BookingsList({ ownerZone }: { ownerZone: string }) {
+export function BookingsList({ ownerZone, roomSet }: { ownerZone: string; roomSet: boolean }) {
   const [scope, setScope] = useState<AdminScope>('upcoming');
   const query = useAdminBookings({ scope });
   const [pending, setPending] = useState<{ booking: AdminBooking; action: AdminAction } | null>(
@@ -156,7 +161,7 @@ export function BookingsList({ ownerZone }: { ownerZone: string }) {
             if (!open) setPending(null);
           }}
           title={ACTIONS[pending.action].title}
-          description={ACTIONS[pending.action].text(pending.booking)}
+          description={ACTIONS[pending.action].text(pending.booking, roomSet)}
           confirmLabel={ACTIONS[pending.action].label}
           danger={ACTIONS[pending.action].danger ?? false}
           busy={run.isPending}
