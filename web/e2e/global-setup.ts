@@ -12,7 +12,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // one made an account first.
   const server = await startTribe('tribe-server.log', {
     TRIBE_ADMIN_EMAILS:
-      'admin@example.test,agent-admin@example.test,showup-admin@example.test,booking-admin@example.test,projects-admin@example.test,data-admin@example.test,seats-admin@example.test,notify-admin@example.test',
+      'admin@example.test,agent-admin@example.test,showup-admin@example.test,booking-admin@example.test,projects-admin@example.test,data-admin@example.test,seats-admin@example.test,notify-admin@example.test,room-admin@example.test',
   });
   process.env.E2E_BASE_URL = server.baseURL;
   return server.stop;

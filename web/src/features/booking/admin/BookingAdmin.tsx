@@ -45,12 +45,15 @@ export function BookingAdmin() {
           className="rounded-md border border-term-amber/60 bg-term-amber/10 p-4 text-sm text-fg"
         >
           <p>{settings.data.room_warning}</p>
-          <a
-            href="#booking-room"
-            className="mt-2 inline-block text-term-cyan underline underline-offset-4"
+          <button
+            type="button"
+            onClick={() =>
+              document.querySelector<HTMLInputElement>('[data-field="meeting_link"]')?.focus()
+            }
+            className="mt-2 text-term-cyan underline underline-offset-4"
           >
             Set the room address
-          </a>
+          </button>
         </div>
       ) : null}
       <Revenue />
