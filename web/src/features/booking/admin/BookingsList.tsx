@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { ExternalLink } from '@/components/ui/external-link';
 import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
@@ -240,6 +241,23 @@ function BookingRow({
           </dd>
           <dt className="font-mono text-dim">To cover</dt>
           <dd className="whitespace-pre-wrap break-words text-fg">{b.notes || '—'}</dd>
+          {b.status === 'confirmed' ? (
+            <>
+              <dt className="font-mono text-dim">Room</dt>
+              <dd className="text-fg">
+                {b.meeting_link ? (
+                  <ExternalLink
+                    href={b.meeting_link}
+                    className="break-all text-term-cyan underline underline-offset-4"
+                  >
+                    {b.meeting_link}
+                  </ExternalLink>
+                ) : (
+                  'none: send them the link to join yourself'
+                )}
+              </dd>
+            </>
+          ) : null}
           <dt className="font-mono text-dim">Booked</dt>
           <dd className="text-fg">{formatInZone(b.created_at, ownerZone)}</dd>
           {b.paid_at ? (
