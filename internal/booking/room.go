@@ -85,9 +85,9 @@ func RoomTemplate(address string) bool { return strings.Contains(address, RoomPl
 
 // roomFor resolves the room b gets on confirmation under st: nothing when
 // no room is configured, the fixed link, or the template filled with a new
-// room value. A seat takes the room of its date's seats confirmed before
-// (the date's row is locked first, so two seats confirmed at once still
-// share one), and a new one only for the date's first.
+// room value. A seat takes the room of its date's seats confirmed before,
+// and a new one only for the date's first: booking writes are serialised
+// (write), so two seats confirmed at once still share one.
 func roomFor(ctx context.Context, tx *sql.Tx, st Settings, b *Booking) (string, error) {
 	if st.MeetingLink == "" {
 		return "", nil
@@ -96,9 +96,6 @@ func roomFor(ctx context.Context, tx *sql.Tx, st Settings, b *Booking) (string, 
 		return b.MeetingLink, nil // confirmed before (a late payment's re-take): keep what was sent
 	}
 	if b.EventID != "" {
-		if _, err := tx.ExecContext(ctx, `UPDATE booking_events SET updated_at = updated_at WHERE id = $1`, b.EventID); err != nil {
-			return "", fmt.Errorf("room of date %s: %w", b.EventID, err)
-		}
 		var link string
 		err := tx.QueryRowContext(ctx, `SELECT meeting_link FROM bookings
 			WHERE event_id = $1 AND id <> $2 AND meeting_link <> '' ORDER BY created_at, id LIMIT 1`, b.EventID, b.ID).Scan(&link)

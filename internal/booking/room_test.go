@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -321,6 +322,39 @@ func TestSeatConfirmationOffersNoRescheduleAndSaysSeat(t *testing.T) {
 		if strings.Contains(strings.ToLower(text), "reschedule") || strings.Contains(text, "booked a call") ||
 			!strings.Contains(text, "View or cancel your seat") || !strings.Contains(text, "booked a seat") {
 			t.Fatalf("seat confirmation:\n%s", text)
+		}
+	})
+}
+
+// Seats of one date confirmed at the same moment still share one room.
+func TestSeatsConfirmedAtOnceShareOneRoom(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		s, clock := newService(t, db, false)
+		setRoom(t, s, "https://meet.jit.si/ruv-{room}")
+		e := groupAt(t, s, at(2026, time.January, 14, 10, 0), 20)
+		var ids []string
+		for i := range 8 {
+			ids = append(ids, book(t, s, seatReq(e, email(i))).Booking.ID)
+		}
+		clock.Advance(time.Second)
+		links := make([]string, len(ids))
+		var wg sync.WaitGroup
+		for i, id := range ids {
+			wg.Go(func() {
+				b, err := s.ConfirmRequest(ctx, id)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				links[i] = b.MeetingLink
+			})
+		}
+		wg.Wait()
+		for _, l := range links {
+			if l != links[0] || !jitsiRoom.MatchString(l) {
+				t.Fatalf("rooms of seats confirmed at once: %v", links)
+			}
 		}
 	})
 }
