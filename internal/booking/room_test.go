@@ -296,6 +296,9 @@ func TestBriefGoesWithTheConfirmationOfABookingMadeLessThan24HoursAhead(t *testi
 		if text := bodyTo(t, db, "owner@example.com", "Brief:"); !strings.Contains(text, "What they wrote when booking") {
 			t.Fatalf("brief:\n%s", text)
 		}
+		if n := count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE subject = 'Brief: Deep Dive with Ada Lovelace tomorrow'`); n != 1 {
+			t.Fatalf("brief's subject does not name its day")
+		}
 		clock.Set(start.Add(-time.Hour))
 		if _, err := s.PlanReminders(ctx); err != nil {
 			t.Fatal(err)
