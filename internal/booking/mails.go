@@ -252,6 +252,10 @@ func (m *mailer) requested() error {
 	if err != nil {
 		return err
 	}
+	asked := "asked for a call"
+	if m.b.EventID != "" {
+		asked = "asked for a seat"
+	}
 	err = m.send(mail.Compose(mail.Content{
 		To: m.b.Email, Subject: "Request received: " + m.what() + " on " + dateOnly(m.b.Start, m.b.TimeZone),
 		Heading: "Your request is with " + m.st.OwnerName,
@@ -261,7 +265,7 @@ func (m *mailer) requested() error {
 			fmt.Sprintf("Price: %s. Payment is arranged after confirmation.", m.price(m.b.Amount)),
 		},
 		Button: &mail.Link{Label: "View or cancel the request", URL: manage},
-		Footer: "You received this because this address asked for a call on " + m.s.baseURL + ".",
+		Footer: "You received this because this address " + asked + " on " + m.s.baseURL + ".",
 	}))
 	if err != nil {
 		return err

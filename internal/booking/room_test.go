@@ -321,6 +321,9 @@ func TestSeatConfirmationOffersNoRescheduleAndSaysSeat(t *testing.T) {
 		if _, err := s.ConfirmRequest(ctx, c.Booking.ID); err != nil {
 			t.Fatal(err)
 		}
+		if text := bodyTo(t, db, "grace@example.com", "Request received:"); strings.Contains(text, "asked for a call") || !strings.Contains(text, "asked for a seat") {
+			t.Fatalf("seat request:\n%s", text)
+		}
 		text := bodyTo(t, db, "grace@example.com", "Confirmed:")
 		if strings.Contains(strings.ToLower(text), "reschedule") || strings.Contains(text, "booked a call") ||
 			!strings.Contains(text, "View or cancel your seat") || !strings.Contains(text, "booked a seat") {
