@@ -103,6 +103,7 @@ test('the owner sets a room template; a call shows its own room inside the join 
   expect(Date.parse(soon) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
   const now = await request(visitor.request, soon, `room-now-${Date.now()}@example.test`);
   const later3 = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+  const laterEmail = `room-later-${Date.now()}@example.test`;
   const later = await request(
     visitor.request,
     (
@@ -112,7 +113,7 @@ test('the owner sets a room template; a call shows its own room inside the join 
         new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10),
       )
     )[0] ?? '',
-    `room-later-${Date.now()}@example.test`,
+    laterEmail,
   );
   for (const b of [now, later]) {
     const res = await api.post(`/api/admin/bookings/${b.id}/confirm`);
@@ -145,6 +146,16 @@ test('the owner sets a room template; a call shows its own room inside the join 
   const adminView = await (await api.get(`/api/admin/bookings/${later.id}`)).json();
   expect(adminView.booking.meeting_link).toMatch(ROOM);
   expect(adminView.booking.meeting_link).not.toBe(room);
+
+  // The owner's details of the booking name its room.
+  await owner.page.reload();
+  await owner.page.getByRole('tab', { name: 'Admin' }).click();
+  const row = section
+    .getByRole('article', { name: /Ada Lovelace, Deep Dive/ })
+    .filter({ hasText: laterEmail });
+  await row.getByRole('button', { name: 'Details' }).click();
+  await expect(row.getByRole('link', { name: adminView.booking.meeting_link })).toBeVisible();
+  await shots.part(owner.page, row, 'admin-booking-room');
 
   await visitor.close();
   await owner.context.close();
