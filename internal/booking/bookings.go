@@ -440,7 +440,10 @@ func (s *Service) insertBooking(ctx context.Context, tx *sql.Tx, st Settings, c 
 		expires = store.NullTime{Time: store.At(now.Add(HoldTTL)), Valid: true}
 	}
 	if r.status == StatusConfirmed {
-		meeting = st.MeetingLink
+		var err error
+		if meeting, err = roomFor(ctx, tx, st, &Booking{ID: r.id, EventID: r.eventID}); err != nil {
+			return err
+		}
 	}
 	var user, event any
 	if in.UserID != "" {

@@ -257,12 +257,26 @@ func (s *Service) briefFor(ctx context.Context, b *Booking, st Settings) (*mail.
 	}
 	m := mail.Compose(mail.Content{
 		To:         st.OwnerEmail,
-		Subject:    "Brief: " + what + " with " + b.Name + " tomorrow",
+		Subject:    "Brief: " + what + " with " + b.Name + " " + briefWhen(b.Start, s.now(), st.TimeZone),
 		Heading:    "Before your " + what + " with " + b.Name,
 		Paragraphs: paragraphs,
-		Footer:     "Sent with the 24-hour reminder of each booking. Only you receive it.",
+		Footer:     "Sent with the 24-hour reminder of each booking, or with its confirmation when it was booked less than 24 hours ahead. Only you receive it.",
 	})
 	return &m, nil
+}
+
+// briefWhen names the day of a call for the brief's subject: "today" or
+// "tomorrow" on the owner's calendar, else its date.
+func briefWhen(start, now time.Time, zone string) string {
+	loc := zoneOr(zone)
+	d := func(t time.Time) string { return t.In(loc).Format(time.DateOnly) }
+	switch d(start) {
+	case d(now):
+		return "today"
+	case d(now.AddDate(0, 0, 1)):
+		return "tomorrow"
+	}
+	return "on " + start.In(loc).Format("Mon 2 Jan")
 }
 
 func (f memberFacts) describe() string {

@@ -724,14 +724,16 @@ func eventReminderPrefix(eventID string) string { return "booking-event-reminder
 // keeps one however many seats there are.
 func (s *Service) eventOwnerReminder(b *Booking, st Settings, r reminder, in string) addressed {
 	what := s.typeName(b.Type)
+	paras := []string{"When: " + When(b.Start, st.TimeZone) + "."}
+	if b.MeetingLink != "" {
+		paras = append(paras, "Room: "+b.MeetingLink)
+	}
+	paras = append(paras, "The attendees are listed with the date in the Admin tab, where you can also write to all of them.")
 	return addressed{who: "owner", key: fmt.Sprintf("%s%s-%d-owner", eventReminderPrefix(b.EventID), r.kind, b.Start.Unix()),
 		Message: mail.Compose(mail.Content{
 			To: st.OwnerEmail, Subject: "Reminder: " + what + " " + in,
-			Heading: what + " " + in,
-			Paragraphs: []string{
-				"When: " + When(b.Start, st.TimeZone) + ".",
-				"The attendees are listed with the date in the Admin tab, where you can also write to all of them.",
-			},
-			Button: &mail.Link{Label: "Open the attendees", URL: s.adminURL()},
+			Heading:    what + " " + in,
+			Paragraphs: paras,
+			Button:     &mail.Link{Label: "Open the attendees", URL: s.adminURL()},
 		})}
 }

@@ -39,6 +39,8 @@ func (s *Service) Invitation(b *Booking, st Settings, method, manageURL string) 
 	}
 	if method == MethodRequest && b.MeetingLink != "" {
 		desc = append(desc, "Join: "+b.MeetingLink)
+	} else if method == MethodRequest {
+		desc = append(desc, noRoomLine(st.OwnerName))
 	}
 	if manageURL != "" && method == MethodRequest {
 		desc = append(desc, "View, reschedule or cancel: "+manageURL)

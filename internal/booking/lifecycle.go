@@ -236,15 +236,22 @@ func (s *Service) ConfirmPaid(ctx context.Context, p Payment) (*Booking, *Refund
 			store.At(now), p.PaymentIntentID, p.CheckoutSessionID, b.ID); err != nil {
 			return fmt.Errorf("record payment: %w", err)
 		}
+		var room string
+		if b.Status == StatusHeld || b.Status == StatusExpired {
+			var err error
+			if room, err = roomFor(ctx, tx, st, b); err != nil {
+				return err
+			}
+		}
 		switch b.Status {
 		case StatusHeld:
-			return setStatus(ctx, tx, b, now, StatusConfirmed, `, meeting_link = $5, ics_sequence = 0`, st.MeetingLink)
+			return setStatus(ctx, tx, b, now, StatusConfirmed, `, meeting_link = $5, ics_sequence = 0`, room)
 		case StatusExpired:
 			free, err := retakeAllowed(ctx, tx, r, b, live, now)
 			if err != nil || !free {
 				return err
 			}
-			_, err = retake(ctx, tx, b, now, st.MeetingLink)
+			_, err = retake(ctx, tx, b, now, room)
 			return err
 		}
 		return nil
@@ -371,7 +378,11 @@ func (s *Service) ConfirmRequest(ctx context.Context, id string) (*Booking, erro
 		case !b.Start.After(now):
 			return errs.New(errs.Conflict, "This request's time has passed; decline it instead.")
 		}
-		return setStatus(ctx, tx, b, now, StatusConfirmed, `, meeting_link = $5, ics_sequence = 0`, st.MeetingLink)
+		room, err := roomFor(ctx, tx, st, b)
+		if err != nil {
+			return err
+		}
+		return setStatus(ctx, tx, b, now, StatusConfirmed, `, meeting_link = $5, ics_sequence = 0`, room)
 	})
 }
 

@@ -196,6 +196,15 @@ func (m *mailer) ownerDetails() []string {
 	return lines
 }
 
+// ownerRoomLine tells the owner where the call is held, or that they must
+// send the link themselves.
+func (m *mailer) ownerRoomLine() string {
+	if m.b.MeetingLink != "" {
+		return "Room: " + m.b.MeetingLink
+	}
+	return "No room address is set in Admin → Booking: send " + m.b.Name + " the link to join yourself."
+}
+
 // confirmed: the invitation (REQUEST, the current sequence) to the booker,
 // with the manage link, and to the owner.
 func (m *mailer) confirmed(wasRequest bool) error {
@@ -206,6 +215,8 @@ func (m *mailer) confirmed(wasRequest bool) error {
 	paras := []string{"When: " + m.bookerWhen() + "."}
 	if m.b.MeetingLink != "" {
 		paras = append(paras, "Join the call here: "+m.b.MeetingLink)
+	} else {
+		paras = append(paras, noRoomLine(m.st.OwnerName))
 	}
 	switch {
 	case m.b.PaidAt != nil:
@@ -221,18 +232,24 @@ func (m *mailer) confirmed(wasRequest bool) error {
 	if wasRequest {
 		heading = m.st.OwnerName + " confirmed your " + m.s.typeName(m.b.Type)
 	}
+	// A seat cannot be moved: its date is the owner's.
+	button, booked := "View, reschedule or cancel", "booked a call"
+	if m.b.EventID != "" {
+		button, booked = "View or cancel your seat", "booked a seat"
+	}
 	err = m.send(withFiles(mail.Compose(mail.Content{
 		To: m.b.Email, Subject: "Confirmed: " + m.what() + " on " + dateOnly(m.b.Start, m.b.TimeZone),
 		Heading: heading, Paragraphs: paras,
-		Button: &mail.Link{Label: "View, reschedule or cancel", URL: manage},
-		Footer: "You received this because this address booked a call on " + m.s.baseURL + ".",
+		Button: &mail.Link{Label: button, URL: manage},
+		Footer: "You received this because this address " + booked + " on " + m.s.baseURL + ".",
 	}), m.invitation(MethodRequest, manage)))
 	if err != nil {
 		return err
 	}
+	owner := append(m.ownerDetails(), m.ownerRoomLine())
 	return m.send(withFiles(mail.Compose(mail.Content{
 		To: m.st.OwnerEmail, Subject: "Booked: " + m.b.Name + ", " + m.what() + " on " + dateOnly(m.b.Start, m.st.TimeZone),
-		Heading: "New booking: " + m.what(), Paragraphs: m.ownerDetails(),
+		Heading: "New booking: " + m.what(), Paragraphs: owner,
 		Button: &mail.Link{Label: "Open bookings", URL: m.s.adminURL()},
 	}), m.invitation(MethodRequest, "")))
 }
@@ -243,6 +260,10 @@ func (m *mailer) requested() error {
 	if err != nil {
 		return err
 	}
+	asked := "asked for a call"
+	if m.b.EventID != "" {
+		asked = "asked for a seat"
+	}
 	err = m.send(mail.Compose(mail.Content{
 		To: m.b.Email, Subject: "Request received: " + m.what() + " on " + dateOnly(m.b.Start, m.b.TimeZone),
 		Heading: "Your request is with " + m.st.OwnerName,
@@ -252,7 +273,7 @@ func (m *mailer) requested() error {
 			fmt.Sprintf("Price: %s. Payment is arranged after confirmation.", m.price(m.b.Amount)),
 		},
 		Button: &mail.Link{Label: "View or cancel the request", URL: manage},
-		Footer: "You received this because this address asked for a call on " + m.s.baseURL + ".",
+		Footer: "You received this because this address " + asked + " on " + m.s.baseURL + ".",
 	}))
 	if err != nil {
 		return err

@@ -72,17 +72,17 @@ func (s *Service) PlanReminders(ctx context.Context) (int, error) {
 	}
 	queued := 0
 	for _, seen := range due {
-		r, ok := dueReminder(seen, now)
-		if !ok {
+		r, remind := dueReminder(seen, now)
+		// brief.go: with the 24-hour reminder, or, for a booking made less
+		// than 24 hours ahead, on the first planning after its confirmation.
+		brief, err := s.briefFor(ctx, seen, st)
+		if err != nil {
+			return queued, wrap("plan reminders", err)
+		}
+		if !remind && brief == nil {
 			continue
 		}
-		var brief *mail.Message // brief.go: with the 24-hour reminder
-		if r.kind == reminders[0].kind {
-			if brief, err = s.briefFor(ctx, seen, st); err != nil {
-				return queued, wrap("plan reminders", err)
-			}
-		}
-		err := s.write(ctx, now, func(tx *sql.Tx) error {
+		err = s.write(ctx, now, func(tx *sql.Tx) error {
 			// Read again under the lock: a cancel or a move that committed
 			// since is seen, and one that comes later drops what is queued.
 			b, err := loadBooking(ctx, tx.QueryRowContext, seen.ID)
@@ -92,7 +92,11 @@ func (s *Service) PlanReminders(ctx context.Context) (int, error) {
 			if b.Status != StatusConfirmed || !b.Start.Equal(seen.Start) {
 				return nil
 			}
-			for _, msg := range s.reminderMails(b, st, r) {
+			var mails []addressed
+			if remind {
+				mails = s.reminderMails(b, st, r)
+			}
+			for _, msg := range mails {
 				key := msg.key
 				if key == "" {
 					key = reminderKey(b, r, msg.who)
@@ -149,6 +153,8 @@ func (s *Service) reminderMails(b *Booking, st Settings, r reminder) []addressed
 	booker := []string{"When: " + When(b.Start, b.TimeZone) + "."}
 	if b.MeetingLink != "" {
 		booker = append(booker, "Join the call here: "+b.MeetingLink)
+	} else {
+		booker = append(booker, noRoomLine(st.OwnerName))
 	}
 	if b.Notes != "" {
 		booker = append(booker, "What you would like to cover: "+b.Notes)
@@ -162,6 +168,8 @@ func (s *Service) reminderMails(b *Booking, st Settings, r reminder) []addressed
 	}
 	if b.MeetingLink != "" {
 		owner = append(owner, "Room: "+b.MeetingLink)
+	} else {
+		owner = append(owner, "No room address is set: send "+b.Name+" the link to join.")
 	}
 	bc := mail.Content{To: b.Email, Subject: "Reminder: your " + what + " with " + st.OwnerName + " is " + in,
 		Heading: "Your " + what + " is " + in, Paragraphs: booker}

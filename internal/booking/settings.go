@@ -32,7 +32,7 @@ type Settings struct {
 	Cutoff       int                            `json:"cutoff_minutes"`
 	OwnerName    string                         `json:"owner_name"`
 	OwnerEmail   string                         `json:"owner_email"`
-	MeetingLink  string                         `json:"meeting_link"`
+	MeetingLink  string                         `json:"meeting_link"` // the room address: a fixed link, or a template with {room} (room.go)
 }
 
 // Override replaces the weekly hours on one date of the owner's calendar:
@@ -93,8 +93,12 @@ type rules struct {
 // Validate checks every field and returns the first problem as a field
 // error naming the JSON path (weekly_hours.monday[1]).
 func (s *Settings) Validate() error {
-	_, err := s.rules()
-	return err
+	if _, err := s.rules(); err != nil {
+		return err
+	}
+	// The room rule is stricter than what rules reads back, so that settings
+	// saved before it (an http:// link) still open the calendar.
+	return checkRoomAddress(s.MeetingLink)
 }
 
 // normalise trims the text fields; Validate and Save call it.
@@ -264,7 +268,7 @@ func (s *Service) settings(ctx context.Context) (Settings, *rules, error) {
 // SaveSettings validates and stores the owner's settings. Bookings already
 // made keep their times and buffers.
 func (s *Service) SaveSettings(ctx context.Context, in Settings) (Settings, error) {
-	if _, err := in.rules(); err != nil {
+	if err := in.Validate(); err != nil {
 		return Settings{}, err
 	}
 	raw, err := json.Marshal(in)

@@ -544,3 +544,19 @@ func TestSetTribeCapacity(t *testing.T) {
 		t.Fatal("a cap of 0 must be refused")
 	}
 }
+
+// Exports write money as the decimal people read, not the stored cents.
+func TestDecimalAmountWritesTheMajorUnit(t *testing.T) {
+	for _, tc := range []struct {
+		amount   int64
+		currency string
+		want     string
+	}{
+		{50000, "USD", "500.00"}, {14950, "usd", "149.50"}, {5, "EUR", "0.05"}, {0, "USD", "0.00"},
+		{-2550, "USD", "-25.50"}, {5000, "JPY", "5000"}, {5000, "jpy", "5000"},
+	} {
+		if got := DecimalAmount(tc.amount, tc.currency); got != tc.want {
+			t.Errorf("DecimalAmount(%d, %q) = %q, want %q", tc.amount, tc.currency, got, tc.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package content
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -93,6 +94,20 @@ func MinorUnits(price float64, currency string) int64 {
 		return int64(price + 0.5)
 	}
 	return int64(price*100 + 0.5)
+}
+
+// DecimalAmount writes an amount in the currency's smallest unit as a plain
+// decimal number in the currency's major unit, for files a spreadsheet
+// reads: 50000 USD is "500.00", 14950 USD "149.50", 5000 JPY "5000".
+func DecimalAmount(amount int64, currency string) string {
+	if zeroDecimal[strings.ToUpper(currency)] {
+		return strconv.FormatInt(amount, 10)
+	}
+	sign := ""
+	if amount < 0 {
+		sign, amount = "-", -amount
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, amount/100, amount%100)
 }
 
 // FormatMinor writes an amount in the currency's smallest unit the way the

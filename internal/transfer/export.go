@@ -8,11 +8,13 @@ package transfer
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"tribe/internal/billing"
 	"tribe/internal/booking"
 	"tribe/internal/community"
+	"tribe/internal/content"
 	"tribe/internal/levels"
 	"tribe/internal/store"
 	"tribe/internal/waitlist"
@@ -33,6 +35,18 @@ func stampPtr(t *time.Time) string {
 		return ""
 	}
 	return stamp(*t)
+}
+
+// money writes a stored amount (the currency's smallest unit) as the
+// decimal number people read: 50000 USD is "500.00", not "50000".
+func money(amount int64, currency string) string { return content.DecimalAmount(amount, currency) }
+
+// ledgerMoney is money, empty for a change without a price (no currency).
+func ledgerMoney(amount int64, currency string) string {
+	if currency == "" && amount == 0 {
+		return ""
+	}
+	return money(amount, currency)
 }
 
 func yesNo(b bool) string {
@@ -81,8 +95,9 @@ func Members(ctx context.Context, bill *billing.Service, lv *levels.Service) (Ta
 	return t, nil
 }
 
-// BookingsHeader names the bookings export's columns; amounts are in the
-// currency's smallest unit (cents).
+// BookingsHeader names the bookings export's columns; amount and refunded
+// are decimal numbers in the currency column's major unit ("500.00" USD),
+// so a spreadsheet sums them as written.
 var BookingsHeader = []string{"id", "type", "status", "start", "end", "name", "email", "notes", "time_zone",
 	"amount", "currency", "refunded", "paid_at", "reschedule_count", "cancelled_by", "created_at"}
 
@@ -91,7 +106,7 @@ func Bookings(ctx context.Context, bk *booking.Service) (Table, error) {
 	t := Table{Header: BookingsHeader}
 	err := bk.Each(ctx, func(b *booking.Booking) error {
 		t.Records = append(t.Records, []string{b.ID, b.Type, b.Status, stamp(b.Start), stamp(b.End), b.Name, b.Email, b.Notes,
-			b.TimeZone, strconv.FormatInt(b.Amount, 10), b.Currency, strconv.FormatInt(b.Refunded, 10), stampPtr(b.PaidAt),
+			b.TimeZone, money(b.Amount, b.Currency), strings.ToUpper(b.Currency), money(b.Refunded, b.Currency), stampPtr(b.PaidAt),
 			strconv.Itoa(b.RescheduleCount), b.CancelledBy, stamp(b.CreatedAt)})
 		return nil
 	})
@@ -118,7 +133,8 @@ func Waitlist(ctx context.Context, db *store.DB) ([]waitlist.Entry, error) {
 }
 
 // LedgerHeader names the membership ledger export's columns, one per
-// column of membership_ledger; amounts are in the currency's smallest unit.
+// column of membership_ledger; amount is a decimal number in the currency
+// column's major unit, empty when the change carries no price.
 var LedgerHeader = []string{"id", "user_id", "seq", "occurred_at", "recorded_at", "source", "status", "subscription_id",
 	"complimentary", "comp_until", "cancel_at_period_end", "amount", "currency", "interval", "interval_count"}
 
@@ -128,7 +144,7 @@ func Ledger(ctx context.Context, db *store.DB) (Table, error) {
 	err := billing.EachLedgerEntry(ctx, db, func(e billing.LedgerEntry) error {
 		rows = append(rows, []string{e.ID, e.UserID, strconv.Itoa(e.Seq), stamp(e.OccurredAt), stamp(e.RecordedAt),
 			e.Source, e.Status, e.SubscriptionID, yesNo(e.Complimentary), stampPtr(e.CompUntil),
-			yesNo(e.CancelAtPeriodEnd), strconv.FormatInt(e.Amount, 10), e.Currency, e.Interval,
+			yesNo(e.CancelAtPeriodEnd), ledgerMoney(e.Amount, e.Currency), strings.ToUpper(e.Currency), e.Interval,
 			strconv.Itoa(e.IntervalCount)})
 		return nil
 	})

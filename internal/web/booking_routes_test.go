@@ -17,6 +17,7 @@ import (
 	ical "github.com/arran4/golang-ical"
 
 	"tribe/internal/billing/billingtest"
+	"tribe/internal/booking"
 	"tribe/internal/mail"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
@@ -521,4 +522,79 @@ func TestBookingPaymentsAgainstStripeMock(t *testing.T) {
 			t.Fatalf("refund recorded from stripe-mock's answer: %s", c.body)
 		}
 	})
+}
+
+// With no room saved Admin warns the owner; with a template each confirmed
+// call has its own room, which its manage page keeps back until the join
+// window (the invitation carries it), shows nobody without the token, and
+// the owner always sees.
+func TestManagePageShowsTheRoomOnlyInTheJoinWindowToTheTokenHolder(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		m := newTestSite(t, db, membersEnv())
+		adminUser := m.user(membersAdminEmail)
+		got := m.call(adminUser, "GET", "/api/admin/booking/settings", nil)
+		if w, _ := got.json["room_warning"].(string); !strings.Contains(w, "No room address is set") {
+			t.Fatalf("no warning without a room: %s", got.body)
+		}
+		st := got.json["settings"].(map[string]any)
+		st["meeting_link"] = "https://meet.jit.si/ruv-{room}{room}"
+		if r := m.call(adminUser, "PUT", "/api/admin/booking/settings", st); r.status != 400 || r.errField() != "meeting_link" || !strings.Contains(r.body, "at most once") {
+			t.Fatalf("two rooms: %d %s", r.status, r.body)
+		}
+		st["meeting_link"] = "https://meet.jit.si/ruv-{room}"
+		r := m.call(adminUser, "PUT", "/api/admin/booking/settings", st)
+		if _, warned := r.json["room_warning"]; r.status != 200 || warned {
+			t.Fatalf("save: %d %s", r.status, r.body)
+		}
+
+		r = m.call(testUser{}, "POST", "/api/bookings", bookBody("session-30", m.freeSlot("session-30", 3, 0), "ada@example.com"))
+		id, tok := r.json["booking"].(map[string]any)["id"].(string), r.json["token"].(string)
+		time.Sleep(2 * time.Millisecond) // the confirmation is a change of its own time
+		if c := m.call(adminUser, "POST", "/api/admin/bookings/"+id+"/confirm", nil); c.status != 200 {
+			t.Fatalf("confirm: %d %s", c.status, c.body)
+		}
+		admin := m.call(adminUser, "GET", "/api/admin/bookings/"+id, nil)
+		link, _ := admin.json["booking"].(map[string]any)["meeting_link"].(string)
+		if !strings.HasPrefix(link, "https://meet.jit.si/ruv-") || len(link) != len("https://meet.jit.si/ruv-")+26 {
+			t.Fatalf("owner's view of the room: %s", admin.body)
+		}
+		page := m.call(testUser{}, "GET", "/api/bookings/"+id+"?token="+tok, nil)
+		b := page.json["booking"].(map[string]any)
+		start, _ := time.Parse(time.RFC3339, b["start"].(string))
+		opens, _ := time.Parse(time.RFC3339, fmt.Sprint(b["room_opens_at"]))
+		if b["room"] != "later" || b["meeting_link"] != nil || !opens.Equal(start.Add(-15*time.Minute)) || strings.Contains(page.body, link) {
+			t.Fatalf("manage page days ahead: %s", page.body)
+		}
+		if c := m.call(testUser{}, "GET", "/api/bookings/"+id+"?token=wrong", nil); c.status < 400 || strings.Contains(c.body, link) {
+			t.Fatalf("without the token: %d %s", c.status, c.body)
+		}
+		if mails := m.mailsTo("ada@example.com", "Confirmed:"); len(mails) != 1 || !strings.Contains(mails[0].text, link) {
+			t.Fatalf("confirmation: %+v", mails)
+		} else if _, ev := invitation(t, mails[0]); prop(ev, ical.ComponentPropertyUrl) != link {
+			t.Fatalf("invitation URL %q", prop(ev, ical.ComponentPropertyUrl))
+		}
+	})
+}
+
+// The room state of a confirmed call at each moment around it.
+func TestRoomStateFollowsTheJoinWindow(t *testing.T) {
+	start := time.Date(2030, time.March, 2, 17, 0, 0, 0, time.UTC)
+	b := &booking.Booking{Start: start, End: start.Add(time.Hour), MeetingLink: "https://meet.jit.si/ruv-abc"}
+	for _, c := range []struct {
+		at          time.Time
+		state, link string
+	}{
+		{start.Add(-time.Hour), "later", ""},
+		{start.Add(-15 * time.Minute), "open", b.MeetingLink},
+		{start.Add(59 * time.Minute), "open", b.MeetingLink},
+		{start.Add(time.Hour), "ended", ""},
+	} {
+		state, _, link := roomState(b, c.at)
+		if state != c.state || link != c.link {
+			t.Errorf("at %v: %s %q, want %s %q", c.at.Sub(start), state, link, c.state, c.link)
+		}
+	}
+	if state, _, _ := roomState(&booking.Booking{Start: start, End: start.Add(time.Hour)}, start); state != "owner" {
+		t.Errorf("without a room: %s", state)
+	}
 }

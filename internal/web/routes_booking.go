@@ -91,9 +91,25 @@ func (a *bookingAPI) view(b *booking.Booking, st booking.Settings) BookingView {
 	case booking.StatusHeld:
 		v.ExpiresAt, v.CheckoutURL = b.ExpiresAt, b.CheckoutURL
 	case booking.StatusConfirmed:
-		v.MeetingLink = b.MeetingLink
+		v.Room, v.RoomOpensAt, v.MeetingLink = roomState(b, now)
 	}
 	return v
+}
+
+// roomState is what the booker's page says of a confirmed call's room: the
+// link only inside the join window (the invitation carries it before),
+// when it opens, or that the owner sends one.
+func roomState(b *booking.Booking, now time.Time) (state string, opens *time.Time, link string) {
+	switch {
+	case !now.Before(b.End):
+		return "ended", nil, ""
+	case b.MeetingLink == "":
+		return "owner", nil, ""
+	case booking.RoomOpen(b, now):
+		return "open", nil, b.MeetingLink
+	}
+	at := b.Start.Add(-booking.JoinEarly).UTC()
+	return "later", &at, ""
 }
 
 func (a *bookingAPI) adminView(r *http.Request, b *booking.Booking, st booking.Settings, refunds bool) (AdminBookingView, error) {
@@ -388,7 +404,7 @@ func (a *bookingAPI) getSettings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, BookingSettingsReply{Settings: st})
+	httpx.WriteJSON(w, http.StatusOK, BookingSettingsReply{Settings: st, RoomWarning: st.RoomWarning()})
 	return nil
 }
 
@@ -401,7 +417,7 @@ func (a *bookingAPI) putSettings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, BookingSettingsReply{Settings: st})
+	httpx.WriteJSON(w, http.StatusOK, BookingSettingsReply{Settings: st, RoomWarning: st.RoomWarning()})
 	return nil
 }
 

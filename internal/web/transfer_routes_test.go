@@ -295,3 +295,28 @@ func TestExportsAreFormulaSafeCSVWithTheirHeaders(t *testing.T) {
 		}
 	})
 }
+
+// Money in the CSV exports was written in cents with no unit ("29900" for
+// a $299 call): a spreadsheet read it as 29,900 dollars. It is a decimal in
+// the currency column's unit.
+func TestCSVExportsWriteMoneyAsDecimalsWithTheCurrency(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		m := newTestSite(t, db, membersEnv())
+		adm := m.user(membersAdminEmail)
+		if r := m.call(testUser{}, "POST", "/api/bookings", bookBody("session-30", m.freeSlot("session-30", 3, 0), "ada@example.com")); r.status != 201 {
+			t.Fatalf("book: %d %s", r.status, r.body)
+		}
+		recs := readCSV(t, m.call(adm, "GET", "/api/admin/export/bookings.csv", nil))
+		col := map[string]int{}
+		for i, h := range recs[0] {
+			col[h] = i
+		}
+		if len(recs) != 2 {
+			t.Fatalf("%d rows", len(recs))
+		}
+		row := recs[1]
+		if row[col["amount"]] != "299.00" || row[col["currency"]] != "USD" || row[col["refunded"]] != "0.00" {
+			t.Fatalf("amount %q currency %q refunded %q, want 299.00 USD 0.00", row[col["amount"]], row[col["currency"]], row[col["refunded"]])
+		}
+	})
+}

@@ -51,7 +51,9 @@ type BookingView struct {
 	PriceText       string     `json:"price_text"`
 	Paid            bool       `json:"paid"`
 	Refunded        int64      `json:"refunded"`
-	MeetingLink     string     `json:"meeting_link,omitempty"`
+	MeetingLink     string     `json:"meeting_link,omitempty"` // to the booker only inside the join window
+	Room            string     `json:"room,omitempty"`         // a confirmed call's room: "open", "later" (see room_opens_at), "owner" (the owner sends the link), "ended"
+	RoomOpensAt     *time.Time `json:"room_opens_at,omitempty"`
 	CheckoutURL     string     `json:"checkout_url,omitempty"`
 	RescheduleCount int        `json:"reschedule_count"`
 	ReschedulesLeft int        `json:"reschedules_left"`
@@ -128,6 +130,8 @@ type AdminBookingReply struct {
 // BookingSettingsReply answers GET and PUT /api/admin/booking/settings.
 type BookingSettingsReply struct {
 	Settings booking.Settings `json:"settings"`
+	// RoomWarning tells the owner that confirmed calls have no room to join.
+	RoomWarning string `json:"room_warning,omitempty"`
 }
 
 // EventList answers GET /api/booking/events and GET /api/admin/booking/events.

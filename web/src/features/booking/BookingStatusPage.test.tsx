@@ -55,6 +55,37 @@ describe('BookingStatusPage', { timeout: 20_000 }, () => {
     );
   });
 
+  it('shows the call link only inside the join window, and says when it comes', async () => {
+    renderPage([
+      bookingRoute(() =>
+        booking({ room: 'later', room_opens_at: '2026-03-10T13:45:00Z', meeting_link: undefined }),
+      ),
+    ]);
+    expect(
+      await screen.findByText(/it also appears here at Tuesday, March 10, 2026 at 9:45\sAM/),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Join the call/ })).not.toBeInTheDocument();
+  });
+
+  it('offers Join the call inside the join window', async () => {
+    renderPage([
+      bookingRoute(() => booking({ room: 'open', meeting_link: 'https://meet.jit.si/ruv-abc' })),
+    ]);
+    expect(await screen.findByRole('link', { name: /Join the call/ })).toHaveAttribute(
+      'href',
+      'https://meet.jit.si/ruv-abc',
+    );
+  });
+
+  it('promises no link when no room is set: the owner sends it', async () => {
+    renderPage([bookingRoute(() => booking({ room: 'owner', meeting_link: undefined }))]);
+    expect(
+      await screen.findByText(/the link to join will be sent by rUv before the call/),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/call link is below/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Join the call/ })).not.toBeInTheDocument();
+  });
+
   it('turns from waiting for payment to confirmed by itself', async () => {
     let reads = 0;
     renderPage([

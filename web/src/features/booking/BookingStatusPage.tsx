@@ -33,6 +33,9 @@ const TONE: Record<BookingStatus, BadgeTone> = {
   no_show: 'neutral',
 };
 
+/** The longest delay a browser timer takes (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** /bookings/{id}?token=…: a booking through its manage link. */
 export function BookingStatusPage({ client }: { client?: QueryClient }) {
   const [own] = useState(() => client ?? createQueryClient());
@@ -66,6 +69,16 @@ function BookingStatusView() {
   });
   const status = query.data?.booking.status;
   useBookingEvents(id, token, status !== undefined && isOpen(status));
+  // The room's link comes inside the join window: read the booking again when it opens.
+  const opensAt = query.data?.booking.room_opens_at;
+  const refetch = query.refetch;
+  useEffect(() => {
+    if (!opensAt) return;
+    const wait = new Date(opensAt).getTime() - Date.now();
+    if (wait > MAX_TIMER_MS) return;
+    const timer = setTimeout(() => void refetch(), Math.max(wait, 0) + 1000);
+    return () => clearTimeout(timer);
+  }, [opensAt, refetch]);
 
   if (token === '' || (query.error instanceof ApiError && query.error.status === 404)) {
     return <NotFound />;
@@ -200,7 +213,7 @@ function BookingDetails({
               Continue to payment
             </a>
           ) : null}
-          {b.status === 'confirmed' && b.meeting_link ? (
+          {b.status === 'confirmed' && b.room === 'open' && b.meeting_link ? (
             <ExternalLink
               href={b.meeting_link}
               className={buttonClasses('primary', 'md', 'self-start')}
@@ -271,12 +284,7 @@ function StatusNote({ booking: b, waitedOut }: { booking: Booking; waitedOut: bo
         </p>
       );
     case 'confirmed':
-      return (
-        <p className="text-sm text-fg">
-          Your session is booked. The invitation is in your e-mail; the call link is below and in
-          the invitation.
-        </p>
-      );
+      return <p className="text-sm text-fg">Your session is booked. {roomText(b)}</p>;
     case 'cancelled':
       return (
         <p className="text-sm text-fg">
@@ -481,4 +489,22 @@ function Reschedule({
       </Card>
     </section>
   );
+}
+
+/** What a confirmed booking's page says of its call link. */
+function roomText(b: Booking): string {
+  switch (b.room) {
+    case 'open':
+      return 'Join the call with the button below; the link is in your invitation too.';
+    case 'later':
+      return `The invitation in your e-mail has the call link; it also appears here at ${
+        b.room_opens_at ? formatInZone(b.room_opens_at, detectTimeZone()) : 'the start'
+      }, 15 minutes before the start.`;
+    case 'owner':
+      return `The invitation is in your e-mail; the link to join will be sent by ${
+        b.owner_name || 'the host'
+      } before the call.`;
+    default:
+      return 'The invitation is in your e-mail.';
+  }
 }

@@ -165,7 +165,7 @@ export interface Settings {
   cutoff_minutes: number /* int */;
   owner_name: string;
   owner_email: string;
-  meeting_link: string;
+  meeting_link: string; // the room address: a fixed link, or a template with {room} (room.go)
 }
 /**
  * Override replaces the weekly hours on one date of the owner's calendar:

@@ -344,7 +344,9 @@ export interface BookingView {
   price_text: string;
   paid: boolean;
   refunded: number /* int64 */;
-  meeting_link?: string;
+  meeting_link?: string; // to the booker only inside the join window
+  room?: string; // a confirmed call's room: "open", "later" (see room_opens_at), "owner" (the owner sends the link), "ended"
+  room_opens_at?: string;
   checkout_url?: string;
   reschedule_count: number /* int */;
   reschedules_left: number /* int */;
@@ -432,6 +434,10 @@ export interface AdminBookingReply {
  */
 export interface BookingSettingsReply {
   settings: booking.Settings;
+  /**
+   * RoomWarning tells the owner that confirmed calls have no room to join.
+   */
+  room_warning?: string;
 }
 /**
  * EventList answers GET /api/booking/events and GET /api/admin/booking/events.

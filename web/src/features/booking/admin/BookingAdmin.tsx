@@ -39,13 +39,30 @@ export function BookingAdmin() {
           clock ({ownerZone}).
         </p>
       </div>
+      {settings.data?.room_warning ? (
+        <div
+          role="alert"
+          className="rounded-md border border-term-amber/60 bg-term-amber/10 p-4 text-sm text-fg"
+        >
+          <p>{settings.data.room_warning}</p>
+          <button
+            type="button"
+            onClick={() =>
+              document.querySelector<HTMLInputElement>('[data-field="meeting_link"]')?.focus()
+            }
+            className="mt-2 text-term-cyan underline underline-offset-4"
+          >
+            Set the room address
+          </button>
+        </div>
+      ) : null}
       <Revenue />
       <OpenHolds />
       <div>
         <h3 className="text-lg font-semibold text-fg">Bookings</h3>
         <div className="mt-3">
           {settings.data || settings.isError ? (
-            <BookingsList ownerZone={ownerZone} />
+            <BookingsList ownerZone={ownerZone} roomSet={!!settings.data?.settings.meeting_link} />
           ) : (
             <p className="text-sm text-muted">Loading bookings…</p>
           )}

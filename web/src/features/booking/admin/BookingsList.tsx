@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { ExternalLink } from '@/components/ui/external-link';
 import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
@@ -29,7 +30,8 @@ const ACTIONS: Record<
   {
     label: string;
     title: string;
-    text: (b: AdminBooking) => string;
+    /** roomSet: the owner has saved a room address, so a confirmation carries a link. */
+    text: (b: AdminBooking, roomSet: boolean) => string;
     done: string;
     danger?: boolean;
   }
@@ -37,8 +39,12 @@ const ACTIONS: Record<
   confirm: {
     label: 'Confirm',
     title: 'Confirm this request?',
-    text: (b) =>
-      `${b.name} gets the confirmation with the calendar invitation and the meeting link. Arrange the payment of ${formatMinor(b.amount, b.currency)} with them.`,
+    text: (b, roomSet) =>
+      `${b.name} gets the confirmation with the calendar invitation and ${
+        roomSet
+          ? 'the link to join the call'
+          : 'a note that you will send the link to join (no room address is set below)'
+      }. Arrange the payment of ${formatMinor(b.amount, b.currency)} with them.`,
     done: 'Booking confirmed',
   },
   decline: {
@@ -88,7 +94,7 @@ export function actionsFor(b: AdminBooking, now: number = Date.now()): AdminActi
 }
 
 /** The bookings list: upcoming, past or cancelled, each with its details and actions. */
-export function BookingsList({ ownerZone }: { ownerZone: string }) {
+export function BookingsList({ ownerZone, roomSet }: { ownerZone: string; roomSet: boolean }) {
   const [scope, setScope] = useState<AdminScope>('upcoming');
   const query = useAdminBookings({ scope });
   const [pending, setPending] = useState<{ booking: AdminBooking; action: AdminAction } | null>(
@@ -156,7 +162,7 @@ export function BookingsList({ ownerZone }: { ownerZone: string }) {
             if (!open) setPending(null);
           }}
           title={ACTIONS[pending.action].title}
-          description={ACTIONS[pending.action].text(pending.booking)}
+          description={ACTIONS[pending.action].text(pending.booking, roomSet)}
           confirmLabel={ACTIONS[pending.action].label}
           danger={ACTIONS[pending.action].danger ?? false}
           busy={run.isPending}
@@ -235,6 +241,23 @@ function BookingRow({
           </dd>
           <dt className="font-mono text-dim">To cover</dt>
           <dd className="whitespace-pre-wrap break-words text-fg">{b.notes || '—'}</dd>
+          {b.status === 'confirmed' ? (
+            <>
+              <dt className="font-mono text-dim">Room</dt>
+              <dd className="text-fg">
+                {b.meeting_link ? (
+                  <ExternalLink
+                    href={b.meeting_link}
+                    className="break-all text-term-cyan underline underline-offset-4"
+                  >
+                    {b.meeting_link}
+                  </ExternalLink>
+                ) : (
+                  'none: send them the link to join yourself'
+                )}
+              </dd>
+            </>
+          ) : null}
           <dt className="font-mono text-dim">Booked</dt>
           <dd className="text-fg">{formatInZone(b.created_at, ownerZone)}</dd>
           {b.paid_at ? (

@@ -326,7 +326,8 @@ function Attendees({ eventId, ownerZone }: { eventId: string; ownerZone: string 
 
 /**
  * A date's new start on the owner's clock and its length. The server moves every seat with it and
- * tells each attendee, with the calendar update for those confirmed.
+ * tells each confirmed or requested attendee; an unpaid hold is not mailed (its payment's
+ * confirmation carries the new time), so it is counted apart.
  */
 function MoveForm({
   event: e,
@@ -339,6 +340,10 @@ function MoveForm({
   ownerZone: string;
   onDone: () => void;
 }) {
+  const attendees = useAttendees(e.id, taken > 0);
+  const seats = attendees.data?.attendees ?? [];
+  const told = seats.filter((a) => a.status === 'confirmed' || a.status === 'requested').length;
+  const holds = seats.filter((a) => a.status === 'held').length;
   const [date, setDate] = useState(() => todayIn(ownerZone, new Date(e.start)));
   const [time, setTime] = useState(() => clockInZone(e.start, ownerZone));
   const [minutes, setMinutes] = useState(String(e.duration));
@@ -349,8 +354,8 @@ function MoveForm({
       onSuccess: (reply) => {
         toast.success(
           'Date moved',
-          taken > 0
-            ? `${formatInZone(reply.event.start, ownerZone)}; ${plural(taken, 'attendee')} told.`
+          told > 0
+            ? `${formatInZone(reply.event.start, ownerZone)}; ${plural(told, 'attendee')} told.`
             : formatInZone(reply.event.start, ownerZone),
         );
         onDone();
@@ -390,9 +395,20 @@ function MoveForm({
       className="mt-3 flex flex-wrap items-end gap-3"
     >
       <p className="w-full text-xs text-dim">
-        {taken > 0
-          ? `${plural(taken, 'attendee')} will get the new time by e-mail.`
-          : 'No seats taken yet.'}
+        {taken === 0
+          ? 'No seats taken yet.'
+          : attendees.isPending
+            ? 'Counting the attendees…'
+            : [
+                told > 0
+                  ? `${plural(told, 'attendee')} will get the new time by e-mail.`
+                  : 'No attendee to tell yet.',
+                holds > 0
+                  ? `${plural(holds, 'unpaid hold')} ${holds === 1 ? 'keeps its seat and is' : 'keep their seats and are'} not mailed: a payment’s confirmation carries the new time.`
+                  : '',
+              ]
+                .filter(Boolean)
+                .join(' ')}
       </p>
       <TextField
         size="sm"

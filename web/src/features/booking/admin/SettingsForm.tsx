@@ -78,7 +78,7 @@ function toSettings(v: Values): BookingSettings {
 
 /**
  * The owner's availability and who they are: zone, weekly hours (several ranges a day), date
- * overrides, step, buffers, notice, window, daily maximum, cut-off, name, address, meeting link.
+ * overrides, step, buffers, notice, window, daily maximum, cut-off, name, address, room address.
  * The server checks every rule; a refused value is shown at its field.
  */
 export function SettingsForm({ initial }: { initial: BookingSettings }) {
@@ -303,25 +303,29 @@ export function SettingsForm({ initial }: { initial: BookingSettings }) {
             />
           )}
         </FormField>
-        <FormField
-          label="Meeting room link"
-          hint="Given to each confirmed booking; only its booker and you see it."
-          error={errorFor('meeting_link')}
-          size="sm"
-          className="sm:col-span-2"
-        >
-          {(control) => (
-            <input
-              {...control}
-              data-field="meeting_link"
-              type="url"
-              placeholder="https://meet.example.com/your-room"
-              value={values.meeting_link}
-              onChange={(e) => change({ ...values, meeting_link: e.target.value })}
-              className={input}
-            />
-          )}
-        </FormField>
+        <div id="booking-room" className="sm:col-span-2">
+          <FormField
+            label="Room address"
+            hint="Where each confirmed call is held: one fixed link (your Zoom or Meet room), or an address with {room}, which each booking fills with its own unguessable value (Jitsi Meet opens a room for any address). It goes in the invitation, the confirmation, the reminders and the booking's page from 15 minutes before the start; only the booker and you see it. Leave it empty to send the link yourself."
+            error={errorFor('meeting_link')}
+            size="sm"
+          >
+            {(control) => (
+              <input
+                {...control}
+                data-field="meeting_link"
+                type="text"
+                inputMode="url"
+                spellCheck={false}
+                autoCapitalize="off"
+                placeholder="https://meet.jit.si/ruv-{room}"
+                value={values.meeting_link}
+                onChange={(e) => change({ ...values, meeting_link: e.target.value })}
+                className={input}
+              />
+            )}
+          </FormField>
+        </div>
       </div>
       <Button type="submit" disabled={save.isPending} className="self-start">
         {save.isPending ? 'Saving…' : 'Save booking settings'}
