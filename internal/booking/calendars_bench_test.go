@@ -85,8 +85,8 @@ func TestCalendarBench(t *testing.T) {
 		t0 := time.Now()
 		b, n, err := expandBusy(data, toronto, lo, hi)
 		took = append(took, time.Since(t0))
-		if err != nil || n != 550 {
-			t.Fatalf("expand: %d events, %v", n, err)
+		if err != nil || n.Events != 550 {
+			t.Fatalf("expand: %d events, %v", n.Events, err)
 		}
 		busy = b
 	}

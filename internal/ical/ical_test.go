@@ -33,7 +33,7 @@ func TestTextParamAndTimes(t *testing.T) {
 	if got := Text("a,b;c\\d\r\ne\x07f"); got != `a\,b\;c\\d\ne`+"f" {
 		t.Errorf("Text = %q", got)
 	}
-	for in, want := range map[string]string{"Ada": "Ada", "Lovelace, Ada": `"Lovelace, Ada"`, `say "hi"`: "say hi", "a:b": `"a:b"`} {
+	for in, want := range map[string]string{"Ada": "Ada", "Lovelace, Ada": `"Lovelace, Ada"`, `say "hi"`: "say ^'hi^'", "a:b": `"a:b"`} {
 		if got := Param(in); got != want {
 			t.Errorf("Param(%q) = %q, want %q", in, got, want)
 		}
