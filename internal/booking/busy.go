@@ -53,7 +53,7 @@ type feedLimits struct {
 // minutes of every day is 5,760 instances in that window).
 var defaultFeedLimits = feedLimits{
 	maxBusy: 20000, maxInWindow: 6000, maxSteps: 50000,
-	maxDepth: 12, maxComponents: 50000, maxZoneSteps: 20000,
+	maxDepth: 12, maxComponents: 50000, maxZoneSteps: 100000,
 	budget: 3 * time.Second,
 }
 
@@ -350,8 +350,8 @@ func propValue(c *ical.Component, name string) string {
 
 // feedReader reads the times of one feed.
 type feedReader struct {
-	calZone zone                      // the calendar's zone: floating times and all-day dates
-	zones   map[string]zone           // by cleaned TZID; nil for one found unknown
+	calZone zone                       // the calendar's zone: floating times and all-day dates
+	zones   map[string]zone            // by cleaned TZID; nil for one found unknown
 	defs    map[string]*ical.Component // the feed's VTIMEZONEs by cleaned TZID
 	lim     feedLimits
 	// The wanted time widened by two days each side, as readings: no
@@ -660,7 +660,7 @@ func expandBusyWithin(data []byte, defaultZone *time.Location, lo, hi time.Time,
 	}
 	if sk.TooDeep > 0 {
 		rep.Skipped += sk.TooDeep
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%d components nested more than %d deep were skipped", sk.TooDeep, lim.maxDepth))
+		rep.Notes = append(rep.Notes, counted(sk.TooDeep, "component", "components")+fmt.Sprintf(" nested more than %d deep skipped", lim.maxDepth))
 	}
 	if sk.OverCount > 0 {
 		rep.Skipped += sk.OverCount
@@ -719,10 +719,10 @@ func expandBusyWithin(data []byte, defaultZone *time.Location, lo, hi time.Time,
 		}
 	}
 	if bad := rep.Skipped - sk.TooDeep - sk.OverCount - sumCounts(unknownZones); bad > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%d events could not be read and were skipped", bad))
+		rep.Notes = append(rep.Notes, counted(bad, "event could not be read and was skipped", "events could not be read and were skipped"))
 	}
 	for _, name := range sortedKeys(unknownZones) {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("unknown time zone %q; %d events skipped", name, unknownZones[name]))
+		rep.Notes = append(rep.Notes, fmt.Sprintf("unknown time zone %q; %s", name, counted(unknownZones[name], "event skipped", "events skipped")))
 	}
 
 	// Overrides by series, in time order.
@@ -748,13 +748,15 @@ func expandBusyWithin(data []byte, defaultZone *time.Location, lo, hi time.Time,
 		x.series(masters[uid], bySeries[uid])
 	}
 	if x.badRules > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%d repeating events have a repeat rule that cannot be read; each counts only its first time", x.badRules))
+		rep.Notes = append(rep.Notes, counted(x.badRules, "repeating event has a repeat rule that cannot be read; it counts only its first time",
+			"repeating events have a repeat rule that cannot be read; each counts only its first time"))
 	}
 	if x.tooOften > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%d repeating events repeat more than %s times in the booking window (or too often to reach it) and were not counted as busy time", x.tooOften, thousands(lim.maxInWindow)))
+		rep.Notes = append(rep.Notes, counted(x.tooOften, "repeating event repeats", "repeating events repeat")+
+			fmt.Sprintf(" more than %s times in the booking window (or too often to reach it) and not counted as busy time", thousands(lim.maxInWindow)))
 	}
 	if x.outOfTime {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("reading the calendar took too long; %d repeating events were not counted as busy time", x.unexpanded))
+		rep.Notes = append(rep.Notes, "reading the calendar took too long; "+counted(x.unexpanded, "repeating event", "repeating events")+" not counted as busy time")
 	}
 	if x.truncated {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("more than %s busy times in the booking window; the later ones were not counted", thousands(lim.maxBusy)))
@@ -853,13 +855,15 @@ func untilOf(text string, start value) (time.Time, bool, error) {
 // holds only overrides of it) with its overrides.
 func (x *expansion) series(master *event, overrides []*event) {
 	f := x.f
+	// Instants are compared as Unix seconds: a time.Time map key holds
+	// its zone, and 13:00Z is 09:00 in New York.
 	var (
-		exAt   = map[time.Time]bool{}
+		exAt   = map[int64]bool{}
 		exDate = map[time.Time]bool{}
 	)
-	replaced := map[time.Time]bool{}
+	replaced := map[int64]bool{}
 	for _, o := range overrides {
-		replaced[o.rid.at] = true
+		replaced[o.rid.at.Unix()] = true
 	}
 	var futures []*event
 	for _, o := range overrides {
@@ -874,13 +878,13 @@ func (x *expansion) series(master *event, overrides []*event) {
 				if v.allDay {
 					exDate[v.wall] = true
 				} else {
-					exAt[v.at] = true
+					exAt[v.at.Unix()] = true
 				}
 			}
 		}
 	}
 	excluded := func(at, wall time.Time) bool {
-		return exAt[at] || exDate[time.Date(wall.Year(), wall.Month(), wall.Day(), 0, 0, 0, 0, time.UTC)]
+		return exAt[at.Unix()] || exDate[time.Date(wall.Year(), wall.Month(), wall.Day(), 0, 0, 0, 0, time.UTC)]
 	}
 	// An override is an instance of its own, unless an EXDATE removed it.
 	for _, o := range overrides {
@@ -890,7 +894,7 @@ func (x *expansion) series(master *event, overrides []*event) {
 		x.add(f.place(o.start, o.length, o.start.wall))
 	}
 	if master == nil || master.c.Prop("RRULE") == nil && master.c.Prop("RDATE") == nil && len(futures) == 0 {
-		if master != nil && master.blocks && !excluded(master.start.at, master.start.wall) && !replaced[master.start.at] {
+		if master != nil && master.blocks && !excluded(master.start.at, master.start.wall) && !replaced[master.start.at.Unix()] {
 			x.add(f.place(master.start, master.length, master.start.wall))
 		}
 		return
@@ -906,7 +910,7 @@ func (x *expansion) series(master *event, overrides []*event) {
 	from, until := f.wallLo.Add(-master.length.span()-reach), f.wallHi.Add(reach)
 
 	walls := []time.Time{master.start.wall}
-	periodLen := map[time.Time]time.Duration{}
+	periodLen := map[time.Time]time.Duration{} // by wall reading, held in UTC
 	// DTSTART is an instance unless every rule ends before it (as the
 	// reference reads it).
 	var lastUntil time.Time
@@ -965,7 +969,7 @@ func (x *expansion) series(master *event, overrides []*event) {
 		}
 		seen[w] = true
 		o := f.place(master.start, master.length, w)
-		if excluded(o.start, w) || replaced[o.start] {
+		if excluded(o.start, w) || replaced[o.start.Unix()] {
 			continue
 		}
 		base := master
@@ -1005,6 +1009,14 @@ func sumCounts(m map[string]int) int {
 		n += v
 	}
 	return n
+}
+
+// counted is "1 thing" or "n things".
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 // thousands writes n with comma separators (20,000).
