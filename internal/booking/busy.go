@@ -614,9 +614,9 @@ func blocks(e *ical.Component) bool {
 
 // essential are the properties that decide an event's busy time: a line
 // of one of them that cannot be read makes the event unreadable; any other
-// unreadable line (an X-APPLE-... parameter a client wrote oddly) is
-// passed over.
-var essential = map[string]bool{"": true, "DTSTART": true, "DTEND": true, "DURATION": true, "RRULE": true,
+// unreadable line (an X-APPLE-... parameter a client wrote oddly, the tail
+// of a badly folded ATTENDEE) is passed over.
+var essential = map[string]bool{"DTSTART": true, "DTEND": true, "DURATION": true, "RRULE": true,
 	"RDATE": true, "EXDATE": true, "RECURRENCE-ID": true, "UID": true, "STATUS": true, "TRANSP": true}
 
 // event is one VEVENT read: a series (or single event) or an override of
@@ -893,7 +893,7 @@ func (x *expansion) series(master *event, overrides []*event) {
 		}
 		x.add(f.place(o.start, o.length, o.start.wall))
 	}
-	if master == nil || master.c.Prop("RRULE") == nil && master.c.Prop("RDATE") == nil && len(futures) == 0 {
+	if master == nil || propValue(master.c, "RRULE") == "" && master.c.Prop("RDATE") == nil && len(futures) == 0 {
 		if master != nil && master.blocks && !excluded(master.start.at, master.start.wall) && !replaced[master.start.at.Unix()] {
 			x.add(f.place(master.start, master.length, master.start.wall))
 		}
@@ -916,6 +916,9 @@ func (x *expansion) series(master *event, overrides []*event) {
 	var lastUntil time.Time
 	open := false
 	for _, p := range master.c.All("RRULE") {
+		if strings.TrimSpace(p.Value) == "" {
+			continue // an empty RRULE (seen in holiday feeds) is no rule
+		}
 		uw, have, err := untilOf(p.Value, master.start)
 		var r *rule
 		if err == nil {

@@ -79,7 +79,6 @@ func checkCause(t *testing.T, c cause) {
 	})
 }
 
-
 func hour(from time.Time, d time.Duration) [2]time.Time { return [2]time.Time{from, from.Add(d)} }
 
 // Google and Thunderbird end a series with UNTIL in UTC whatever zone it
@@ -178,11 +177,11 @@ func TestBusyWindowsLibicalAndStrayZoneNamesAndUnknownZoneOnStatus(t *testing.T)
 			"BEGIN:VEVENT", "UID:u1@test", "DTSTART;TZID=Mars/Olympus_Mons:20260321T100000", "DURATION:PT1H", "END:VEVENT",
 		},
 		want: [][2]time.Time{
-			hour(utc(2026, 3, 16, 9, 0), time.Hour),   // Berlin, CET
-			hour(utc(2026, 3, 17, 16, 0), time.Hour),  // Los Angeles, PDT
-			hour(utc(2026, 3, 18, 10, 0), time.Hour),  // London, GMT
-			hour(utc(2026, 3, 19, 14, 0), time.Hour),  // New York, EDT
-			hour(utc(2026, 3, 20, 4, 30), time.Hour),  // +05:30 by the VTIMEZONE
+			hour(utc(2026, 3, 16, 9, 0), time.Hour),  // Berlin, CET
+			hour(utc(2026, 3, 17, 16, 0), time.Hour), // Los Angeles, PDT
+			hour(utc(2026, 3, 18, 10, 0), time.Hour), // London, GMT
+			hour(utc(2026, 3, 19, 14, 0), time.Hour), // New York, EDT
+			hour(utc(2026, 3, 20, 4, 30), time.Hour), // +05:30 by the VTIMEZONE
 		},
 		notes:   []string{`unknown time zone "Mars/Olympus_Mons"; 1 event skipped`},
 		skipped: 1,

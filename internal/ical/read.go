@@ -151,8 +151,10 @@ func Read(data []byte, lim Limits) (*Component, Skips, error) {
 				return
 			}
 			name := strings.ToUpper(strings.TrimSpace(p.Value))
-			// Close up to the component named; an END naming none of the
-			// open ones is a bad line of the innermost.
+			// Close up to the component named. An END naming none of the
+			// open ones (END:VTOOD for END:VTODO, seen in the wild) closes
+			// the innermost, as calendar clients read it, so the events
+			// after it are not swallowed; never the VCALENDAR itself.
 			for i := len(stack) - 1; i >= 0; i-- {
 				if stack[i].Name == name {
 					for _, open := range stack[i+1:] {
@@ -165,8 +167,8 @@ func Read(data []byte, lim Limits) (*Component, Skips, error) {
 					return
 				}
 			}
-			if len(stack) > 0 && stack[len(stack)-1].Bad == "" {
-				stack[len(stack)-1].Bad = "END:" + name + " without its BEGIN"
+			if len(stack) > 1 {
+				stack = stack[:len(stack)-1]
 			}
 		default:
 			if skipDepth > 0 || len(stack) == 0 {
