@@ -45,6 +45,7 @@ type feedLimits struct {
 	maxDepth      int           // nesting of components
 	maxComponents int           // components in the file
 	maxZoneSteps  int           // changes of offset one VTIMEZONE may define
+	maxZones      int           // VTIMEZONE definitions one feed may have built
 	budget        time.Duration // processor time for the whole expansion
 }
 
@@ -53,7 +54,7 @@ type feedLimits struct {
 // minutes of every day is 5,760 instances in that window).
 var defaultFeedLimits = feedLimits{
 	maxBusy: 20000, maxInWindow: 6000, maxSteps: 50000,
-	maxDepth: 12, maxComponents: 50000, maxZoneSteps: 100000,
+	maxDepth: 12, maxComponents: 50000, maxZoneSteps: 100000, maxZones: 50,
 	budget: 3 * time.Second,
 }
 
@@ -151,7 +152,7 @@ func parseOffset(s string) (int, error) {
 
 // defineZone builds a zone from a VTIMEZONE's STANDARD and DAYLIGHT
 // observances, with their changes up to until.
-func defineZone(tz *ical.Component, until time.Time, lim feedLimits) (*definedZone, error) {
+func defineZone(tz *ical.Component, until time.Time, lim feedLimits, deadline time.Time) (*definedZone, error) {
 	z := &definedZone{}
 	first := time.Time{}
 	for _, o := range tz.Components {
@@ -186,7 +187,7 @@ func defineZone(tz *ical.Component, until time.Time, lim feedLimits) (*definedZo
 			if err != nil {
 				return nil, err
 			}
-			occ, err := r.between(time.Time{}, until, lim.maxZoneSteps, lim.maxZoneSteps, time.Time{})
+			occ, err := r.between(time.Time{}, until, lim.maxZoneSteps, lim.maxZoneSteps, deadline)
 			if err != nil {
 				return nil, err
 			}
@@ -321,7 +322,7 @@ func (r *rule) between(from, until time.Time, inWindow, steps int, deadline time
 	var out []time.Time
 	next := r.r.Iterator()
 	for n := 0; ; n++ {
-		if n%256 == 255 && !deadline.IsZero() && time.Now().After(deadline) {
+		if n%64 == 63 && !deadline.IsZero() && time.Now().After(deadline) {
 			return nil, errOutOfTime
 		}
 		t, ok := next()
@@ -358,6 +359,9 @@ type feedReader struct {
 	// zone is that far from UTC.
 	wallLo, wallHi time.Time
 	deadline       time.Time
+	outOfTime      bool // a zone's definition ran past the deadline
+	built          int  // VTIMEZONE definitions built
+	looked         int  // zone names looked up
 }
 
 // value is one read DATE or DATE-TIME: an instant, or for a DATE a date.
@@ -395,6 +399,9 @@ func (f *feedReader) zoneNamed(raw string) (zone, error) {
 	id := cleanTZID(raw)
 	if z, ok := f.zones[id]; ok {
 		if z == nil {
+			if f.outOfTime {
+				return nil, errOutOfTime
+			}
 			return nil, unknownZoneError{id}
 		}
 		return z, nil
@@ -402,21 +409,34 @@ func (f *feedReader) zoneNamed(raw string) (zone, error) {
 	z := f.lookupZone(id)
 	f.zones[id] = z
 	if z == nil {
+		if f.outOfTime {
+			return nil, errOutOfTime
+		}
 		return nil, unknownZoneError{id}
 	}
 	return z, nil
 }
 
 func (f *feedReader) lookupZone(id string) zone {
-	if id == "" {
+	// Looking a name up reads the time-zone database: a feed naming
+	// thousands of zones gets the first maxZones*4 looked up.
+	if f.looked++; id == "" || f.looked > 4*f.lim.maxZones {
 		return nil
 	}
 	if loc, err := content.LoadZone(id); err == nil {
 		return ianaZone{loc}
 	}
-	if def, ok := f.defs[id]; ok {
-		if z, err := defineZone(def, f.wallHi, f.lim); err == nil {
+	if def, ok := f.defs[id]; ok && f.built < f.lim.maxZones {
+		// Each definition costs its rules' expansion: a feed of
+		// thousands of zones of its own is hostile, and past the cap its
+		// zones are unknown (and said so).
+		f.built++
+		z, err := defineZone(def, f.wallHi, f.lim, f.deadline)
+		if err == nil {
 			return z
+		}
+		if errors.Is(err, errOutOfTime) {
+			f.outOfTime = true
 		}
 	}
 	if name, ok := ical.WindowsZone(id); ok {
@@ -684,6 +704,7 @@ func expandBusyWithin(data []byte, defaultZone *time.Location, lo, hi time.Time,
 	// Read every event, keeping of two versions of one instance (or of one
 	// series) the newer.
 	unknownZones := map[string]int{}
+	lateEvents := 0 // events whose zone could not be defined within the budget
 	var order []string
 	masters := map[string]*event{}
 	overrides := map[string]*event{}
@@ -694,8 +715,11 @@ func expandBusyWithin(data []byte, defaultZone *time.Location, lo, hi time.Time,
 		e, err := f.readEvent(c)
 		if err != nil {
 			var uz unknownZoneError
-			if errors.As(err, &uz) {
+			switch {
+			case errors.As(err, &uz):
 				unknownZones[uz.name]++
+			case errors.Is(err, errOutOfTime):
+				lateEvents++
 			}
 			rep.Skipped++
 			continue
@@ -718,10 +742,22 @@ func expandBusyWithin(data []byte, defaultZone *time.Location, lo, hi time.Time,
 			masters[e.uid] = e
 		}
 	}
-	if bad := rep.Skipped - sk.TooDeep - sk.OverCount - sumCounts(unknownZones); bad > 0 {
+	if lateEvents > 0 {
+		rep.Notes = append(rep.Notes, "reading the calendar's time zones took too long; "+counted(lateEvents, "event skipped", "events skipped"))
+	}
+	if bad := rep.Skipped - sk.TooDeep - sk.OverCount - sumCounts(unknownZones) - lateEvents; bad > 0 {
 		rep.Notes = append(rep.Notes, counted(bad, "event could not be read and was skipped", "events could not be read and were skipped"))
 	}
-	for _, name := range sortedKeys(unknownZones) {
+	names := sortedKeys(unknownZones)
+	for i, name := range names {
+		if i == 5 {
+			rest := 0
+			for _, n := range names[i:] {
+				rest += unknownZones[n]
+			}
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%d more unknown time zones; %s", len(names)-i, counted(rest, "event skipped", "events skipped")))
+			break
+		}
 		rep.Notes = append(rep.Notes, fmt.Sprintf("unknown time zone %q; %s", name, counted(unknownZones[name], "event skipped", "events skipped")))
 	}
 
@@ -741,6 +777,12 @@ func expandBusyWithin(data []byte, defaultZone *time.Location, lo, hi time.Time,
 
 	x := expansion{f: f, lo: lo, hi: hi, lim: lim}
 	for _, uid := range order {
+		// One call of the recurrence library can take a good part of a
+		// second (a rule that never matches is searched to the year
+		// 9999), so the budget is checked before every series too.
+		if !x.outOfTime && time.Now().After(f.deadline) {
+			x.outOfTime = true
+		}
 		if x.outOfTime {
 			x.unexpanded++
 			continue
@@ -977,11 +1019,10 @@ func (x *expansion) series(master *event, overrides []*event) {
 		}
 		base := master
 		// The latest THISANDFUTURE override before this instance moves it
-		// by its own shift and gives it its length and state.
-		for _, fut := range futures {
-			if fut.rid.at.Before(o.start) {
-				base = fut
-			}
+		// by its own shift and gives it its length and state (futures are
+		// in time order: a binary search, not a scan per instance).
+		if i := sort.Search(len(futures), func(i int) bool { return !futures[i].rid.at.Before(o.start) }); i > 0 {
+			base = futures[i-1]
 		}
 		if base != master {
 			if base.start.zone != nil && base.start.zone == master.start.zone && base.rid.zone == master.start.zone {
