@@ -817,6 +817,15 @@ func (f *feedReader) readEvent(c *ical.Component) (*event, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p := c.Prop("DTEND"); p != nil {
+		// An end in a zone that cannot be placed would leave the event
+		// with no length, blocking nothing without a word.
+		if _, err := f.read(p); err != nil {
+			if uz := (unknownZoneError{}); errors.As(err, &uz) || errors.Is(err, errOutOfTime) {
+				return nil, err
+			}
+		}
+	}
 	e := &event{c: c, uid: strings.TrimSpace(propValue(c, "UID")), start: start, blocks: blocks(c)}
 	e.length = f.length(c, start)
 	e.seq, _ = strconv.Atoi(strings.TrimSpace(propValue(c, "SEQUENCE")))

@@ -175,6 +175,8 @@ func TestBusyWindowsLibicalAndStrayZoneNamesAndUnknownZoneOnStatus(t *testing.T)
 			"DURATION:PT1H", "END:VEVENT",
 			"BEGIN:VEVENT", "UID:v1@test", `DTSTART;TZID="Custom India":20260320T100000`, "DURATION:PT1H", "END:VEVENT",
 			"BEGIN:VEVENT", "UID:u1@test", "DTSTART;TZID=Mars/Olympus_Mons:20260321T100000", "DURATION:PT1H", "END:VEVENT",
+			// Only its end in an unknown zone: no length to guess either.
+			"BEGIN:VEVENT", "UID:u2@test", "DTSTART:20260322T100000Z", "DTEND;TZID=Nowhere/Land:20260322T110000", "END:VEVENT",
 		},
 		want: [][2]time.Time{
 			hour(utc(2026, 3, 16, 9, 0), time.Hour),  // Berlin, CET
@@ -183,8 +185,8 @@ func TestBusyWindowsLibicalAndStrayZoneNamesAndUnknownZoneOnStatus(t *testing.T)
 			hour(utc(2026, 3, 19, 14, 0), time.Hour), // New York, EDT
 			hour(utc(2026, 3, 20, 4, 30), time.Hour), // +05:30 by the VTIMEZONE
 		},
-		notes:   []string{`unknown time zone "Mars/Olympus_Mons"; 1 event skipped`},
-		skipped: 1,
+		notes:   []string{`unknown time zone "Mars/Olympus_Mons"; 1 event skipped`, `unknown time zone "Nowhere/Land"; 1 event skipped`},
+		skipped: 2,
 	})
 }
 
