@@ -354,3 +354,20 @@ func TestBusyExpansionBudgetStopsAndSays(t *testing.T) {
 		t.Fatalf("notes %q, busy %d", rep.Notes, len(busy))
 	}
 }
+
+// Every VTIMEZONE of a feed costs the expansion of its rules: 12,000 zones
+// of their own, each used, took seconds. At most 50 definitions are built;
+// the events of the others are skipped as in an unknown zone, and said so.
+func TestBusyZoneDefinitionsCap(t *testing.T) {
+	var lines []string
+	for i := range 60 {
+		lines = append(lines, "BEGIN:VTIMEZONE", fmt.Sprintf("TZID:Own %02d", i), "BEGIN:STANDARD", "DTSTART:19700101T000000",
+			"TZOFFSETFROM:+0100", "TZOFFSETTO:+0100", "END:STANDARD", "END:VTIMEZONE",
+			"BEGIN:VEVENT", fmt.Sprintf("UID:own%d", i), fmt.Sprintf("DTSTART;TZID=Own %02d:20260305T100000", i), "DURATION:PT1H", "END:VEVENT")
+	}
+	busy, rep := expandHostile(t, icsFile(lines...))
+	if rep.Events != 50 || rep.Skipped != 10 || !hasNote(rep, "5 more unknown time zones; 5 events skipped") ||
+		!hasSpan(busy, utc(2026, 3, 5, 9, 0), utc(2026, 3, 5, 10, 0)) {
+		t.Fatalf("events %d, skipped %d, notes %q, busy %v", rep.Events, rep.Skipped, rep.Notes, busy)
+	}
+}
