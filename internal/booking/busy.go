@@ -220,8 +220,9 @@ func defineZone(tz *ical.Component, until time.Time, lim feedLimits, deadline ti
 func parseWall(v string) (wall time.Time, utc bool, err error) {
 	v = strings.TrimSpace(v)
 	switch {
-	case len(v) == 8:
-		wall, err = time.Parse("20060102", v)
+	case len(v) == 8, len(v) == 9 && (v[8] == 'Z' || v[8] == 'z'):
+		// A date; Google's birthday calendar writes some with a Z.
+		wall, err = time.Parse("20060102", v[:8])
 	case len(v) == 15:
 		wall, err = time.Parse("20060102T150405", v)
 	case len(v) == 16 && (v[15] == 'Z' || v[15] == 'z'):
@@ -255,8 +256,14 @@ func newRule(text string, dtstart, untilWall time.Time, haveUntil bool, horizon 
 	for part := range strings.SplitSeq(strings.TrimPrefix(strings.TrimSpace(text), "RRULE:"), ";") {
 		k, v, _ := strings.Cut(part, "=")
 		k = strings.ToUpper(strings.TrimSpace(k))
+		// Outlook writes BYDAY=MO, TU, WE: the spaces mean nothing.
+		v = strings.ReplaceAll(v, " ", "")
 		switch {
 		case k == "":
+			continue
+		case k == "RSCALE" && strings.EqualFold(v, "GREGORIAN"), k == "SKIP":
+			// RFC 7529: the Gregorian scale is ours already; SKIP differs
+			// from RFC 5545's reading only for dates a month lacks.
 			continue
 		case k == "UNTIL" && haveUntil:
 			continue
@@ -264,7 +271,7 @@ func newRule(text string, dtstart, untilWall time.Time, haveUntil bool, horizon 
 			// A negative COUNT (seen in the wild) means no count.
 			continue
 		}
-		parts = append(parts, k+"="+strings.TrimSpace(v))
+		parts = append(parts, k+"="+v)
 	}
 	opt, err := rrule.StrToROptionInLocation(strings.Join(parts, ";"), time.UTC)
 	if err != nil {
@@ -392,8 +399,9 @@ func cleanTZID(id string) string {
 
 // zoneNamed places a TZID: an IANA zone; the feed's own VTIMEZONE of that
 // name; a Windows zone id (through CLDR's table); a libical name such as
-// /freeassociation.sourceforge.net/Tzfile/Europe/London or
-// /mozilla.org/20070129_1/America/New_York (its IANA tail). Anything else
+// /freeassociation.sourceforge.net/Tzfile/Europe/London,
+// /mozilla.org/20070129_1/America/New_York or /Europe/Stockholm (its IANA
+// tail). Anything else
 // is an unknownZoneError: never the owner's zone, which would be hours off.
 func (f *feedReader) zoneNamed(raw string) (zone, error) {
 	id := cleanTZID(raw)
@@ -446,7 +454,7 @@ func (f *feedReader) lookupZone(id string) zone {
 	}
 	if strings.HasPrefix(id, "/") {
 		segs := strings.Split(strings.Trim(id, "/"), "/")
-		for i := 1; i < len(segs); i++ {
+		for i := range segs {
 			if loc, err := content.LoadZone(strings.Join(segs[i:], "/")); err == nil {
 				return ianaZone{loc}
 			}
@@ -471,7 +479,7 @@ func (f *feedReader) readOne(p *ical.Property, v string) (value, error) {
 	if utc {
 		return value{at: wall, wall: wall}, nil
 	}
-	if len(strings.TrimSpace(v)) == 8 {
+	if len(strings.TrimRight(strings.TrimSpace(v), "Zz")) == 8 {
 		// A date is a day of the calendar's zone, whatever zone it names.
 		return value{at: f.calZone.instant(wall), wall: wall, zone: f.calZone, allDay: true}, nil
 	}
@@ -498,8 +506,12 @@ func (f *feedReader) readList(p *ical.Property) ([]value, []time.Duration, error
 		}
 		startText, endText, isPeriod := strings.Cut(v, "/")
 		x, err := f.readOne(p, startText)
-		if err != nil {
+		var uz unknownZoneError
+		if errors.As(err, &uz) || errors.Is(err, errOutOfTime) {
 			return nil, nil, err
+		}
+		if err != nil {
+			continue // one unreadable date of a list costs only itself
 		}
 		var l time.Duration
 		if isPeriod {

@@ -178,6 +178,8 @@ func Read(data []byte, lim Limits) (*Component, Skips, error) {
 			top.Props = append(top.Props, p)
 		}
 	}
+	// A byte-order mark some exporters write is not part of the first line.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	// Unfold as we go: a line starting with a space or tab continues the
 	// one before (RFC 5545 3.1).
 	var cur []byte
