@@ -90,6 +90,8 @@ func calendarWork(svc *booking.Service, every time.Duration, logger *slog.Logger
 			case <-ctx.Done():
 				return
 			case <-t.C:
+			case <-svc.CalendarsChanged():
+				// The owner saved addresses: fetch the new ones now.
 			}
 		}
 	}

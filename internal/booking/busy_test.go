@@ -123,8 +123,8 @@ func TestBusyReadsAllDayTransparentCancelledUTCAndFloatingEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 7 {
-		t.Errorf("read %d events, want 7", n)
+	if n.Events != 7 {
+		t.Errorf("read %d events, want 7", n.Events)
 	}
 	want := [][2]time.Time{
 		{utc(2026, 5, 1, 15, 0), utc(2026, 5, 1, 15, 30)}, // monthly series begun in January

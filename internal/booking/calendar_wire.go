@@ -16,8 +16,15 @@ type CalendarFeed struct {
 	LastErrorAt *time.Time `json:"last_error_at" tstype:"string | null,required"`
 	// Events is how many events the last good copy holds; Busy how many busy
 	// intervals they make over the booking window.
-	Events    int       `json:"events"`
-	Busy      int       `json:"busy"`
+	Events int `json:"events"`
+	Busy   int `json:"busy"`
+	// Skipped is how many events (or other components) of the last good
+	// copy could not be read or placed and block nothing; Notes say why
+	// and what else was left out or reduced, in short sentences for the
+	// owner (an unknown time zone, a repeat rule read as its first time
+	// only, a cap reached). Both empty when the whole file was read.
+	Skipped   int       `json:"skipped"`
+	Notes     []string  `json:"notes"`
 	NextFetch time.Time `json:"next_fetch"`
 }
 

@@ -53,6 +53,14 @@ type calendarConfig struct {
 	allowPrivate bool
 	client       *http.Client
 	once         sync.Once
+	wakeOnce     sync.Once
+	changed      chan struct{} // one pending wake-up of the calendar worker
+}
+
+// wake is the channel that wakes the calendar worker after a save.
+func (c *calendarConfig) wake() chan struct{} {
+	c.wakeOnce.Do(func() { c.changed = make(chan struct{}, 1) })
+	return c.changed
 }
 
 // WithPrivateCalendars lets calendar addresses name private and loopback
@@ -189,7 +197,7 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 }
 
 const calendarColumns = `id, url, last_success_at, last_error, last_error_at, event_count, next_fetch_at,
-	(SELECT COUNT(*) FROM booking_busy b WHERE b.calendar_id = booking_calendars.id)`
+	skipped_count, read_notes, (SELECT COUNT(*) FROM booking_busy b WHERE b.calendar_id = booking_calendars.id)`
 
 // Calendars lists the owner's calendar addresses and their state.
 func (s *Service) Calendars(ctx context.Context) (CalendarFeeds, error) {
@@ -204,9 +212,14 @@ func (s *Service) Calendars(ctx context.Context) (CalendarFeeds, error) {
 			f                CalendarFeed
 			success, errorAt store.NullTime
 			next             store.Time
+			notes            string
 		)
-		if err := rows.Scan(&f.ID, &f.URL, &success, &f.LastError, &errorAt, &f.Events, &next, &f.Busy); err != nil {
+		if err := rows.Scan(&f.ID, &f.URL, &success, &f.LastError, &errorAt, &f.Events, &next, &f.Skipped, &notes, &f.Busy); err != nil {
 			return out, fmt.Errorf("list calendars: %w", err)
+		}
+		f.Notes = []string{}
+		if notes != "" {
+			f.Notes = strings.Split(notes, "\n")
 		}
 		if success.Valid {
 			t := success.Time.UTC()
@@ -224,8 +237,25 @@ func (s *Service) Calendars(ctx context.Context) (CalendarFeeds, error) {
 
 // SaveCalendars replaces the owner's calendar addresses. An address kept
 // keeps its state and busy times; a new one is due at once; a removed one
-// takes its busy times with it.
+// takes its busy times with it. It checks the addresses only: fetching
+// and reading a stranger's file is the background worker's (woken through
+// CalendarsChanged), never the admin's request's.
 func (s *Service) SaveCalendars(ctx context.Context, in CalendarFeedsInput) error {
+	if err := s.saveCalendars(ctx, in); err != nil {
+		return err
+	}
+	select {
+	case s.cal.wake() <- struct{}{}:
+	default: // a wake-up is already pending
+	}
+	return nil
+}
+
+// CalendarsChanged receives after the owner saves calendar addresses, so
+// the calendar worker fetches new ones at once instead of at its next tick.
+func (s *Service) CalendarsChanged() <-chan struct{} { return s.cal.wake() }
+
+func (s *Service) saveCalendars(ctx context.Context, in CalendarFeedsInput) error {
 	if len(in.URLs) > MaxCalendars {
 		return errs.Field("urls", fmt.Sprintf("Give at most %d calendar addresses.", MaxCalendars))
 	}
@@ -443,10 +473,12 @@ func (s *Service) refreshCalendar(ctx context.Context, id string, now time.Time)
 	// does is read in full even if it has not changed.
 	conditional := c.expandedUntil.Valid && c.expandedUntil.Time.After(now.Add(time.Duration(st.WindowDays+1)*24*time.Hour))
 	res, ferr := s.fetchCalendar(ctx, c, conditional)
-	var busy []span
-	events := 0
+	var (
+		busy []span
+		rep  feedReport
+	)
 	if ferr == nil && !res.notModified {
-		busy, events, ferr = expandBusy(res.body, loc, lo, hi)
+		busy, rep, ferr = expandBusy(res.body, loc, lo, hi)
 	}
 	if ferr != nil {
 		msg := ferr.Error()
@@ -471,9 +503,9 @@ func (s *Service) refreshCalendar(ctx context.Context, id string, now time.Time)
 		}
 		r, err := tx.ExecContext(ctx, `UPDATE booking_calendars SET last_success_at = $1, last_error = '', last_error_at = NULL,
 			next_fetch_at = $2, lease_token = NULL, lease_until = NULL, etag = $3, last_modified = $4,
-			expanded_until = $5, event_count = $6 WHERE id = $7 AND lease_token = $8`,
+			expanded_until = $5, event_count = $6, skipped_count = $7, read_notes = $8 WHERE id = $9 AND lease_token = $10`,
 			store.At(s.now()), store.At(now.Add(CalendarRefresh)), limitText(res.etag, 500), limitText(res.lastModified, 100),
-			store.At(hi), events, id, c.token)
+			store.At(hi), rep.Events, rep.Skipped, notesText(rep.Notes), id, c.token)
 		if err != nil {
 			return fmt.Errorf("record calendar: %w", err)
 		}
@@ -487,6 +519,23 @@ func (s *Service) refreshCalendar(ctx context.Context, id string, now time.Time)
 		}
 		return insertBusy(ctx, tx, id, busy)
 	})
+}
+
+// notesText stores a read's notes one a line, at most 2,000 bytes: a
+// hostile feed with a thousand unknown zones gets the first few and a count.
+func notesText(notes []string) string {
+	var b strings.Builder
+	for i, n := range notes {
+		if b.Len()+len(n) > 1900 {
+			fmt.Fprintf(&b, "\nand %d more problems", len(notes)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strings.ReplaceAll(n, "\n", " "))
+	}
+	return b.String()
 }
 
 func limitText(s string, n int) string {

@@ -6,7 +6,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
+	"runtime/metrics"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -85,8 +89,8 @@ func TestCalendarBench(t *testing.T) {
 		t0 := time.Now()
 		b, n, err := expandBusy(data, toronto, lo, hi)
 		took = append(took, time.Since(t0))
-		if err != nil || n != 550 {
-			t.Fatalf("expand: %d events, %v", n, err)
+		if err != nil || n.Events != 550 {
+			t.Fatalf("expand: %d events, %v", n.Events, err)
 		}
 		busy = b
 	}
@@ -133,4 +137,135 @@ func TestCalendarBench(t *testing.T) {
 		t.Logf("slots: %-8s window=60d calendar_events=500 busy_rows=%d slots_offered=%d calls=%d %s",
 			engine, stored, offered, len(slotsTook), quantiles(slotsTook))
 	})
+}
+
+// hostileFeeds are the worst calendars we could build within the caps,
+// each at most 5 MB (the body cap), by name.
+var hostileFeeds = map[string]func() []byte{
+	// The issue's: 200 events repeating every minute (25 KB).
+	"minutely-200": func() []byte {
+		return hostileFeed(200, func(i int) string {
+			return fmt.Sprintf("BEGIN:VEVENT\r\nUID:m%d\r\nDTSTART:20250101T000000Z\r\nDURATION:PT1M\r\nRRULE:FREQ=MINUTELY\r\nEND:VEVENT\r\n", i)
+		})
+	},
+	// Rules that never match: the library searches to the year 9999 for
+	// each; only the processor budget stops them.
+	"never-matching-rules": func() []byte {
+		return hostileFeed(40000, func(i int) string {
+			return fmt.Sprintf("BEGIN:VEVENT\r\nUID:n%d\r\nDTSTART:20260101T000000Z\r\nDURATION:PT1M\r\nRRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30\r\nEND:VEVENT\r\n", i)
+		})
+	},
+	// Series just under the per-series cap (5,920 instances each in the
+	// window): the feed cap and the budget stop them.
+	"series-under-cap": func() []byte {
+		return hostileFeed(40000, func(i int) string {
+			return fmt.Sprintf("BEGIN:VEVENT\r\nUID:u%d\r\nDTSTART:20260101T00%02d00Z\r\nDURATION:PT1M\r\nRRULE:FREQ=MINUTELY;INTERVAL=18\r\nEND:VEVENT\r\n", i, i%18)
+		})
+	},
+	// 5 MB of nested BEGIN lines.
+	"nested-begin": func() []byte {
+		return []byte("BEGIN:VCALENDAR\r\n" + strings.Repeat("BEGIN:X\r\n", (maxCalendarBytes-40)/9) + "END:VCALENDAR\r\n")
+	},
+	// 5 MB of small events: beyond the component cap.
+	"many-components": func() []byte {
+		return hostileFeed(maxCalendarBytes/90, func(i int) string {
+			return fmt.Sprintf("BEGIN:VEVENT\r\nUID:c%d\r\nDTSTART:20260305T10%02d00Z\r\nDURATION:PT1M\r\nEND:VEVENT\r\n", i, i%60)
+		})
+	},
+	// One zone of 290,000 changes (RDATEs, reversed) and an event in it.
+	"zone-changes": func() []byte {
+		var b strings.Builder
+		b.WriteString("BEGIN:VTIMEZONE\r\nTZID:Many\r\nBEGIN:STANDARD\r\nDTSTART:18000101T020000\r\nTZOFFSETFROM:+0300\r\nTZOFFSETTO:+0300\r\nRDATE:")
+		for i := 90000; i > 0; i-- {
+			fmt.Fprintf(&b, "%s,", time.Date(1800, 1, 1, 2, 0, 0, 0, time.UTC).Add(time.Duration(i)*24*time.Hour).Format("20060102T150405"))
+		}
+		b.WriteString("18000101T020000\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:z\r\nDTSTART;TZID=Many:20260305T100000\r\nDURATION:PT1H\r\nEND:VEVENT\r\n")
+		return hostileFeed(0, nil, b.String())
+	},
+	// 12,000 zones of their own, each with yearly rules from 1601 and an
+	// event that needs it.
+	"many-zones": func() []byte {
+		return hostileFeed(12000, func(i int) string {
+			return fmt.Sprintf("BEGIN:VTIMEZONE\r\nTZID:Z%d\r\nBEGIN:STANDARD\r\nDTSTART:16011104T020000\r\nTZOFFSETFROM:-0400\r\nTZOFFSETTO:-0500\r\nRRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU\r\nEND:STANDARD\r\n"+
+				"BEGIN:DAYLIGHT\r\nDTSTART:16010311T020000\r\nTZOFFSETFROM:-0500\r\nTZOFFSETTO:-0400\r\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU\r\nEND:DAYLIGHT\r\nEND:VTIMEZONE\r\n"+
+				"BEGIN:VEVENT\r\nUID:e%d\r\nDTSTART;TZID=Z%d:20260305T100000\r\nDURATION:PT1H\r\nRRULE:FREQ=WEEKLY\r\nEND:VEVENT\r\n", i, i, i)
+		})
+	},
+	// One daily series with 5 MB of EXDATEs and THISANDFUTURE overrides.
+	"exdates-and-overrides": func() []byte {
+		var b strings.Builder
+		b.WriteString("BEGIN:VEVENT\r\nUID:x\r\nDTSTART:20200101T100000Z\r\nDURATION:PT30M\r\nRRULE:FREQ=HOURLY\r\nEXDATE:")
+		for i := range 150000 {
+			fmt.Fprintf(&b, "%s,", time.Date(2020, 1, 1, 10, 0, 0, 0, time.UTC).Add(time.Duration(2*i)*time.Hour).Format("20060102T150405Z"))
+		}
+		b.WriteString("20200101T100000Z\r\nEND:VEVENT\r\n")
+		for i := range 12000 {
+			fmt.Fprintf(&b, "BEGIN:VEVENT\r\nUID:x\r\nRECURRENCE-ID;RANGE=THISANDFUTURE:%s\r\nDTSTART:%s\r\nDURATION:PT20M\r\nEND:VEVENT\r\n",
+				time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC).Add(time.Duration(i)*time.Hour).Format("20060102T150405Z"),
+				time.Date(2026, 3, 1, 10, 5, 0, 0, time.UTC).Add(time.Duration(i)*time.Hour).Format("20060102T150405Z"))
+		}
+		return hostileFeed(0, nil, b.String())
+	},
+}
+
+func hostileFeed(n int, ev func(i int) string, extra ...string) []byte {
+	var b strings.Builder
+	b.WriteString("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//hostile//EN\r\n")
+	for i := range n {
+		s := ev(i)
+		if b.Len()+len(s) > maxCalendarBytes-20 {
+			break
+		}
+		b.WriteString(s)
+	}
+	for _, s := range extra {
+		b.WriteString(s)
+	}
+	b.WriteString("END:VCALENDAR\r\n")
+	return []byte(b.String())
+}
+
+// TestHostileFeedBench reads the hostile feed named by HOSTILE_FEED (one per
+// process, so bench/hostile-feeds.sh can take each one's peak memory with
+// /usr/bin/time) over the 60-day window and logs how long it took, the
+// most heap it held, and what it reported.
+func TestHostileFeedBench(t *testing.T) {
+	name := os.Getenv("HOSTILE_FEED")
+	build, ok := hostileFeeds[name]
+	if !ok {
+		t.Skip("set HOSTILE_FEED to one of the hostileFeeds (bench/hostile-feeds.sh)")
+	}
+	data := build()
+	if len(data) > maxCalendarBytes {
+		t.Fatalf("%s is %d bytes, over the body cap", name, len(data))
+	}
+	runtime.GC()
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64(); v > peak.Load() {
+				peak.Store(v)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	t0 := time.Now()
+	busy, rep, err := expandBusy(data, mustZone("America/Toronto"), monday, monday.Add(67*24*time.Hour))
+	took := time.Since(t0)
+	close(stop)
+	<-done
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("hostile: %-22s bytes=%d took=%s peak_heap=%.1fMB busy=%d events=%d skipped=%d notes=%q",
+		name, len(data), took.Round(time.Millisecond), float64(peak.Load())/(1<<20), len(busy), rep.Events, rep.Skipped, rep.Notes)
 }

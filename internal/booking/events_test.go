@@ -2,12 +2,15 @@ package booking
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"tribe/internal/errs"
+	"tribe/internal/mail"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -306,7 +309,8 @@ func TestSeatRemindersReachEachHolderAndTheOwnerOnce(t *testing.T) {
 
 // The owner moves a date: its seats move with it in one change, each
 // attendee gets the new time (a confirmed seat with the calendar update and
-// the next sequence), the owner no mail of their own, the old time is free
+// the next sequence), the owner only the update of their own copy of each
+// confirmed seat's invitation, the old time is free
 // for one-to-one calls again and the new one is not. A move onto another
 // date, to the same start, into the past or of a cancelled date is refused
 // and changes nothing.
@@ -351,9 +355,10 @@ func TestMovedDateTakesEverySeatAlongAndTellsEachAttendee(t *testing.T) {
 		if n := count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE subject LIKE 'New date: Group Training%'`); n != 2 {
 			t.Fatalf("%d new-date mails, want one per attendee", n)
 		}
-		// Only the attendees' mails: none to the owner about their own move.
-		if n := count(t, db, `SELECT COUNT(*) FROM mail_outbox`); n != mailsBefore+2 {
-			t.Fatalf("%d mails queued by the move, want 2", n-mailsBefore)
+		// The attendees' mails, and the owner's calendar update of the
+		// confirmed seat (TestMovedDateUpdatesTheOwnersCopyOfEachConfirmedSeat).
+		if n := count(t, db, `SELECT COUNT(*) FROM mail_outbox`); n != mailsBefore+3 {
+			t.Fatalf("%d mails queued by the move, want 3", n-mailsBefore)
 		}
 		if n := count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE subject LIKE 'New date:%' AND to_addr = $1
 			AND attachments LIKE '%invite.ics%'`, email(1)); n != 1 {
@@ -394,6 +399,61 @@ func TestMovedDateTakesEverySeatAlongAndTellsEachAttendee(t *testing.T) {
 		}
 		_, err = s.MoveEvent(ctx, other.ID, at(2026, time.January, 20, 10, 0).Format(time.RFC3339), 0)
 		wantCode(t, err, errs.Conflict)
+	})
+}
+
+// The owner's calendar holds their own copy of each confirmed seat's
+// invitation (mailed at confirmation with the same UID): when the owner
+// moves the date and only the attendees get the REQUEST, the owner's own
+// calendar keeps the seat at the old time. The owner gets the same REQUEST
+// with the seat's next SEQUENCE (RFC 5546 3.2.2); a requested seat, which
+// sent no invitation, gets none.
+func TestMovedDateUpdatesTheOwnersCopyOfEachConfirmedSeat(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s, _ := newService(t, db, false)
+		ctx := context.Background()
+		e := groupAt(t, s, at(2026, time.January, 14, 10, 0), 50)
+		confirmed := book(t, s, seatReq(e, email(1)))
+		if _, err := s.ConfirmRequest(ctx, confirmed.Booking.ID); err != nil {
+			t.Fatal(err)
+		}
+		book(t, s, seatReq(e, email(2)))
+		to := at(2026, time.January, 15, 10, 0)
+		if _, err := s.MoveEvent(ctx, e.ID, to.Format(time.RFC3339), 0); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := s.Get(ctx, confirmed.Booking.ID)
+		rows, err := db.ReadRows(ctx, `SELECT attachments FROM mail_outbox WHERE to_addr = 'owner@example.com' AND subject LIKE 'Calendar update:%'`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var files []string
+		for rows.Next() {
+			var raw string
+			if err := rows.Scan(&raw); err != nil {
+				t.Fatal(err)
+			}
+			var atts []mail.Attachment
+			if err := json.Unmarshal([]byte(raw), &atts); err != nil || len(atts) != 1 {
+				t.Fatalf("attachments %s: %v", raw, err)
+			}
+			files = append(files, string(atts[0].Data))
+		}
+		if err := rows.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if len(files) != 1 {
+			t.Fatalf("%d owner calendar updates, want 1 (the confirmed seat only)", len(files))
+		}
+		for _, want := range []string{"METHOD:REQUEST", "UID:booking-" + b.ID + "@", fmt.Sprintf("SEQUENCE:%d", b.ICSSequence),
+			"DTSTART:" + to.UTC().Format("20060102T150405Z")} {
+			if !strings.Contains(files[0], want) {
+				t.Errorf("owner's update lacks %q:\n%s", want, files[0])
+			}
+		}
+		if b.ICSSequence < 1 {
+			t.Errorf("sequence %d after a move", b.ICSSequence)
+		}
 	})
 }
 

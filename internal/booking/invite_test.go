@@ -9,6 +9,7 @@ import (
 
 	ics "github.com/arran4/golang-ical"
 
+	"tribe/internal/ical"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -134,4 +135,31 @@ func TestInvitationsParseAndFollowITIP(t *testing.T) {
 			t.Fatal("a cancellation does not carry the meeting room")
 		}
 	})
+}
+
+// A parameter value cannot hold a double quote, so a name such as
+// Ada "Countess" Lovelace lost its quotes in CN. RFC 6868 writes them as
+// ^' (and a caret as ^^, a line break as ^n), which clients decode: read
+// back, both names are as given.
+func TestInvitationKeepsDoubleQuotesInNamesByRFC6868(t *testing.T) {
+	s := New(nil, Config{Site: site, OwnerEmail: "owner@example.com", BaseURL: "https://ruv.example"})
+	st := s.defaults
+	st.OwnerName = `Reuven "rUv" Cohen`
+	b := &Booking{ID: "b1", Type: "session-30", Name: `Ada "Countess" Lovelace^2`, Email: "ada@example.com",
+		Start: time.Date(2026, 1, 7, 15, 0, 0, 0, time.UTC), End: time.Date(2026, 1, 7, 15, 30, 0, 0, time.UTC)}
+	raw := s.Invitation(b, st, MethodRequest, "")
+	if !bytes.Contains(bytes.ReplaceAll(raw, []byte("\r\n "), nil), []byte(`CN=Ada ^'Countess^' Lovelace^^2`)) {
+		t.Fatalf("attendee CN not in RFC 6868 form:\n%s", raw)
+	}
+	cal, _, err := ical.Read(raw, ical.Limits{MaxDepth: 4, MaxComponents: 10})
+	if err != nil || len(cal.Components) != 1 {
+		t.Fatalf("read back: %v", err)
+	}
+	ev := cal.Components[0]
+	if got := ev.Prop("ATTENDEE").Param("CN"); got != b.Name {
+		t.Errorf("attendee CN read back %q, want %q", got, b.Name)
+	}
+	if got := ev.Prop("ORGANIZER").Param("CN"); got != st.OwnerName {
+		t.Errorf("organizer CN read back %q, want %q", got, st.OwnerName)
+	}
 }

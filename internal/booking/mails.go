@@ -382,7 +382,10 @@ func (m *mailer) moved(before *Booking) error {
 // dateMoved: the owner moved a group training's date, and the seat with
 // it. A confirmed seat's invitation is sent again with the next sequence, a
 // requested one gets a note, and a hold none (its payment's confirmation
-// carries the new time). The owner made the change: no mail to them.
+// carries the new time). The owner made the change, but their calendar
+// holds their own copy of each confirmed seat's invitation (mailed at
+// confirmation, same UID): it gets the same REQUEST with the next sequence
+// (RFC 5546 3.2.2), or it keeps the old time.
 func (m *mailer) dateMoved(before *Booking) error {
 	if m.b.Status == StatusHeld {
 		return nil
@@ -402,11 +405,20 @@ func (m *mailer) dateMoved(before *Booking) error {
 		paras = append(paras, "The attached update moves it in your calendar.")
 	}
 	paras = append(paras, m.cutoffLine())
-	return m.send(withFiles(mail.Compose(mail.Content{
+	err = m.send(withFiles(mail.Compose(mail.Content{
 		To: m.b.Email, Subject: "New date: " + m.what() + " on " + dateOnly(m.b.Start, m.b.TimeZone),
 		Heading: "Your " + m.s.typeName(m.b.Type) + " has a new date", Paragraphs: paras,
 		Button: &mail.Link{Label: "View or cancel your seat", URL: manage},
 	}), files))
+	if err != nil || m.b.Status != StatusConfirmed {
+		return err
+	}
+	return m.send(withFiles(mail.Compose(mail.Content{
+		To: m.st.OwnerEmail, Subject: "Calendar update: " + m.b.Name + ", " + m.what() + " on " + dateOnly(m.b.Start, m.st.TimeZone),
+		Heading:    "The seat of " + m.b.Name + " moved with the date",
+		Paragraphs: append(m.ownerDetails(), "It was "+When(before.Start, m.st.TimeZone)+".", "The attached update moves your copy of the invitation."),
+		Button:     &mail.Link{Label: "Open bookings", URL: m.s.adminURL()},
+	}), m.invitation(MethodRequest, "")))
 }
 
 // apology: a payment arrived after the hold lapsed and the time was taken

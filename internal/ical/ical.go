@@ -1,7 +1,11 @@
-// Package ical writes iCalendar (RFC 5545) content: the folded, CRLF-ended
-// content lines, escaped TEXT values and UTC date-times that every calendar
-// file of the site (session feeds, booking invitations) is made of. What
-// goes into a file is its caller's; this package only gets the syntax right.
+// Package ical writes and reads iCalendar (RFC 5545) content. Writing: the
+// folded, CRLF-ended content lines, escaped TEXT values and UTC date-times
+// that every calendar file of the site (session feeds, booking invitations)
+// is made of. Reading: content lines into components, tolerant of the lines
+// real exports get wrong and bounded against hostile files (read.go), and
+// the names Windows gives its time zones (windowszones.go). What goes into
+// a file, and what a read file means, is the caller's; this package only
+// gets the syntax right.
 package ical
 
 import (
@@ -71,15 +75,26 @@ func Text(s string) string {
 }
 
 // Param formats a parameter value (RFC 5545 3.2): quoted when it holds a
-// colon, semicolon or comma; double quotes and control characters, which a
-// parameter value cannot carry, are dropped.
+// colon, semicolon or comma. A parameter value cannot carry a double quote
+// or a line break, so those and the caret are written in RFC 6868's caret
+// encoding (^' ^n ^^), which calendar clients decode; other control
+// characters are dropped.
 func Param(s string) string {
 	var b strings.Builder
+	s = strings.ReplaceAll(s, "\r\n", "\n")
 	for _, r := range s {
-		if r == '"' || r < 0x20 || r == 0x7f {
-			continue
+		switch {
+		case r == '"':
+			b.WriteString("^'")
+		case r == '^':
+			b.WriteString("^^")
+		case r == '\n' || r == '\r':
+			b.WriteString("^n")
+		case r < 0x20 || r == 0x7f:
+			// not allowed in a parameter value
+		default:
+			b.WriteRune(r)
 		}
-		b.WriteRune(r)
 	}
 	v := b.String()
 	if strings.ContainsAny(v, ":;,") {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,10 +14,12 @@ import (
 
 // An owner who adds their calendar and sees nothing change cannot tell a
 // working address from a mistyped one, and a slot offered during their
-// meeting is booked by someone. Saving an address fetches it at once: the
-// answer shows its last success, the meeting's slot is gone from the
-// public slots, and a broken address shows its error; a private address
-// without the operator's setting is a 400 naming the field.
+// meeting is booked by someone. Saving an address checks it and wakes the
+// calendar worker (the save itself never fetches or reads a stranger's
+// file: TestCalendarSaveNeverFetchesOrParsesInTheRequest); once the worker
+// has fetched, the list shows the last success, the meeting's slot is gone
+// from the public slots, and a broken address shows its error; a private
+// address without the operator's setting is a 400 naming the field.
 func TestOwnerAddsCalendarAndItsMeetingLeavesTheSlots(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		env := membersEnv()
@@ -45,6 +48,16 @@ func TestOwnerAddsCalendarAndItsMeetingLeavesTheSlots(t *testing.T) {
 		if r.status != 200 {
 			t.Fatalf("save calendars: %d %s", r.status, r.body)
 		}
+		select {
+		case <-m.s.Services.Booking.CalendarsChanged():
+		default:
+			t.Fatal("saving did not wake the calendar worker")
+		}
+		// What the worker does when woken.
+		if _, err := m.s.Services.Booking.RefreshCalendars(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		r = m.call(owner, "GET", "/api/admin/booking/calendars", nil)
 		list := r.json["calendars"].([]any)
 		if len(list) != 2 {
 			t.Fatalf("calendars = %s", r.body)
@@ -61,6 +74,41 @@ func TestOwnerAddsCalendarAndItsMeetingLeavesTheSlots(t *testing.T) {
 		}
 		if got := m.call(owner, "GET", "/api/admin/booking/calendars", nil); got.status != 200 || len(got.json["calendars"].([]any)) != 2 {
 			t.Fatalf("list calendars: %d %s", got.status, got.body)
+		}
+	})
+}
+
+// Reading a stranger's calendar inside the admin's save request holds the
+// request (and a connection of the server) for as long as the file takes:
+// a hostile feed turned one save into a minute of work. The save checks the
+// addresses and answers at once with each new one waiting for its first
+// fetch; nothing is requested from the calendar server until the worker
+// runs.
+func TestCalendarSaveNeverFetchesOrParsesInTheRequest(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		env := membersEnv()
+		env["TRIBE_CALENDAR_ALLOW_PRIVATE"] = "true"
+		m := newTestSite(t, db, env)
+		owner := m.user(membersAdminEmail)
+		var requests atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			requests.Add(1)
+			_, _ = w.Write([]byte("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"))
+		}))
+		defer srv.Close()
+		r := m.call(owner, "PUT", "/api/admin/booking/calendars", map[string]any{"urls": []string{srv.URL + "/a.ics"}})
+		if r.status != 200 {
+			t.Fatalf("save: %d %s", r.status, r.body)
+		}
+		c := r.json["calendars"].([]any)[0].(map[string]any)
+		if requests.Load() != 0 || c["last_success"] != nil || c["last_error"] != "" {
+			t.Fatalf("the save fetched (%d requests): %v", requests.Load(), c)
+		}
+		if _, err := m.s.Services.Booking.RefreshCalendars(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if requests.Load() != 1 {
+			t.Fatalf("the worker made %d requests, want 1", requests.Load())
 		}
 	})
 }

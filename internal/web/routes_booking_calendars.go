@@ -1,9 +1,7 @@
 package web
 
 import (
-	"context"
 	"net/http"
-	"time"
 
 	"tribe/internal/booking"
 	"tribe/internal/httpx"
@@ -21,9 +19,10 @@ func (a *bookingAPI) getCalendars(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
-// putCalendars replaces the addresses and fetches the new ones at once, so
-// the owner sees straight away whether an address works. The fetch outlives
-// a client that leaves, so its outcome is recorded rather than cut short.
+// putCalendars replaces the addresses after checking them. It never
+// fetches or reads a calendar: a stranger's file is read by the calendar
+// worker, which the save wakes, and its outcome shows on the list (the
+// admin page polls it while an address waits for its first fetch).
 func (a *bookingAPI) putCalendars(w http.ResponseWriter, r *http.Request) error {
 	var in booking.CalendarFeedsInput
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
@@ -31,11 +30,6 @@ func (a *bookingAPI) putCalendars(w http.ResponseWriter, r *http.Request) error 
 	}
 	if err := a.booking.SaveCalendars(r.Context(), in); err != nil {
 		return err
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 30*time.Second)
-	defer cancel()
-	if _, err := a.booking.RefreshCalendars(ctx); err != nil {
-		a.logger.Warn("calendar refresh after saving", "err", err)
 	}
 	return a.getCalendars(w, r)
 }

@@ -122,7 +122,8 @@ for (const width of [375, 1440]) {
     await expect(owner.page.getByText('Calendar added', { exact: true })).toBeVisible();
     const row = card.getByRole('list', { name: 'Your calendars' }).getByRole('listitem');
     await expect(row).toHaveCount(1);
-    await expect(row).toContainText('Working');
+    // The server loads the address in the background and the page looks again every 3 s.
+    await expect(row).toContainText('Working', { timeout: 15_000 });
     await expect(row).toContainText('1 event');
     await card.scrollIntoViewIfNeeded();
     const results = await new AxeBuilder({ page: owner.page }).analyze();

@@ -63,6 +63,15 @@ export interface CalendarFeed {
    */
   events: number /* int */;
   busy: number /* int */;
+  /**
+   * Skipped is how many events (or other components) of the last good
+   * copy could not be read or placed and block nothing; Notes say why
+   * and what else was left out or reduced, in short sentences for the
+   * owner (an unknown time zone, a repeat rule read as its first time
+   * only, a cap reached). Both empty when the whole file was read.
+   */
+  skipped: number /* int */;
+  notes: string[];
   next_fetch: string;
 }
 /**

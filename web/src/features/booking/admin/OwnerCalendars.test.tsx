@@ -21,6 +21,8 @@ function feed(overrides: Partial<CalendarFeed> = {}): CalendarFeed {
     last_error_at: null,
     events: 12,
     busy: 30,
+    skipped: 0,
+    notes: [],
     next_fetch: '2026-03-02T14:10:00Z',
     ...overrides,
   };
@@ -69,6 +71,34 @@ describe('OwnerCalendars', { timeout: 20_000 }, () => {
         name: 'Remove calendar outlook.office365.com',
       }),
     ).toBeInTheDocument();
+  });
+
+  it('shows a calendar read with problems as such, not as working', async () => {
+    renderCalendars([
+      feed({
+        skipped: 2,
+        notes: [
+          'unknown time zone "Mars/Olympus"; 1 event skipped',
+          '1 repeating event has a repeat rule that cannot be read; it counts only its first time',
+        ],
+      }),
+    ]);
+    const list = await screen.findByRole('list', { name: 'Your calendars' });
+    const row = within(list).getAllByRole('listitem')[0] as HTMLElement;
+    expect(row).toHaveTextContent('Working, with problems');
+    expect(row).not.toHaveTextContent(/Working(?!, with problems)/);
+    expect(row).toHaveTextContent('2 parts of this calendar could not be read');
+    const problems = within(row).getByRole('list', {
+      name: 'Problems reading calendar.google.com',
+    });
+    expect(
+      within(problems)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'Unknown time zone "Mars/Olympus"; 1 event skipped.',
+      '1 repeating event has a repeat rule that cannot be read; it counts only its first time.',
+    ]);
   });
 
   it('adds an address to the list and shows a refused one at the field', async () => {

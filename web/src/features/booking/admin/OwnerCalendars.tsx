@@ -1,5 +1,5 @@
 import { CalendarX2, Trash2 } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -19,10 +19,15 @@ export function calendarHost(url: string): string {
   }
 }
 
-/** A calendar's state in one word, for its badge. */
-export function calendarState(c: CalendarFeed): 'failing' | 'ok' | 'waiting' {
+/**
+ * A calendar's state in one word, for its badge: a copy read with parts left out (an unknown
+ * time zone, events that could not be read, a repeat rule read as its first time only, a cap
+ * reached) is "partial", never "ok", so the owner knows some busy time may be missing.
+ */
+export function calendarState(c: CalendarFeed): 'failing' | 'ok' | 'partial' | 'waiting' {
   if (c.last_error) return 'failing';
-  return c.last_success ? 'ok' : 'waiting';
+  if (!c.last_success) return 'waiting';
+  return c.skipped > 0 || c.notes.length > 0 ? 'partial' : 'ok';
 }
 
 /**
@@ -37,6 +42,13 @@ export function OwnerCalendars({ ownerZone }: { ownerZone: string }) {
   const [removing, setRemoving] = useState<CalendarFeed | null>(null);
   const save = useSaveCalendars();
   const list = calendars.data?.calendars ?? [];
+  // The server loads a new address in the background: look again soon while one waits.
+  const waiting = list.some((c) => !c.last_success && !c.last_error);
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = window.setInterval(() => void calendars.refetch(), 3_000);
+    return () => window.clearInterval(timer);
+  }, [waiting, calendars.refetch]);
   const minutes = calendars.data?.refresh_minutes ?? 5;
 
   const add = (e: FormEvent) => {
@@ -48,14 +60,12 @@ export function OwnerCalendars({ ownerZone }: { ownerZone: string }) {
     }
     setFieldError(undefined);
     save.mutate([...list.map((c) => c.url), url], {
-      onSuccess: (saved) => {
+      onSuccess: () => {
         setAddress('');
-        const added = saved.calendars[saved.calendars.length - 1];
-        if (added?.last_error) {
-          toast.error('Calendar added, but it does not load yet', added.last_error);
-        } else {
-          toast.success('Calendar added', 'Its events now remove booking slots.');
-        }
+        toast.success(
+          'Calendar added',
+          'It is being loaded now; its status below shows when its events remove booking slots.',
+        );
       },
       onError: (error) => {
         if (error instanceof ApiError && error.field === 'urls') setFieldError(error.message);
@@ -134,7 +144,7 @@ export function OwnerCalendars({ ownerZone }: { ownerZone: string }) {
         </FormField>
         <div>
           <Button type="submit" size="sm" disabled={save.isPending || calendars.isPending}>
-            {save.isPending && !removing ? 'Adding and checking…' : 'Add calendar'}
+            {save.isPending && !removing ? 'Adding…' : 'Add calendar'}
           </Button>
         </div>
       </form>
@@ -156,6 +166,11 @@ export function OwnerCalendars({ ownerZone }: { ownerZone: string }) {
   );
 }
 
+/** A note from the server ("unknown time zone …") as a sentence. */
+function sentence(note: string): string {
+  return `${note.charAt(0).toUpperCase()}${note.slice(1)}.`;
+}
+
 function CalendarRow({
   calendar: c,
   ownerZone,
@@ -174,6 +189,8 @@ function CalendarRow({
           <span className="font-mono text-sm text-fg">{host}</span>
           {state === 'ok' ? (
             <Badge tone="green">Working</Badge>
+          ) : state === 'partial' ? (
+            <Badge tone="amber">Working, with problems</Badge>
           ) : state === 'failing' ? (
             <Badge tone="amber">Failing</Badge>
           ) : (
@@ -186,6 +203,21 @@ function CalendarRow({
             ? `Last loaded ${formatInZone(c.last_success, ownerZone)}: ${c.events} ${c.events === 1 ? 'event' : 'events'}, ${c.busy} busy ${c.busy === 1 ? 'time' : 'times'} ahead.`
             : 'Never loaded yet.'}
         </p>
+        {c.last_success && (c.skipped > 0 || c.notes.length > 0) ? (
+          <div className="text-xs text-term-amber">
+            <p>
+              {c.skipped > 0
+                ? `${c.skipped} ${c.skipped === 1 ? 'part' : 'parts'} of this calendar could not be read and block nothing. `
+                : ''}
+              Check these in your calendar app; until then, some busy time may be missing:
+            </p>
+            <ul aria-label={`Problems reading ${host}`} className="mt-1 list-disc pl-4">
+              {c.notes.map((n) => (
+                <li key={n}>{sentence(n)}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
         {c.last_error ? (
           <p className="text-xs text-term-amber">
             {c.last_error_at ? `Failed ${formatInZone(c.last_error_at, ownerZone)}: ` : 'Failed: '}

@@ -31,8 +31,9 @@ export function useCalendars() {
 }
 
 /**
- * `PUT /api/admin/booking/calendars`: the whole list of addresses. The server fetches new ones
- * before answering, so the answer already says whether they work; `400` names the field `urls`.
+ * `PUT /api/admin/booking/calendars`: the whole list of addresses. The server checks them and
+ * loads new ones in the background (never inside this request): a new one answers "not loaded
+ * yet" and its status follows on the list; `400` names the field `urls`.
  */
 export function saveCalendars(urls: string[]): Promise<CalendarFeeds> {
   const body: wire.CalendarFeedsInput = { urls };
