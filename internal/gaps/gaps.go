@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -386,35 +387,40 @@ func (s *Service) List(ctx context.Context, limit int, cursor string) (Groups, e
 	return out, nil
 }
 
+// recentWordings is how many of a group's latest questions others reads:
+// enough to find three other wordings of any group asked in a few ways,
+// and the same small cost for a group asked ten thousand times.
+const recentWordings = 20
+
 // others fills in up to three other wordings of each group, most recent
-// first, in one query for the page.
+// first, from each group's latest questions (the index on cluster and
+// time), in one query for the page.
 func (s *Service) others(ctx context.Context, groups []Group) error {
 	if len(groups) == 0 {
 		return nil
 	}
 	at := make(map[string]int, len(groups))
 	args := make([]any, len(groups))
-	marks := make([]string, len(groups))
+	parts := make([]string, len(groups))
 	for i, g := range groups {
 		at[g.ID] = i
 		args[i] = g.ID
-		marks[i] = "$" + strconv.Itoa(i+1)
+		parts[i] = `SELECT * FROM (SELECT cluster_id, question, asked_at, id FROM knowledge_gaps WHERE cluster_id = $` +
+			strconv.Itoa(i+1) + ` ORDER BY asked_at DESC, id DESC LIMIT ` + strconv.Itoa(recentWordings) + `) AS w` + strconv.Itoa(i)
 	}
-	rows, err := s.db.Read.QueryContext(ctx, `SELECT cluster_id, question FROM (
-			SELECT cluster_id, question, ROW_NUMBER() OVER (PARTITION BY cluster_id ORDER BY MAX(asked_at) DESC, question) AS n
-			FROM knowledge_gaps WHERE cluster_id IN (`+strings.Join(marks, ", ")+`) GROUP BY cluster_id, question
-		) AS wordings WHERE n <= 4 ORDER BY cluster_id, n`, args...)
+	rows, err := s.db.Read.QueryContext(ctx, strings.Join(parts, " UNION ALL ")+` ORDER BY 1, 3 DESC, 4 DESC`, args...)
 	if err != nil {
 		return fmt.Errorf("read knowledge gap wordings: %w", err)
 	}
 	defer func() { _ = rows.Close() }()
 	for rows.Next() {
-		var id, q string
-		if err := rows.Scan(&id, &q); err != nil {
+		var id, q, rowID string
+		var when store.Time
+		if err := rows.Scan(&id, &q, &when, &rowID); err != nil {
 			return fmt.Errorf("read knowledge gap wordings: %w", err)
 		}
 		g := &groups[at[id]]
-		if q != g.Question && len(g.Others) < 3 {
+		if q != g.Question && len(g.Others) < 3 && !slices.Contains(g.Others, q) {
 			g.Others = append(g.Others, q)
 		}
 	}
