@@ -348,18 +348,20 @@ func (s *Service) List(ctx context.Context, limit int, cursor string) (Groups, e
 	if err != nil {
 		return out, err
 	}
-	if err := s.db.Read.QueryRowContext(ctx, `SELECT COUNT(*) FROM knowledge_gap_clusters WHERE last_asked >= $1`,
+	// The list's statements are prepared once (store.ReadRows): parsing them
+	// was a good part of a page's processor time.
+	if err := s.db.ReadRow(ctx, `SELECT COUNT(*) FROM knowledge_gap_clusters WHERE last_asked >= $1`,
 		store.At(since)).Scan(&out.Total); err != nil {
 		return out, fmt.Errorf("count knowledge gaps: %w", err)
 	}
 	q := `SELECT id, question, asked, last_asked FROM knowledge_gap_clusters WHERE last_asked >= $1`
-	args := []any{store.At(since)}
+	args := []any{store.At(since), limit + 1}
 	if after != nil {
-		q += ` AND (asked, last_asked, id) < ($2, $3, $4)`
+		q += ` AND (asked, last_asked, id) < ($3, $4, $5)`
 		args = append(args, after.asked, store.At(after.last), after.id)
 	}
-	q += ` ORDER BY asked DESC, last_asked DESC, id DESC LIMIT ` + strconv.Itoa(limit+1)
-	rows, err := s.db.Read.QueryContext(ctx, q, args...)
+	q += ` ORDER BY asked DESC, last_asked DESC, id DESC LIMIT $2`
+	rows, err := s.db.ReadRows(ctx, q, args...)
 	if err != nil {
 		return out, fmt.Errorf("read knowledge gaps: %w", err)
 	}
@@ -400,15 +402,23 @@ func (s *Service) others(ctx context.Context, groups []Group) error {
 		return nil
 	}
 	at := make(map[string]int, len(groups))
-	args := make([]any, len(groups))
-	parts := make([]string, len(groups))
-	for i, g := range groups {
-		at[g.ID] = i
+	// The statement has a place for DefaultPage or MaxPage groups, so that
+	// two prepared statements serve every page; the places left over repeat
+	// the last group, whose wordings are then read twice and kept once.
+	places := DefaultPage
+	if len(groups) > places {
+		places = MaxPage
+	}
+	args := make([]any, places)
+	parts := make([]string, places)
+	for i := range places {
+		g := groups[min(i, len(groups)-1)]
+		at[g.ID] = min(i, len(groups)-1)
 		args[i] = g.ID
 		parts[i] = `SELECT * FROM (SELECT cluster_id, question, asked_at, id FROM knowledge_gaps WHERE cluster_id = $` +
 			strconv.Itoa(i+1) + ` ORDER BY asked_at DESC, id DESC LIMIT ` + strconv.Itoa(recentWordings) + `) AS w` + strconv.Itoa(i)
 	}
-	rows, err := s.db.Read.QueryContext(ctx, strings.Join(parts, " UNION ALL ")+` ORDER BY 1, 3 DESC, 4 DESC`, args...)
+	rows, err := s.db.ReadRows(ctx, strings.Join(parts, " UNION ALL ")+` ORDER BY 1, 3 DESC, 4 DESC`, args...)
 	if err != nil {
 		return fmt.Errorf("read knowledge gap wordings: %w", err)
 	}
