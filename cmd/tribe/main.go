@@ -186,23 +186,30 @@ func seedKB(ctx context.Context, kbs *kb.Service, site *content.Site, cfg *confi
 
 // seedAtStart makes a fresh site searchable and keeps the seeded documents
 // in step with the content files: it seeds when the content differs from
-// what was seeded last (a stored hash). A failure is logged, not fatal: the
-// site still serves, and an admin can seed from the members area.
-func seedAtStart(ctx context.Context, kbs *kb.Service, site *content.Site, cfg *config.Config, logger *slog.Logger) {
-	res, changed, err := kbs.SeedIfChanged(ctx, kb.FromContent(site, cfg.Capacity))
-	switch {
-	case err != nil:
-		logger.Error("knowledge base not seeded; seed it with `tribe seed-kb` or from the members area", "err", err)
-	case changed:
-		logger.Info("knowledge base seeded from the content", "documents", res.Count)
-	default:
-		logger.Info("knowledge base up to date with the content", "documents", res.Count)
-	}
+// what was seeded last (a stored hash). It runs beside the first requests
+// (kb.Service.SeedInBackground): the knowledge base's readers wait for it,
+// nothing else needs it. A failure is logged, not fatal: the site still
+// serves, and an admin can seed from the members area. The channel closes
+// when it is through.
+func seedAtStart(ctx context.Context, kbs *kb.Service, site *content.Site, cfg *config.Config, logger *slog.Logger) <-chan struct{} {
+	docs := func() []kb.SeedDoc { return kb.FromContent(site, cfg.Capacity) }
+	return kbs.SeedInBackground(ctx, docs, func(res kb.SeedResult, changed bool, err error) {
+		switch {
+		case err != nil:
+			logger.Error("knowledge base not seeded; seed it with `tribe seed-kb` or from the members area", "err", err)
+		case changed:
+			logger.Info("knowledge base seeded from the content", "documents", res.Count)
+		default:
+			logger.Info("knowledge base up to date with the content", "documents", res.Count)
+		}
+	})
 }
 
 func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.Site, set *services.Set, logger *slog.Logger) error {
 	kbs := set.KB
-	seedAtStart(ctx, kbs, site, cfg, logger)
+	seeded := seedAtStart(ctx, kbs, site, cfg, logger)
+	// The seeding writes to the database, which closes after serve returns.
+	defer func() { <-seeded }()
 	logger.Info("knowledge base", "ranking", kbs.Ranking())
 	handler, err := web.New(web.Options{Config: cfg, DB: db, Logger: logger, App: webapp.FS(), Version: version, Content: site, Services: set})
 	if err != nil {
@@ -234,9 +241,13 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	// Start-up (migrations, content, seeding) leaves garbage that the serve
-	// GC setting (gc.go) would keep for a long while: hand it back, beside
-	// the first requests rather than before them.
-	go debug.FreeOSMemory()
+	// GC setting (gc.go) would keep for a long while: hand it back once the
+	// seeding beside the first requests is through too (before it, the
+	// seeding's garbage stayed: 4 MB more of idle memory).
+	go func() {
+		<-seeded
+		debug.FreeOSMemory()
+	}()
 	baseURLFrom := "TRIBE_BASE_URL"
 	if cfg.BaseURLDerived {
 		baseURLFrom = "TRIBE_ADDR (set TRIBE_BASE_URL to the public address)"

@@ -156,17 +156,29 @@ type searchArgs struct {
 	Limit int    `json:"limit"`
 }
 
+// Search searches the knowledge base and tells gaps (when not nil) a query
+// whose best match was weak (kb.Results.Weak). Every search a person or an
+// agent makes goes through it: the AI chat and MCP tool, and the console's
+// search command (POST /api/search).
+func Search(ctx context.Context, base KnowledgeBase, gaps GapRecorder, query string, limit int) (kb.Results, error) {
+	res, err := base.Search(ctx, query, limit)
+	if err != nil {
+		return res, err
+	}
+	if gaps != nil && res.Weak() {
+		gaps.Record(ctx, query)
+	}
+	return res, nil
+}
+
 func (d SiteDeps) search(ctx context.Context, _ access.Viewer, raw json.RawMessage) (any, error) {
 	var a searchArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("decode checked arguments: %w", err)
 	}
-	res, err := d.KB.Search(ctx, a.Query, a.Limit)
+	res, err := Search(ctx, d.KB, d.Gaps, a.Query, a.Limit)
 	if err != nil {
 		return nil, err
-	}
-	if d.Gaps != nil && res.Weak() {
-		d.Gaps.Record(ctx, a.Query)
 	}
 	out := SearchOutput{Query: a.Query, Ranking: res.Ranking, Results: make([]Passage, 0, len(res.Results))}
 	for _, r := range res.Results {

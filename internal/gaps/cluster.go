@@ -3,68 +3,15 @@ package gaps
 import (
 	"slices"
 	"strings"
-	"time"
 	"unicode"
 )
-
-// Asked is one question as it was asked.
-type Asked struct {
-	Question string
-	At       time.Time
-}
 
 // Similar is the least overlap (Jaccard: shared words over all words of
 // the two) at which two questions count as one: "How much does the tribe
 // cost?" and "what does tribe membership cost" share tribe and cost of
-// three words, 0.67.
+// three words, 0.67. At 1/2, sharing s of a and b words is similar exactly
+// when 3s >= a+b, which the store can test in whole numbers.
 const Similar = 0.5
-
-// Cluster groups questions of similar wording. Each question becomes a set
-// of words (Words: lower case, stop words out, plural and -ing/-ed endings
-// cut), and joins the first group, taken most recent first, whose first
-// question's words overlap its own by at least Similar; otherwise it starts
-// a group. Questions with no word left are grouped by their exact lower-case
-// words, punctuation aside. asked must be newest first; the groups come most asked first.
-func Cluster(asked []Asked) []Group {
-	type cluster struct {
-		key   map[string]bool
-		exact string
-		group Group
-	}
-	var cs []*cluster
-	for _, a := range asked {
-		words := Words(a.Question)
-		exact := ""
-		if len(words) == 0 {
-			exact = strings.Join(tokens(a.Question), " ")
-		}
-		var into *cluster
-		for _, c := range cs {
-			if (exact != "" && c.exact == exact) || (exact == "" && c.exact == "" && jaccard(c.key, words) >= Similar) {
-				into = c
-				break
-			}
-		}
-		if into == nil {
-			into = &cluster{key: words, exact: exact, group: Group{Question: a.Question, LastAsked: a.At.UTC(), Others: []string{}}}
-			cs = append(cs, into)
-		} else if a.Question != into.group.Question && len(into.group.Others) < 3 && !slices.Contains(into.group.Others, a.Question) {
-			into.group.Others = append(into.group.Others, a.Question)
-		}
-		into.group.Count++
-	}
-	out := make([]Group, 0, len(cs))
-	for _, c := range cs {
-		out = append(out, c.group)
-	}
-	slices.SortStableFunc(out, func(a, b Group) int {
-		if a.Count != b.Count {
-			return b.Count - a.Count
-		}
-		return b.LastAsked.Compare(a.LastAsked)
-	})
-	return out
-}
 
 // stopWords are the English words that say nothing of a question's topic.
 var stopWords = map[string]bool{}
@@ -113,16 +60,22 @@ func stem(w string) string {
 	return w
 }
 
-// jaccard is |a ∩ b| / |a ∪ b|.
-func jaccard(a, b map[string]bool) float64 {
-	if len(a) == 0 || len(b) == 0 {
-		return 0
+// exactKey groups the questions that have no topic word ("what is it?"):
+// their lower-case words, punctuation aside, or the question itself
+// lower-cased when it has no word at all.
+func exactKey(q string) string {
+	if k := strings.Join(tokens(q), " "); k != "" {
+		return k
 	}
-	both := 0
-	for w := range a {
-		if b[w] {
-			both++
-		}
+	return strings.ToLower(q)
+}
+
+// sortedWords is a word set in a fixed order, for stable SQL arguments.
+func sortedWords(words map[string]bool) []string {
+	out := make([]string, 0, len(words))
+	for w := range words {
+		out = append(out, w)
 	}
-	return float64(both) / float64(len(a)+len(b)-both)
+	slices.Sort(out)
+	return out
 }

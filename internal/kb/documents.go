@@ -248,6 +248,9 @@ func (s *Service) List(ctx context.Context, limit, offset int) (DocumentList, er
 		return DocumentList{}, errs.Field("offset", "Offset must be a whole number of at least 0.")
 	}
 	out := DocumentList{Documents: []Document{}}
+	if err := s.waitSeeded(ctx); err != nil {
+		return out, err
+	}
 	if err := s.db.Read.QueryRowContext(ctx, `SELECT count(*) FROM documents`).Scan(&out.Total); err != nil {
 		return out, fmt.Errorf("count documents: %w", err)
 	}
@@ -272,6 +275,9 @@ func (s *Service) List(ctx context.Context, limit, offset int) (DocumentList, er
 
 // Get returns one document, not_found when there is none.
 func (s *Service) Get(ctx context.Context, id string) (Document, error) {
+	if err := s.waitSeeded(ctx); err != nil {
+		return Document{}, err
+	}
 	return getDocument(ctx, s.db.Read, id)
 }
 

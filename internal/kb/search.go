@@ -87,6 +87,9 @@ func (s *Service) Search(ctx context.Context, query string, limit int) (Results,
 	if limit < 1 || limit > MaxResults {
 		return Results{}, errs.Field("limit", fmt.Sprintf("Limit must be a whole number from 1 to %d.", MaxResults))
 	}
+	if err := s.waitSeeded(ctx); err != nil {
+		return Results{}, err
+	}
 	key := resultKey{query: text, limit: limit}
 	res, gen, ok := s.results.get(key, time.Now())
 	if ok {

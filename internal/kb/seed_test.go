@@ -1,6 +1,7 @@
 package kb
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -143,4 +144,49 @@ func sameMap(a, b map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// TestReadsWaitForTheSeedingStartedInTheBackground: serve no longer seeds
+// before it answers (start-up took the seeding's time before /readyz);
+// the knowledge base's readers wait for a seeding under way instead, so
+// none answers from a half-seeded knowledge base, and once it is through
+// they find what it wrote.
+func TestReadsWaitForTheSeedingStartedInTheBackground(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := newKB(t, db, Options{})
+		docs := siteDocs(t)
+		release := make(chan struct{})
+		type outcome struct {
+			res     SeedResult
+			changed bool
+			err     error
+		}
+		done := make(chan outcome, 1)
+		through := s.SeedInBackground(t.Context(), func() []SeedDoc { <-release; return docs },
+			func(res SeedResult, changed bool, err error) { done <- outcome{res, changed, err} })
+
+		// While the seeding waits, a reader waits with it: given up, it says
+		// it was waiting for the seeding, not that nothing matched.
+		gaveUp, cancel := context.WithCancel(t.Context())
+		cancel()
+		for name, read := range map[string]func() error{
+			"search": func() error { _, err := s.Search(gaveUp, "tribe capacity members", 0); return err },
+			"list":   func() error { _, err := s.List(gaveUp, 0, 0); return err },
+			"get":    func() error { _, err := s.Get(gaveUp, "any"); return err },
+		} {
+			if err := read(); err == nil || !strings.Contains(err.Error(), "wait for the knowledge base to be seeded") {
+				t.Errorf("%s during the seeding: %v", name, err)
+			}
+		}
+
+		close(release)
+		res, err := s.Search(t.Context(), "tribe capacity members", 0)
+		if err != nil || len(res.Results) == 0 {
+			t.Fatalf("search after the seeding: %+v %v", res, err)
+		}
+		<-through
+		if o := <-done; o.err != nil || !o.changed || o.res.Count != len(docs) {
+			t.Fatalf("seeding reported %+v", o)
+		}
+	})
 }

@@ -2,9 +2,11 @@ package kb
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tribe/internal/events"
@@ -40,6 +42,11 @@ type Service struct {
 	loadMu sync.Mutex // guards loaded: the vector index's first Sync in this process
 	loaded bool
 
+	// seeded is closed once the seeding serve starts at start-up is through
+	// (SeedInBackground); reads wait for it, so no answer comes from a
+	// knowledge base still being seeded. New makes it closed.
+	seeded atomic.Pointer[chan struct{}]
+
 	stats    termStats // word counts for pruning common words
 	pruneMin int       // pruneMinChunks; tests lower it
 
@@ -67,6 +74,9 @@ func New(db *store.DB, o Options) *Service {
 	if s.logger == nil {
 		s.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	through := make(chan struct{})
+	close(through)
+	s.seeded.Store(&through)
 	if s.embedder != nil && s.vectors == nil {
 		s.vectors = newMemIndex(db, s.embedder.Model())
 	}
@@ -74,6 +84,35 @@ func New(db *store.DB, o Options) *Service {
 		s.vectors = nil
 	}
 	return s
+}
+
+// SeedInBackground seeds docs() as SeedIfChanged does, on a goroutine of
+// its own, and then calls done with the outcome. Until then Search, List
+// and Get wait for it: the server answers (and says it is ready) while the
+// knowledge base is seeded, and a search made meanwhile waits the few
+// milliseconds left instead of finding nothing. It returns a channel closed
+// when the seeding is through, to wait for before the database closes.
+func (s *Service) SeedInBackground(ctx context.Context, docs func() []SeedDoc, done func(res SeedResult, changed bool, err error)) <-chan struct{} {
+	through := make(chan struct{})
+	s.seeded.Store(&through)
+	go func() {
+		defer close(through)
+		// A seeding under way is finished even when the server is stopping:
+		// it is short, and the next start would only do it again.
+		res, changed, err := s.SeedIfChanged(context.WithoutCancel(ctx), docs())
+		done(res, changed, err)
+	}()
+	return through
+}
+
+// waitSeeded waits for a seeding started by SeedInBackground, if any.
+func (s *Service) waitSeeded(ctx context.Context) error {
+	select {
+	case <-*s.seeded.Load():
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("wait for the knowledge base to be seeded: %w", ctx.Err())
+	}
 }
 
 // Ranking is what Search uses when everything works: RankingHybrid with an

@@ -131,22 +131,40 @@ func (db *DB) migratePostgres(ctx context.Context, migs []Migration) ([]string, 
 }
 
 func applyPending(ctx context.Context, tx *sql.Tx, migs []Migration) ([]string, error) {
-	var applied []string
-	for _, m := range migs {
-		var n int
-		err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM schema_migrations WHERE version = $1", m.Version).Scan(&n)
-		if err != nil {
+	// The applied versions are read once and the record statement prepared
+	// once: on a fresh database every statement parsed here is start-up time.
+	done := map[int]bool{}
+	rows, err := tx.QueryContext(ctx, "SELECT version FROM schema_migrations")
+	if err != nil {
+		return nil, fmt.Errorf("migrate: read applied versions: %w", err)
+	}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			_ = rows.Close()
 			return nil, fmt.Errorf("migrate: read applied versions: %w", err)
 		}
-		if n > 0 {
+		done[v] = true
+	}
+	if err := rows.Close(); err != nil {
+		return nil, fmt.Errorf("migrate: read applied versions: %w", err)
+	}
+	var record *sql.Stmt
+	var applied []string
+	for _, m := range migs {
+		if done[m.Version] {
 			continue
 		}
 		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 			return nil, fmt.Errorf("migration %s: %w", m.Name, err)
 		}
-		if _, err := tx.ExecContext(ctx,
-			"INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
-			m.Version, m.Name, Now().Format(timeLayout)); err != nil {
+		if record == nil {
+			if record, err = tx.PrepareContext(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)"); err != nil {
+				return nil, fmt.Errorf("migration %s: record: %w", m.Name, err)
+			}
+			defer func() { _ = record.Close() }()
+		}
+		if _, err := record.ExecContext(ctx, m.Version, m.Name, Now().Format(timeLayout)); err != nil {
 			return nil, fmt.Errorf("migration %s: record: %w", m.Name, err)
 		}
 		applied = append(applied, m.Name)

@@ -12,6 +12,7 @@ import (
 	"tribe/internal/agent"
 	"tribe/internal/config"
 	"tribe/internal/errs"
+	"tribe/internal/gaps"
 	"tribe/internal/httpx"
 	"tribe/internal/metrics"
 	"tribe/internal/ratelimit"
@@ -126,8 +127,10 @@ func (a *aiAPI) chat(w http.ResponseWriter, r *http.Request) error {
 		return nil // Open answered a shutdown itself; anything else is a client gone
 	}
 	defer stream.Close()
+	client := clientKey(r, a.cfg.TrustedProxies)
 	sum := a.relay(r, stream, func(ctx context.Context, emit agent.Emit) agent.Summary {
-		return a.agent.Answer(ctx, v, msgs, purpose, emit)
+		// The chat's searches count against this client's knowledge-gap allowance.
+		return a.agent.Answer(gaps.WithClient(ctx, client), v, msgs, purpose, emit)
 	})
 	a.metrics.AIRequest(sum.Provider, sum.Outcome, sum.PromptTokens, sum.CompletionTokens)
 	if sum.Err != nil {

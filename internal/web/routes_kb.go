@@ -1,10 +1,12 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
 
+	"tribe/internal/agent"
 	"tribe/internal/config"
 	"tribe/internal/content"
 	"tribe/internal/errs"
@@ -45,15 +47,18 @@ func (a *kbAPI) register(g *registrar) error {
 	return nil
 }
 
+// search answers the console's search command (and any other caller); a
+// question it answers weakly becomes a knowledge gap, as in the AI chat.
 func (a *kbAPI) search(w http.ResponseWriter, r *http.Request) error {
-	if err := limited(limitCheck{a.searchIP, clientKey(r, a.cfg.TrustedProxies)}); err != nil {
+	client := clientKey(r, a.cfg.TrustedProxies)
+	if err := limited(limitCheck{a.searchIP, client}); err != nil {
 		return err
 	}
 	var in SearchRequest
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
 	}
-	res, err := a.kb.Search(r.Context(), in.Query, in.Limit)
+	res, err := agent.Search(gaps.WithClient(r.Context(), client), a.kb, a.gaps, in.Query, in.Limit)
 	if err != nil {
 		return err
 	}
@@ -135,9 +140,14 @@ func (a *kbAPI) seed(w http.ResponseWriter, r *http.Request) error {
 }
 
 // knowledgeGaps lists the questions the knowledge base answered weakly in
-// the last 90 days, grouped by similar wording.
+// the last 90 days, grouped by similar wording, a page at a time
+// (?limit=&cursor=, the cursor being the previous page's next).
 func (a *kbAPI) knowledgeGaps(w http.ResponseWriter, r *http.Request) error {
-	groups, err := a.gaps.List(r.Context())
+	limit, err := queryInt(r, "limit", fmt.Sprintf("Limit must be a whole number from 1 to %d.", gaps.MaxPage))
+	if err != nil {
+		return err
+	}
+	groups, err := a.gaps.List(r.Context(), limit, r.URL.Query().Get("cursor"))
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"tribe/internal/config"
 	"tribe/internal/errs"
+	"tribe/internal/gaps"
 	"tribe/internal/httpx"
 	"tribe/internal/mcp"
 	"tribe/internal/ratelimit"
@@ -113,6 +114,8 @@ func (m *mcpAPI) serve(w http.ResponseWriter, r *http.Request) error {
 	if accept := r.Header.Get("Accept"); accept == "" || strings.Contains(accept, "*/*") {
 		r.Header.Set("Accept", "application/json, text/event-stream")
 	}
+	// The search tool's weak answers count against this client's knowledge-gap allowance.
+	r = r.WithContext(gaps.WithClient(r.Context(), clientKey(r, m.cfg.TrustedProxies)))
 	m.mcp.ServeMessages(w, r, msgs)
 	return nil
 }

@@ -26,9 +26,20 @@ import (
 	"tribe/internal/prerender"
 )
 
-// staticFile is one file of the built app, loaded once at start with its
-// precompressed variants (name.gz, name.br written by the web build).
+// staticFile is one file of the built app with its precompressed variants
+// (name.gz, name.br written by the web build). Pages are loaded at start;
+// the other files (scripts, styles, images, fonts) on their first request
+// (load): a visitor's browser asks for a few of them, and reading all of
+// them at start cost start-up time and kept megabytes of copies in memory
+// that most processes never serve.
 type staticFile struct {
+	// src and name are where a file not yet loaded is read from; src is
+	// nil for a file loaded at start.
+	src      fs.FS
+	name     string
+	loadOnce sync.Once
+	loaded   bool // written once, by load
+
 	body, gzip, brotli []byte
 	etag               string
 	contentType        string
@@ -58,6 +69,30 @@ func (f *staticFile) gzipped() ([]byte, []string) {
 		}
 	})
 	return f.lazy.gzip, f.lazy.length
+}
+
+// load reads a file left for its first request, once, and reports whether
+// the file can be served (an embedded file always can).
+func (f *staticFile) load() bool {
+	if f.src == nil {
+		return true
+	}
+	f.loadOnce.Do(func() {
+		body, err := fs.ReadFile(f.src, f.name)
+		if err != nil {
+			return
+		}
+		f.body = body
+		// A variant the build did not write is absent, which is no error.
+		f.gzip, _ = fs.ReadFile(f.src, f.name+".gz")
+		f.brotli, _ = fs.ReadFile(f.src, f.name+".br")
+		if f.contentType == "" {
+			f.contentType = http.DetectContentType(body)
+		}
+		f.prepare()
+		f.loaded = true
+	})
+	return f.loaded
 }
 
 // prepare fills the ready-made header values once the bodies are final.
@@ -96,10 +131,11 @@ type staticSite struct {
 	shell *staticFile
 	// notFound is the prerendered 404 page, which shows the requested path.
 	notFoundPage *notFoundPage
-	// renderer is the build's start-time renderer (server/render.js) and
-	// template its shell.html as built: what renderOwnerContent renders
-	// pages with. Neither is served.
-	renderer []byte
+	// dist is the build, from which renderOwnerContent reads the start-time
+	// renderer (server/render.js) only when there is owner content to
+	// render: most starts have none, and its megabyte is not read for them.
+	// template is the build's shell.html as built. Neither is served.
+	dist     fs.FS
 	template string
 	// owner holds, by file name, the prerendered pages being rendered again
 	// from the site owner's content (renderOwnerContent); nil when the
@@ -157,11 +193,18 @@ const baseURLPlaceholder = "%TRIBE_BASE_URL%"
 // from the build's (contentOverride), so the app shows the owner's text
 // without a rebuild, and the page config (pageConfigScript).
 func loadStatic(dist fs.FS, baseURL string, pageScripts []byte) (*staticSite, error) {
-	s := &staticSite{files: map[string]*staticFile{}, pages: map[string]appPage{}}
+	s := &staticSite{files: map[string]*staticFile{}, pages: map[string]appPage{}, dist: dist}
+	var names []string
 	raw := map[string][]byte{}
 	err := fs.WalkDir(dist, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path.Base(p) == ".gitkeep" {
+		if err != nil || d.IsDir() || path.Base(p) == ".gitkeep" || strings.HasPrefix(p, serverOnlyDir) {
 			return err
+		}
+		names = append(names, p)
+		// Pages are filled and looked up at start; other files wait for
+		// their first request (staticFile.load).
+		if !isPage(p) {
+			return nil
 		}
 		b, err := fs.ReadFile(dist, p)
 		if err != nil {
@@ -173,12 +216,17 @@ func loadStatic(dist fs.FS, baseURL string, pageScripts []byte) (*staticSite, er
 	if err != nil {
 		return nil, fmt.Errorf("load web app: %w", err)
 	}
-	s.renderer, s.template = raw[prerender.BundlePath], string(raw["shell.html"])
-	for p, b := range raw {
-		if strings.HasSuffix(p, ".gz") || strings.HasSuffix(p, ".br") || strings.HasPrefix(p, serverOnlyDir) {
+	s.template = string(raw["shell.html"])
+	for _, p := range names {
+		if strings.HasSuffix(p, ".gz") || strings.HasSuffix(p, ".br") {
 			continue
 		}
 		ct := mime.TypeByExtension(path.Ext(p))
+		b, ok := raw[p]
+		if !ok {
+			s.files[p] = &staticFile{src: dist, name: p, contentType: ct}
+			continue
+		}
 		if ct == "" {
 			ct = http.DetectContentType(b)
 		}
@@ -207,6 +255,13 @@ func loadStatic(dist fs.FS, baseURL string, pageScripts []byte) (*staticSite, er
 	return s, nil
 }
 
+// isPage reports whether p is a page of the build (or a precompressed copy
+// of one): what start-up reads, fills and looks up.
+func isPage(p string) bool {
+	p = strings.TrimSuffix(strings.TrimSuffix(p, ".gz"), ".br")
+	return strings.HasSuffix(p, ".html")
+}
+
 // serverOnlyDir holds the files of the build the server runs and never
 // serves (the start-time renderer).
 const serverOnlyDir = "server/"
@@ -226,10 +281,11 @@ var ownerRenderOrder = []string{"index.html", "booking/index.html", "tribe/index
 // error is for a build that cannot render at all (no renderer): nothing
 // changes then.
 func (s *staticSite) renderOwnerContent(doc []byte, baseURL string, pageScripts []byte, done func(rendered int, err error)) error {
-	if s.renderer == nil || s.template == "" {
+	renderer, err := fs.ReadFile(s.dist, prerender.BundlePath)
+	if err != nil || s.template == "" {
 		return errors.New("the build has no " + prerender.BundlePath + " or shell.html to render pages with")
 	}
-	r, err := prerender.New(s.renderer, s.template)
+	r, err := prerender.New(renderer, s.template)
 	if err != nil {
 		return err
 	}
@@ -423,6 +479,10 @@ var gzipWriters = sync.Pool{New: func() any {
 }}
 
 func (s *staticSite) serveFile(w http.ResponseWriter, r *http.Request, f *staticFile, status int, cache []string) {
+	if !f.load() {
+		httpx.WriteError(w, r, errs.New(errs.Internal, "This file of the site could not be read."))
+		return
+	}
 	// Canonical keys and values made once: this is the hottest path of the site.
 	h := w.Header()
 	h["Content-Type"] = f.hdr.contentType

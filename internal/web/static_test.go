@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"testing/fstest"
@@ -61,5 +63,91 @@ func TestFilledPagesAreGzippedOnFirstRequest(t *testing.T) {
 	wg.Wait()
 	if body, h := get(""); body != want || h.Get("Content-Encoding") != "" || h.Get("Content-Length") != strconv.Itoa(len(want)) {
 		t.Fatalf("identity: %q %v", body, h)
+	}
+}
+
+// openCounter is a build that counts which files are opened.
+type openCounter struct {
+	fstest.MapFS
+	mu     sync.Mutex
+	opened map[string]int
+}
+
+func (c *openCounter) Open(name string) (fs.File, error) {
+	c.mu.Lock()
+	c.opened[name]++
+	c.mu.Unlock()
+	return c.MapFS.Open(name)
+}
+
+func (c *openCounter) ReadFile(name string) ([]byte, error) {
+	c.mu.Lock()
+	c.opened[name]++
+	c.mu.Unlock()
+	return c.MapFS.ReadFile(name)
+}
+
+func (c *openCounter) count(name string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.opened[name]
+}
+
+// TestStartReadsOnlyThePagesOfTheBuild: start-up read and copied every
+// file of the build (scripts, styles, the megabyte of the start-time
+// renderer) before the server answered, and kept them all in memory. It now
+// reads the pages; another file is read on its first request, once, with
+// its compressed copies, however many ask at once; the renderer is never
+// read without owner content to render.
+func TestStartReadsOnlyThePagesOfTheBuild(t *testing.T) {
+	js := strings.Repeat("console.log('tribe');", 100)
+	app := &openCounter{opened: map[string]int{}, MapFS: fstest.MapFS{
+		"index.html":              {Data: []byte(indexHTML)},
+		"about/index.html":        {Data: []byte(`<html><title>About</title></html>`)},
+		"assets/app-abc123.js":    {Data: []byte(js)},
+		"assets/app-abc123.js.gz": {Data: gz(t, js)},
+		"assets/app-abc123.js.br": {Data: []byte("brotli-bytes")},
+		"logo.unknownext":         {Data: []byte("<svg></svg>")},
+		"server/render.js":        {Data: []byte("globalThis.render = () => ''")},
+	}}
+	site, err := loadStatic(app, "https://ruv.example", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if app.count("index.html") != 1 || app.count("about/index.html") != 1 {
+		t.Fatalf("pages not read at start: %v", app.opened)
+	}
+	for _, name := range []string{"assets/app-abc123.js", "assets/app-abc123.js.gz", "assets/app-abc123.js.br", "logo.unknownext", "server/render.js"} {
+		if n := app.count(name); n != 0 {
+			t.Errorf("%s read %d times at start", name, n)
+		}
+	}
+	get := func(path, encoding string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodGet, path, nil)
+		r.Header.Set("Accept-Encoding", encoding)
+		w := httptest.NewRecorder()
+		site.ServeHTTP(w, r)
+		return w
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if w := get("/assets/app-abc123.js", ""); w.Code != 200 || w.Body.String() != js || w.Header().Get("Etag") == "" {
+				t.Errorf("first requests: %d %q", w.Code, w.Header())
+			}
+		})
+	}
+	wg.Wait()
+	if w := get("/assets/app-abc123.js", "br"); w.Body.String() != "brotli-bytes" || w.Header().Get("Content-Encoding") != "br" {
+		t.Errorf("brotli: %q %q", w.Body.String(), w.Header())
+	}
+	if w := get("/logo.unknownext", ""); w.Code != 200 || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/xml") && !strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
+		t.Errorf("sniffed type: %d %q", w.Code, w.Header().Get("Content-Type"))
+	}
+	if n := app.count("assets/app-abc123.js"); n != 1 {
+		t.Errorf("the script was read %d times, want once", n)
+	}
+	if n := app.count("server/render.js"); n != 0 {
+		t.Errorf("the renderer was read %d times without owner content", n)
 	}
 }

@@ -81,7 +81,8 @@ test('a weak console question becomes a knowledge gap that starts a document', a
   page,
 }) => {
   test.setTimeout(90_000);
-  const question = `ask do you run workshops on quantum basket weaving ${Date.now()}`;
+  // A suffix of letters and digits: a long run of digits would be stored as a phone number ([phone]).
+  const question = `ask do you run workshops on quantum basket weaving ${Date.now().toString(36)}`;
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto('/');
   const input = page

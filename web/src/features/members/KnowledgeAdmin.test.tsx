@@ -6,6 +6,7 @@ import type { Document as KnowledgeDocument, SeedResult } from '@/lib/api-types/
 import { createQueryClient } from '@/lib/query';
 import { ToastRegion } from '@/lib/toast';
 import { apiError, json, mockApi, resetAuthState } from '@/test/mock-api';
+import { knowledgeGapsPath } from './api/get-knowledge-gaps';
 import { DOCUMENTS_PAGE_SIZE, KnowledgeAdmin } from './KnowledgeAdmin';
 
 const LIST = `/api/admin/documents?limit=${DOCUMENTS_PAGE_SIZE}&offset=0`;
@@ -55,8 +56,8 @@ function serveDocuments(initial: KnowledgeDocument[], extra: Parameters<typeof m
       docs = [created, ...docs];
       return json(201, { document: created });
     },
-    'GET /api/admin/knowledge-gaps': () =>
-      json(200, { groups: [], since: '2026-08-25T10:00:00.000Z' }),
+    [`GET ${knowledgeGapsPath()}`]: () =>
+      json(200, { groups: [], since: '2026-08-25T10:00:00.000Z', total: 0 }),
     ...extra,
   });
   return {
@@ -354,11 +355,13 @@ describe('Knowledge gaps', () => {
 
   it('lists weakly answered questions with their count and starts a document titled with one', async () => {
     const store = serveDocuments([], {
-      'GET /api/admin/knowledge-gaps': () =>
+      [`GET ${knowledgeGapsPath()}`]: () =>
         json(200, {
           since: '2026-08-25T10:00:00.000Z',
+          total: 1,
           groups: [
             {
+              id: 'g1',
               question: 'Do you run workshops on basket weaving?',
               count: 3,
               last_asked: '2026-11-22T09:00:00.000Z',
@@ -399,10 +402,10 @@ describe('Knowledge gaps', () => {
   it('says when there is no gap, and offers a retry when the list fails', async () => {
     let fail = true;
     serveDocuments([], {
-      'GET /api/admin/knowledge-gaps': () =>
+      [`GET ${knowledgeGapsPath()}`]: () =>
         fail
           ? apiError(500, 'server_error', 'Something went wrong.')
-          : json(200, { groups: [], since: '2026-08-25T10:00:00.000Z' }),
+          : json(200, { groups: [], since: '2026-08-25T10:00:00.000Z', total: 0 }),
     });
     renderPanel();
     expect(await screen.findByText('The knowledge gaps could not be loaded.')).toBeInTheDocument();
@@ -410,5 +413,35 @@ describe('Knowledge gaps', () => {
     const gaps = screen.getByRole('region', { name: 'Knowledge gaps' });
     await userEvent.click(within(gaps).getByRole('button', { name: /Try again/ }));
     expect(await within(gaps).findByText('No knowledge gaps')).toBeInTheDocument();
+  });
+
+  it('loads the groups a page at a time', async () => {
+    const group = (i: number) => ({
+      id: `g${i}`,
+      question: `Question number ${i}?`,
+      count: 1,
+      last_asked: '2026-11-22T09:00:00.000Z',
+      others: [],
+    });
+    const store = serveDocuments([], {
+      [`GET ${knowledgeGapsPath()}`]: () =>
+        json(200, {
+          since: '2026-08-25T10:00:00.000Z',
+          total: 3,
+          groups: [group(1), group(2)],
+          next: 'after/2',
+        }),
+      [`GET ${knowledgeGapsPath('after/2')}`]: () =>
+        json(200, { since: '2026-08-25T10:00:00.000Z', total: 3, groups: [group(3)] }),
+    });
+    renderPanel();
+    const list = await screen.findByRole('list', { name: 'Knowledge gaps' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+    expect(screen.getByText('2 of 3 groups shown')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await within(list).findByText('Question number 3?')).toBeInTheDocument();
+    expect(screen.getByText('3 of 3 groups shown')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    expect(store.api.to('GET', knowledgeGapsPath('after/2'))).toHaveLength(1);
   });
 });

@@ -344,7 +344,9 @@ function DocumentManager() {
  */
 function KnowledgeGaps({ onAnswer }: { onAnswer: (question: string) => void }) {
   const query = useKnowledgeGaps();
-  const groups = query.data?.groups ?? [];
+  const pages = query.data?.pages ?? [];
+  const groups = pages.flatMap((p) => p.groups);
+  const total = pages[0]?.total ?? 0;
   return (
     <section aria-labelledby="kb-gaps-heading" className="flex flex-col gap-4">
       <div>
@@ -354,13 +356,14 @@ function KnowledgeGaps({ onAnswer }: { onAnswer: (question: string) => void }) {
         </h3>
         <p className="mt-1 text-sm text-muted">
           Questions the knowledge base could not answer well (fewer than half of their words in the
-          best passage), from the console, the AI chat and MCP search, over the last 90 days. Only
-          the question and its time are kept, never who asked.
+          best passage), from the console's search and ask, the AI chat and MCP search, over the
+          last 90 days. Only the question and its time are kept, never who asked; e-mail addresses,
+          phone and card numbers are taken out.
         </p>
       </div>
       {query.isPending ? (
         <LoadingBlock label="Loading knowledge gaps…" rows={1} />
-      ) : query.isError ? (
+      ) : query.isError && query.data === undefined ? (
         <LoadError
           message="The knowledge gaps could not be loaded."
           onRetry={() => void query.refetch()}
@@ -370,38 +373,60 @@ function KnowledgeGaps({ onAnswer }: { onAnswer: (question: string) => void }) {
           Every question of the last 90 days found a good answer.
         </EmptyState>
       ) : (
-        <ul className="flex flex-col gap-2" aria-label="Knowledge gaps">
-          {groups.map((g) => (
-            <li
-              key={`${g.question}-${g.last_asked}`}
-              className="flex flex-col gap-2 rounded-lg border border-ink-700 bg-ink-850/40 p-3 sm:flex-row sm:items-start sm:justify-between"
-            >
-              <div className="min-w-0">
-                <p className="font-medium break-words text-fg">{g.question}</p>
-                <p className="mt-1 font-mono text-xs text-dim">
-                  asked {g.count === 1 ? 'once' : `${g.count} times`}, last{' '}
-                  <time dateTime={g.last_asked}>{formatUpdated(g.last_asked)}</time>
-                </p>
-                {g.others.length > 0 ? (
-                  <p className="mt-1 text-xs break-words text-muted">
-                    Also asked as: {g.others.map((o) => `“${o}”`).join(', ')}
+        <>
+          <ul className="flex flex-col gap-2" aria-label="Knowledge gaps">
+            {groups.map((g) => (
+              <li
+                key={g.id}
+                className="flex flex-col gap-2 rounded-lg border border-ink-700 bg-ink-850/40 p-3 sm:flex-row sm:items-start sm:justify-between"
+              >
+                <div className="min-w-0">
+                  <p className="font-medium break-words text-fg">{g.question}</p>
+                  <p className="mt-1 font-mono text-xs text-dim">
+                    asked {g.count === 1 ? 'once' : `${g.count} times`}, last{' '}
+                    <time dateTime={g.last_asked}>{formatUpdated(g.last_asked)}</time>
                   </p>
-                ) : null}
-              </div>
+                  {g.others.length > 0 ? (
+                    <p className="mt-1 text-xs break-words text-muted">
+                      Also asked as: {g.others.map((o) => `“${o}”`).join(', ')}
+                    </p>
+                  ) : null}
+                </div>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  className="shrink-0 self-start"
+                  onClick={() => onAnswer(g.question)}
+                  aria-haspopup="dialog"
+                  aria-label={`Write a document answering “${g.question}”`}
+                >
+                  <FilePlus2 size={14} aria-hidden="true" />
+                  Write a document
+                </Button>
+              </li>
+            ))}
+          </ul>
+          <div className="flex flex-wrap items-center gap-3">
+            <p className="font-mono text-xs text-dim" aria-live="polite">
+              {groups.length} of {total} {total === 1 ? 'group' : 'groups'} shown
+            </p>
+            {query.hasNextPage ? (
               <Button
                 variant="outline"
                 size="sm"
-                className="shrink-0 self-start"
-                onClick={() => onAnswer(g.question)}
-                aria-haspopup="dialog"
-                aria-label={`Write a document answering “${g.question}”`}
+                onClick={() => void query.fetchNextPage()}
+                disabled={query.isFetchingNextPage}
               >
-                <FilePlus2 size={14} aria-hidden="true" />
-                Write a document
+                {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
               </Button>
-            </li>
-          ))}
-        </ul>
+            ) : null}
+            {query.isFetchNextPageError ? (
+              <p role="alert" className="text-xs text-term-red">
+                The next page could not be loaded. Try again.
+              </p>
+            ) : null}
+          </div>
+        </>
       )}
     </section>
   );

@@ -11,6 +11,10 @@
  * wordings.
  */
 export interface Group {
+  /**
+   * ID names the group within one listing (a cursor ends at one).
+   */
+  id: string;
   question: string;
   count: number /* int */;
   last_asked: string;
@@ -25,4 +29,13 @@ export interface Groups {
    * Since is the start of the window the groups cover (Retention ago).
    */
   since: string;
+  /**
+   * Total is how many groups the window holds, over every page.
+   */
+  total: number /* int */;
+  /**
+   * Next, when set, is the cursor of the following page
+   * (GET /api/admin/knowledge-gaps?cursor=…).
+   */
+  next?: string;
 }
