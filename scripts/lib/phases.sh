@@ -13,17 +13,26 @@ fi
 
 _phase_now() { awk -v t0="$TRIBE_PHASES_T0" -v t="$(date +%s.%N)" 'BEGIN { printf "%.1f", t - t0 }'; }
 
-# _phase_cpu prints the user+system seconds this shell's finished children have used so far.
-_phase_cpu() { times | awk 'NR == 2 { split($1, u, /m|s/); split($2, s, /m|s/); printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'; }
+# _phase_cpu sets _cpu to the user+system seconds this shell's finished children have used so far.
+# (`times` in a pipe or a $(…) would report that subshell's children: it writes to a file instead.)
+_phase_cpu() {
+  local f
+  f=$(mktemp "${TMPDIR:-/tmp}/tribe-times.XXXXXX")
+  times > "$f"
+  _cpu=$(awk 'NR == 2 { split($1, u, /m|s/); split($2, s, /m|s/); printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$f")
+  rm -f "$f"
+}
 
 phase() {
   local name=$1 start end rc cpu0 cpu1
   shift
   start=$(_phase_now)
-  cpu0=$(_phase_cpu)
+  _phase_cpu
+  cpu0=$_cpu
   "$@"
   rc=$?
-  cpu1=$(_phase_cpu)
+  _phase_cpu
+  cpu1=$_cpu
   end=$(_phase_now)
   echo "$name $start $end $rc $(awk -v a="$cpu0" -v b="$cpu1" 'BEGIN { printf "%.0f", b - a }')" >> "$TRIBE_PHASES"
   return $rc
