@@ -80,12 +80,12 @@ test('subscribers share, react and comment live; the directory shows only who op
   // Live on Rex's board; he reacts by keyboard and comments.
   const rexCard = r.getByRole('article', { name: title });
   await expect(rexCard).toBeVisible();
-  const fire = rexCard.getByRole('button', { name: /React with fire to/ });
+  const fire = rexCard.getByRole('button', { name: /react with fire to/ });
   await expect(fire).toHaveAttribute('aria-pressed', 'false');
   await fire.focus();
   await r.keyboard.press('Enter');
   await expect(
-    rexCard.getByRole('button', { name: /Take back your fire reaction/ }),
+    rexCard.getByRole('button', { name: /take back your fire reaction/ }),
   ).toHaveAttribute('aria-pressed', 'true');
   await rexCard.getByRole('button', { name: '0 comments' }).click();
   await rexCard.getByLabel('Add a comment').fill('Lovely work, trying it tonight.');
@@ -164,7 +164,7 @@ test('subscribers share, react and comment live; the directory shows only who op
   await f.getByRole('tab', { name: 'Projects' }).click();
   const fayCard = f.getByRole('article', { name: title });
   await expect(fayCard).toBeVisible();
-  await expect(fayCard.getByRole('button', { name: /React with fire/ })).toHaveCount(0);
+  await expect(fayCard.getByRole('button', { name: /react with fire/ })).toHaveCount(0);
   await expect(f.getByRole('button', { name: 'Subscribe to Share' })).toBeVisible();
   await f.getByRole('tab', { name: 'Directory' }).click();
   await expect(f.getByRole('button', { name: 'Subscribe to meet the tribe' })).toBeVisible();

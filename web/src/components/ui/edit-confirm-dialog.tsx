@@ -1,4 +1,5 @@
-import { type FormEvent, type ReactNode, type Ref, type RefObject, useRef, useState } from 'react';
+import { type ReactNode, type Ref, type RefObject, useRef, useState } from 'react';
+import { useSubmitGuard } from '@/lib/use-submit-guard';
 import { Button } from './button';
 import { Modal } from './modal';
 
@@ -205,25 +206,13 @@ export interface EditFormProps {
 
 /** A dialog's form: the fields, then Cancel and the submit button, which says Saving… while busy. */
 export function EditForm({ ref, onSubmit, onCancel, submitLabel, children }: EditFormProps) {
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    const sending = onSubmit();
-    if (!sending) return;
-    setBusy(true);
-    try {
-      await sending;
-    } finally {
-      setBusy(false);
-    }
-  };
+  const guard = useSubmitGuard();
   return (
-    <form ref={ref} noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+    <form ref={ref} noValidate onSubmit={guard.onSubmit(onSubmit)} className="flex flex-col gap-4">
       {children}
       <DialogActions onCancel={onCancel}>
-        <Button type="submit" disabled={busy}>
-          {busy ? 'Saving…' : submitLabel}
+        <Button type="submit" disabled={guard.pending}>
+          {guard.pending ? 'Saving…' : submitLabel}
         </Button>
       </DialogActions>
     </form>

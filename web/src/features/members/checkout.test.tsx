@@ -277,7 +277,7 @@ describe('admin members', { timeout: 20_000 }, () => {
     expect(within(list).getByText('November 20, 2026')).toBeVisible();
 
     await userEvent.click(
-      within(list).getByRole('button', { name: 'Make grace@example.com complimentary' }),
+      within(list).getByRole('button', { name: 'Make complimentary: grace@example.com' }),
     );
     const dialog = await screen.findByRole('dialog');
     await userEvent.type(within(dialog).getByLabelText(/Last day/), '2027-01-31');
@@ -291,7 +291,7 @@ describe('admin members', { timeout: 20_000 }, () => {
 
     await userEvent.click(
       within(list).getByRole('button', {
-        name: 'End complimentary membership of grace@example.com',
+        name: 'End complimentary: grace@example.com',
       }),
     );
     expect(await within(list).findByText('Free Member')).toBeVisible();

@@ -1,10 +1,11 @@
 import { Plus, Trash2 } from 'lucide-react';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { ApiError, errorMessage } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
+import { useSubmitGuard } from '@/lib/use-submit-guard';
 import { useUpdateBookingSettings } from '../api/admin';
 import { type BookingSettings, type HourRange, WEEKDAYS, type Weekday } from '../api/types';
 import { timeZones } from '../time';
@@ -116,11 +117,8 @@ export function SettingsForm({ initial }: { initial: BookingSettings }) {
   const setRanges = (day: Weekday, ranges: HourRange[]) =>
     change({ ...values, weekly_hours: { ...values.weekly_hours, [day]: ranges } });
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (save.isPending) return;
-    save.mutate(toSettings(values));
-  };
+  const guard = useSubmitGuard();
+  const submit = guard.onSubmit(() => save.mutateAsync(toSettings(values)));
 
   // A field the form has no place for (an unexpected name): shown at the top.
   const shownAbove =
@@ -323,8 +321,8 @@ export function SettingsForm({ initial }: { initial: BookingSettings }) {
           )}
         </FormField>
       </div>
-      <Button type="submit" disabled={save.isPending} className="self-start">
-        {save.isPending ? 'Saving…' : 'Save booking settings'}
+      <Button type="submit" disabled={guard.pending} className="self-start">
+        {guard.pending ? 'Saving…' : 'Save booking settings'}
       </Button>
     </form>
   );
