@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Comment, DirectoryEntry, Project } from '@/lib/api-types/community';
 import { createQueryClient } from '@/lib/query';
 import { ToastRegion } from '@/lib/toast';
+import { structuralViolations } from '@/test/axe';
 import { ada, apiError, json, mockApi, resetAuthState } from '@/test/mock-api';
 import { DirectoryTab } from './DirectoryTab';
 import { ProjectsTab } from './ProjectsTab';
@@ -168,6 +169,8 @@ describe('Projects tab', { timeout: 20_000 }, () => {
       name: '2 fire reactions: react with fire to Project p1',
     });
     expect(fire).toHaveAttribute('aria-pressed', 'false');
+    // The visible count starts the button's name (axe label-content-name-mismatch).
+    expect(await structuralViolations(fire)).toEqual([]);
     await user.click(fire);
     await waitFor(() =>
       expect(
