@@ -15,6 +15,9 @@ const input =
   'h-10 w-full rounded-md border border-ink-600 bg-ink-900 px-3 text-sm text-fg ' +
   'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-term-cyan aria-[invalid=true]:border-term-red';
 
+/** A time of a range: narrower padding on a phone, where "09:00 AM" and its clock must fit. */
+const timeInput = input.replace('px-3', 'px-2 sm:px-3');
+
 const NUMBERS: { key: NumberKey; label: string; hint: string }[] = [
   {
     key: 'slot_step_minutes',
@@ -363,7 +366,11 @@ function DayRanges({
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: a range is known by its place, as the server names it
             <div key={i} className="flex flex-col gap-1">
-              <div className="grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)_auto] items-center gap-2 sm:flex sm:flex-wrap">
+              <div
+                // On a phone the two times take the whole row (the remove button goes below them):
+                // beside it they were too narrow to show AM and PM ("09:00 to 05:00").
+                className="grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] items-center gap-2 sm:flex sm:flex-wrap"
+              >
                 <input
                   type="time"
                   aria-label={`${label} range ${i + 1} start`}
@@ -372,7 +379,7 @@ function DayRanges({
                   aria-describedby={err ? errId : undefined}
                   value={r.start}
                   onChange={(e) => set('start', e.target.value)}
-                  className={cn(input, 'sm:w-32')}
+                  className={cn(timeInput, 'sm:w-32')}
                 />
                 <span className="text-sm text-muted">to</span>
                 <input
@@ -385,15 +392,17 @@ function DayRanges({
                   onChange={(e) =>
                     set('end', e.target.value === '00:00' ? '24:00' : e.target.value)
                   }
-                  className={cn(input, 'sm:w-32')}
+                  className={cn(timeInput, 'sm:w-32')}
                 />
                 <Button
                   size="sm"
                   variant="ghost"
                   aria-label={`Remove ${label} range ${i + 1}`}
+                  className="col-span-3 justify-self-end"
                   onClick={() => onChange(ranges.filter((_, j) => j !== i))}
                 >
                   <Trash2 size={14} aria-hidden="true" />
+                  <span className="sm:sr-only">Remove</span>
                 </Button>
               </div>
               {err ? (
