@@ -57,3 +57,8 @@ export function useSubmitGuard(): SubmitGuard {
   );
   return { pending, run, onSubmit };
 }
+
+/** What an action returned, as a guard's send: its promise, or nothing when it returned none. */
+export function sending(result: unknown): Promise<unknown> | undefined {
+  return result instanceof Promise ? result : undefined;
+}

@@ -1,5 +1,5 @@
 import { type ReactNode, type Ref, type RefObject, useRef, useState } from 'react';
-import { useSubmitGuard } from '@/lib/use-submit-guard';
+import { sending, useSubmitGuard } from '@/lib/use-submit-guard';
 import { Button } from './button';
 import { Modal } from './modal';
 
@@ -120,7 +120,7 @@ export function EditConfirmDialog<T, I>({
         onOpenChange={onOpenChange}
         {...confirm(asked.item)}
         busy={deleting === asked}
-        onConfirm={() => void remove()}
+        onConfirm={remove}
         returnFocusTo={opener}
       />
     );
@@ -152,7 +152,8 @@ export interface ConfirmDialogProps extends ConfirmContent {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   busy?: boolean;
-  onConfirm: () => void;
+  /** The action; when it returns its sending (a promise), a second press is ignored until it settles. */
+  onConfirm: () => unknown;
   /** Gets focus back when the dialog closes. */
   returnFocusTo?: RefObject<HTMLElement | null>;
 }
@@ -168,6 +169,7 @@ export function ConfirmDialog({
   onConfirm,
   returnFocusTo,
 }: ConfirmDialogProps) {
+  const guard = useSubmitGuard();
   return (
     <Modal
       open={open}
@@ -182,10 +184,10 @@ export function ConfirmDialog({
       <DialogActions onCancel={() => onOpenChange(false)}>
         <Button
           className="bg-term-red text-ink-950 shadow-none hover:bg-term-red/85"
-          disabled={busy}
-          onClick={onConfirm}
+          disabled={busy || guard.pending}
+          onClick={() => guard.run(() => sending(onConfirm()))}
         >
-          {busy ? 'Working…' : confirmLabel}
+          {busy || guard.pending ? 'Working…' : confirmLabel}
         </Button>
       </DialogActions>
     </Modal>

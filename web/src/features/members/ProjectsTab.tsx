@@ -310,7 +310,7 @@ export function ProjectCard({
         description="Its reactions and comments go with it. This cannot be undone."
         confirmLabel="Delete project"
         busy={remove.isPending}
-        onConfirm={() => remove.mutate(p.id)}
+        onConfirm={() => remove.mutateAsync(p.id)}
         returnFocusTo={opener}
       />
     </article>
@@ -457,9 +457,11 @@ function CommentsPanel({
         }
         confirmLabel="Delete comment"
         busy={remove.isPending}
-        onConfirm={() => {
-          if (removing) remove.mutate({ projectId: project.id, commentId: removing.id });
-        }}
+        onConfirm={() =>
+          removing
+            ? remove.mutateAsync({ projectId: project.id, commentId: removing.id })
+            : undefined
+        }
         returnFocusTo={opener}
       />
     </section>

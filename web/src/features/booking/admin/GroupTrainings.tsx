@@ -270,7 +270,7 @@ function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: str
         confirmLabel="Cancel date"
         danger
         busy={cancel.isPending}
-        onConfirm={() => cancel.mutate(e.id)}
+        onConfirm={() => cancel.mutateAsync(e.id)}
       />
     </li>
   );
