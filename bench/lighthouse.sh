@@ -4,14 +4,15 @@
 # driving the system Chromium headless, against bin/tribe on a free port with a fresh data dir.
 # Each page is measured RUNS times and the median of every category is printed, because the
 # performance score moves by a few points between runs on a busy 2-core machine.
-# Usage: bench/lighthouse.sh [runs per page, default 3] [paths..., default / /about /booking /tribe /mcp]
+# Usage: bench/lighthouse.sh [runs per page, default 3] [paths..., default / /about /booking /tribe /mcp
+# /book/session-30 /book/group]
 # TRIBE_BIN selects another binary (default bin/tribe); CHROME_PATH another Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-3}"
 shift || true
 paths=("$@")
-[ ${#paths[@]} -gt 0 ] || paths=(/ /about /booking /tribe /mcp)
+[ ${#paths[@]} -gt 0 ] || paths=(/ /about /booking /tribe /mcp /book/session-30 /book/group)
 bin="${TRIBE_BIN:-bin/tribe}"
 chrome="${CHROME_PATH:-/usr/bin/chromium}"
 lighthouse=web/node_modules/.bin/lighthouse
@@ -45,7 +46,7 @@ const [dir, runs, ...paths] = process.argv.slice(2);
 const cats = ['performance', 'accessibility', 'best-practices', 'seo'];
 const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pad = (s, n) => String(s).padEnd(n);
-console.log(`${pad('page', 10)}${cats.map((c) => pad(c, 16)).join('')}LCP ms  TBT ms  CLS     (all runs of performance)`);
+console.log(`${pad('page', 18)}${cats.map((c) => pad(c, 16)).join('')}LCP ms  TBT ms  CLS     (all runs of performance)`);
 const problems = [];
 for (const path of paths) {
   const reports = [];
@@ -56,7 +57,7 @@ for (const path of paths) {
   const audit = (a) => median(reports.map((r) => r.audits[a].numericValue ?? 0));
   const perfRuns = reports.map((r) => Math.round(r.categories.performance.score * 100)).join(' ');
   console.log(
-    `${pad(path, 10)}${cats.map((c) => pad(score(c), 16)).join('')}` +
+    `${pad(path, 18)}${cats.map((c) => pad(score(c), 16)).join('')}` +
       `${pad(Math.round(audit('largest-contentful-paint')), 8)}${pad(Math.round(audit('total-blocking-time')), 8)}` +
       `${pad(audit('cumulative-layout-shift').toFixed(3), 8)}(${perfRuns})`,
   );

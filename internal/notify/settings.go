@@ -101,6 +101,36 @@ func (s *Service) UpdateSettings(ctx context.Context, userID string, in Settings
 	return out, err
 }
 
+// AdoptTimeZone saves zone as the member's reminder time zone unless they
+// already have one: the browser's zone, sent at sign-in and on the first
+// visit of the members area, so a member who never opens Profile is not
+// reminded in UTC. A zone the server does not know is left out, not an
+// error: the browser's guess must never fail a sign-in. Reports whether
+// it was saved.
+func (s *Service) AdoptTimeZone(ctx context.Context, userID, zone string) (bool, error) {
+	z := strings.TrimSpace(zone)
+	if z == "" || len(z) > 64 {
+		return false, nil
+	}
+	if _, err := content.LoadZone(z); err != nil {
+		return false, nil
+	}
+	saved := false
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		st, err := readSettings(ctx, tx, userID)
+		if err != nil || st.TimeZone != "" {
+			return err
+		}
+		st.TimeZone = z
+		saved = true
+		return writeSettings(ctx, tx, userID, st, store.At(s.now()))
+	})
+	if err != nil {
+		return false, fmt.Errorf("adopt the time zone of %s: %w", userID, err)
+	}
+	return saved, nil
+}
+
 func writeSettings(ctx context.Context, tx *sql.Tx, userID string, st Settings, at store.Time) error {
 	_, err := tx.ExecContext(ctx,
 		`INSERT INTO notification_settings (user_id, `+settingsColumns+`, updated_at)

@@ -164,3 +164,51 @@ func TestVisitRecordedAndSessionChangeDropsQueuedReminders(t *testing.T) {
 		}
 	})
 }
+
+// A member who never opened Profile got reminders in UTC: the browser's
+// zone, sent with the sign-up and the sign-in, becomes the reminder zone
+// when none is set; a zone the member chose is never replaced, and a zone
+// the server does not know neither fails the sign-in nor is saved.
+func TestMemberWhoNeverOpenedProfileGetsTheBrowserZoneAtSignIn(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		m := newTestSite(t, db, membersEnv())
+		zoneOf := func(b *browser) any {
+			t.Helper()
+			r := b.do("GET", "/api/members/me/notifications", nil)
+			if r.status != 200 {
+				t.Fatalf("settings: %d %s", r.status, r.body)
+			}
+			return r.json["time_zone"]
+		}
+		ada := newBrowser(t, m.srv)
+		r := ada.do("POST", "/api/auth/signup", map[string]string{"full_name": "Ada", "email": "ada@example.com",
+			"password": "analytical", "time_zone": "Europe/Berlin"})
+		if r.status != 201 {
+			t.Fatalf("sign-up: %d %s", r.status, r.body)
+		}
+		if z := zoneOf(ada); z != "Europe/Berlin" {
+			t.Fatalf("zone after sign-up %v", z)
+		}
+		// Signing in from a browser elsewhere keeps the zone the account has.
+		r = ada.do("POST", "/api/auth/signin", map[string]string{"email": "ada@example.com", "password": "analytical", "time_zone": "Asia/Tokyo"})
+		if r.status != 200 || zoneOf(ada) != "Europe/Berlin" {
+			t.Fatalf("sign-in replaced the zone: %d %v", r.status, zoneOf(ada))
+		}
+
+		bob := newBrowser(t, m.srv)
+		if r := bob.signUp("Bob", "bob@example.com", "analytical"); r.status != 201 {
+			t.Fatalf("sign-up: %d %s", r.status, r.body)
+		}
+		if z := zoneOf(bob); z != "" {
+			t.Fatalf("zone without one sent %v", z)
+		}
+		r = bob.do("POST", "/api/auth/signin", map[string]string{"email": "bob@example.com", "password": "analytical", "time_zone": "Mars/Olympus"})
+		if r.status != 200 || zoneOf(bob) != "" {
+			t.Fatalf("unknown zone: %d %s, saved %v", r.status, r.body, zoneOf(bob))
+		}
+		r = bob.do("POST", "/api/auth/signin", map[string]string{"email": "bob@example.com", "password": "analytical", "time_zone": "America/Chicago"})
+		if r.status != 200 || zoneOf(bob) != "America/Chicago" {
+			t.Fatalf("sign-in did not adopt the zone: %d %v", r.status, zoneOf(bob))
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -23,10 +24,24 @@ type authAPI struct {
 	cfg    *config.Config
 	logger *slog.Logger
 	limits authLimits
+	// adoptZone saves the browser's time zone as the member's reminder zone
+	// when they have none (notify.Service.AdoptTimeZone).
+	adoptZone func(ctx context.Context, userID, zone string) (bool, error)
 }
 
-func newAuthAPI(cfg *config.Config, svc *auth.Service, logger *slog.Logger) *authAPI {
-	return &authAPI{auth: svc, cfg: cfg, logger: logger, limits: newAuthLimits()}
+func newAuthAPI(cfg *config.Config, svc *auth.Service, logger *slog.Logger, adoptZone func(ctx context.Context, userID, zone string) (bool, error)) *authAPI {
+	return &authAPI{auth: svc, cfg: cfg, logger: logger, limits: newAuthLimits(), adoptZone: adoptZone}
+}
+
+// adopt saves the browser's zone for u when it sent one and u has none. A
+// failure is logged, not answered: the sign-in itself has succeeded.
+func (a *authAPI) adopt(r *http.Request, u *auth.User, zone string) {
+	if u == nil || zone == "" || a.adoptZone == nil {
+		return
+	}
+	if _, err := a.adoptZone(r.Context(), u.ID, zone); err != nil {
+		a.logger.Warn("time zone not adopted", "user", u.ID, "err", err)
+	}
 }
 
 func (a *authAPI) register(g *registrar) error {
@@ -94,6 +109,8 @@ func (a *authAPI) signup(w http.ResponseWriter, r *http.Request) error {
 		FullName string `json:"full_name"`
 		Email    string `json:"email"`
 		Password string `json:"password"`
+		// TimeZone is the browser's IANA zone, for reminders (optional).
+		TimeZone string `json:"time_zone"`
 	}
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
@@ -105,6 +122,7 @@ func (a *authAPI) signup(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.adopt(r, u, in.TimeZone)
 	setSessionCookie(w, token, a.secure())
 	httpx.WriteJSON(w, http.StatusCreated, UserBody{User: toUser(u)})
 	return nil
@@ -114,6 +132,8 @@ func (a *authAPI) signin(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Email    string `json:"email"`
 		Password string `json:"password"`
+		// TimeZone is the browser's IANA zone, for reminders (optional).
+		TimeZone string `json:"time_zone"`
 	}
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
@@ -136,6 +156,7 @@ func (a *authAPI) signin(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	a.limits.signinAccount.Succeed(account, client)
+	a.adopt(r, u, in.TimeZone)
 	setSessionCookie(w, token, a.secure())
 	httpx.WriteJSON(w, http.StatusOK, UserBody{User: toUser(u)})
 	return nil

@@ -124,7 +124,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 	areas := []area{
 		&opsAPI{db: o.DB, cfg: o.Config, logger: o.Logger, version: o.Version, metrics: m},
 		&publicAPI{content: o.Content, baseURL: o.Config.BaseURL},
-		newAuthAPI(o.Config, svc.Auth, o.Logger),
+		newAuthAPI(o.Config, svc.Auth, o.Logger, svc.Notify.AdoptTimeZone),
 		newWaitlistAPI(o.Config, o.DB, o.Logger),
 		&billingAPI{billing: svc.Billing, metrics: m, pub: pub, proxies: o.Config.TrustedProxies, limits: newBillingLimits()},
 		&membersAPI{db: o.DB, cfg: o.Config, billing: svc.Billing, auth: svc.Auth, avatars: svc.Avatars, now: svc.Clock, pub: pub, notify: svc.Notify},

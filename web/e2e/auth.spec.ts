@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { whenHydrated } from './hydration';
 
 /**
  * Accounts end to end against the real server in dev-mailbox mode: sign-up, logout, sign-in
@@ -243,6 +244,32 @@ test.describe('hydration', () => {
     await expect(page.getByRole('form', { name: 'Set a new password' })).toBeVisible();
     await page.waitForLoadState('networkidle');
     expect(errors).toEqual([]);
+  });
+
+  test('typing on /auth before the scripts finish loading is kept', async ({ page }) => {
+    // The scripts wait until the visitor has typed into the prerendered form, as on a slow phone.
+    let release = () => {};
+    const scripts = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/*.js', async (route) => {
+      await scripts;
+      await route.continue();
+    });
+    await page.goto('/auth', { waitUntil: 'commit' });
+    const form = page.locator('form[aria-label="Sign in"]');
+    const email = form.locator('input[name="email"]');
+    await email.fill('early@example.test');
+    await form.locator('input[name="password"]').fill('typed-early-9');
+    release();
+    await whenHydrated(email);
+    await page.waitForLoadState('networkidle');
+    await expect(email).toHaveValue('early@example.test');
+    await expect(form.locator('input[name="password"]')).toHaveValue('typed-early-9');
+    // The form works with what is shown: no "required" errors, the server's answer instead.
+    await form.getByRole('button', { name: 'Sign In' }).click();
+    await expect(form.getByText('Email is required.')).toHaveCount(0);
+    await expect(form.getByRole('alert')).toContainText(/Invalid|incorrect|wrong/i);
   });
 
   test('a signed-in visitor hydrates the signed-out header, then sees Logout', async ({ page }) => {

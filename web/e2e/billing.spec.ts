@@ -251,7 +251,7 @@ test('an admin makes a member complimentary from the Admin tab', async ({ browse
   const list = page.locator('section').filter({
     has: page.getByRole('heading', { name: 'Member list' }),
   });
-  await list.getByRole('button', { name: `Make ${email} complimentary` }).click();
+  await list.getByRole('button', { name: `Make complimentary: ${email}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Complimentary membership' });
   await dialog.getByLabel(/Last day/).fill(dayOffset(60));
   await shots.page(page, 'admin-comp-dialog', false);
@@ -264,7 +264,7 @@ test('an admin makes a member complimentary from the Admin tab', async ({ browse
   await expect(memberPage.getByText('Complimentary', { exact: true })).toBeVisible({
     timeout: 15_000,
   });
-  await list.getByRole('button', { name: `End complimentary membership of ${email}` }).click();
+  await list.getByRole('button', { name: `End complimentary: ${email}` }).click();
   await expect(memberPage.getByText('Free Member', { exact: true })).toBeVisible({
     timeout: 15_000,
   });

@@ -80,12 +80,12 @@ test('subscribers share, react and comment live; the directory shows only who op
   // Live on Rex's board; he reacts by keyboard and comments.
   const rexCard = r.getByRole('article', { name: title });
   await expect(rexCard).toBeVisible();
-  const fire = rexCard.getByRole('button', { name: /React with fire to/ });
+  const fire = rexCard.getByRole('button', { name: /react with fire to/ });
   await expect(fire).toHaveAttribute('aria-pressed', 'false');
   await fire.focus();
   await r.keyboard.press('Enter');
   await expect(
-    rexCard.getByRole('button', { name: /Take back your fire reaction/ }),
+    rexCard.getByRole('button', { name: /take back your fire reaction/ }),
   ).toHaveAttribute('aria-pressed', 'true');
   await rexCard.getByRole('button', { name: '0 comments' }).click();
   await rexCard.getByLabel('Add a comment').fill('Lovely work, trying it tonight.');
@@ -164,7 +164,7 @@ test('subscribers share, react and comment live; the directory shows only who op
   await f.getByRole('tab', { name: 'Projects' }).click();
   const fayCard = f.getByRole('article', { name: title });
   await expect(fayCard).toBeVisible();
-  await expect(fayCard.getByRole('button', { name: /React with fire/ })).toHaveCount(0);
+  await expect(fayCard.getByRole('button', { name: /react with fire/ })).toHaveCount(0);
   await expect(f.getByRole('button', { name: 'Subscribe to Share' })).toBeVisible();
   await f.getByRole('tab', { name: 'Directory' }).click();
   await expect(f.getByRole('button', { name: 'Subscribe to meet the tribe' })).toBeVisible();
@@ -173,4 +173,37 @@ test('subscribers share, react and comment live; the directory shows only who op
   expect(await axeAtBothWidths(f, '[role="tabpanel"]')).toEqual([]);
 
   for (const m of [sia, rex, oli, fay, admin]) await m.context.close();
+});
+
+test('a double click on Share project and on a comment makes one row each', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now();
+  const title = `Double click kit ${stamp}`;
+  const admin = await confirmedPage(browser, ADMIN_EMAIL, { fullName: 'Pat Projects' });
+  if (!admin.confirmedNow) await admin.page.goto('/members');
+  const dee = await member(browser, admin.page, 'Dee Doubleclick', true);
+  const p = dee.page;
+  await p.getByRole('tab', { name: 'Projects' }).click();
+  await p.getByRole('button', { name: 'Share a project' }).click();
+  const form = p.getByRole('dialog', { name: 'Share a project' });
+  await form.getByLabel('Title', { exact: true }).fill(title);
+  await form.getByLabel('Link', { exact: true }).fill('https://example.com/double');
+  await form.getByLabel('Short description').fill('Shared with a double click.');
+  await form.getByRole('button', { name: 'Share project' }).dblclick();
+  await expect(form).toBeHidden();
+  const card = p.getByRole('article', { name: title });
+  await expect(card).toHaveCount(1);
+  const mine = await (await p.context().request.get('/api/projects')).json();
+  const rows = (mine.projects as { title: string; id: string }[]).filter((x) => x.title === title);
+  expect(rows).toHaveLength(1);
+
+  await card.getByRole('button', { name: '0 comments' }).click();
+  await card.getByLabel('Add a comment').fill('Once, please.');
+  await card.getByRole('button', { name: 'Comment', exact: true }).dblclick();
+  await expect(card.getByText('Once, please.')).toHaveCount(1);
+  const listed = await (
+    await p.context().request.get(`/api/projects/${rows[0]?.id}/comments`)
+  ).json();
+  expect(listed.comments).toHaveLength(1);
+  await dee.context.close();
 });

@@ -1,8 +1,8 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { EditConfirmDialog, EditForm, useEditConfirm } from './edit-confirm-dialog';
+import { ConfirmDialog, EditConfirmDialog, EditForm, useEditConfirm } from './edit-confirm-dialog';
 
 interface Item {
   id: string;
@@ -288,5 +288,36 @@ describe('EditConfirmDialog', () => {
     await user.keyboard('{Escape}');
     await waitFor(() => expect(edit).toHaveFocus());
     expect(onSend).not.toHaveBeenCalled();
+  });
+});
+
+describe('ConfirmDialog', () => {
+  it('a double click on the confirm button runs the action once', async () => {
+    let finish = () => {};
+    const onConfirm = vi.fn(
+      () =>
+        new Promise<void>((resolve) => {
+          finish = resolve;
+        }),
+    );
+    render(
+      <ConfirmDialog
+        open
+        onOpenChange={() => {}}
+        title="Cancel this date?"
+        description="Every seat is refunded."
+        confirmLabel="Cancel date"
+        onConfirm={onConfirm}
+      />,
+    );
+    const button = await screen.findByRole('button', { name: 'Cancel date' });
+    act(() => {
+      button.click();
+      button.click();
+    });
+    expect(onConfirm).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('button', { name: 'Working…' })).toBeDisabled();
+    await act(async () => finish());
+    expect(screen.getByRole('button', { name: 'Cancel date' })).toBeEnabled();
   });
 });

@@ -1,4 +1,5 @@
-import { type FormEvent, type ReactNode, type Ref, type RefObject, useRef, useState } from 'react';
+import { type ReactNode, type Ref, type RefObject, useRef, useState } from 'react';
+import { sending, useSubmitGuard } from '@/lib/use-submit-guard';
 import { Button } from './button';
 import { Modal } from './modal';
 
@@ -119,7 +120,7 @@ export function EditConfirmDialog<T, I>({
         onOpenChange={onOpenChange}
         {...confirm(asked.item)}
         busy={deleting === asked}
-        onConfirm={() => void remove()}
+        onConfirm={remove}
         returnFocusTo={opener}
       />
     );
@@ -151,7 +152,8 @@ export interface ConfirmDialogProps extends ConfirmContent {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   busy?: boolean;
-  onConfirm: () => void;
+  /** The action; when it returns its sending (a promise), a second press is ignored until it settles. */
+  onConfirm: () => unknown;
   /** Gets focus back when the dialog closes. */
   returnFocusTo?: RefObject<HTMLElement | null>;
 }
@@ -167,6 +169,7 @@ export function ConfirmDialog({
   onConfirm,
   returnFocusTo,
 }: ConfirmDialogProps) {
+  const guard = useSubmitGuard();
   return (
     <Modal
       open={open}
@@ -181,10 +184,10 @@ export function ConfirmDialog({
       <DialogActions onCancel={() => onOpenChange(false)}>
         <Button
           className="bg-term-red text-ink-950 shadow-none hover:bg-term-red/85"
-          disabled={busy}
-          onClick={onConfirm}
+          disabled={busy || guard.pending}
+          onClick={() => guard.run(() => sending(onConfirm()))}
         >
-          {busy ? 'Working…' : confirmLabel}
+          {busy || guard.pending ? 'Working…' : confirmLabel}
         </Button>
       </DialogActions>
     </Modal>
@@ -205,25 +208,13 @@ export interface EditFormProps {
 
 /** A dialog's form: the fields, then Cancel and the submit button, which says Saving… while busy. */
 export function EditForm({ ref, onSubmit, onCancel, submitLabel, children }: EditFormProps) {
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    const sending = onSubmit();
-    if (!sending) return;
-    setBusy(true);
-    try {
-      await sending;
-    } finally {
-      setBusy(false);
-    }
-  };
+  const guard = useSubmitGuard();
   return (
-    <form ref={ref} noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+    <form ref={ref} noValidate onSubmit={guard.onSubmit(onSubmit)} className="flex flex-col gap-4">
       {children}
       <DialogActions onCancel={onCancel}>
-        <Button type="submit" disabled={busy}>
-          {busy ? 'Saving…' : submitLabel}
+        <Button type="submit" disabled={guard.pending}>
+          {guard.pending ? 'Saving…' : submitLabel}
         </Button>
       </DialogActions>
     </form>

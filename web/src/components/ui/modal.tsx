@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ReactNode, RefObject } from 'react';
+import { type ReactNode, type RefObject, useRef } from 'react';
 import { buttonClasses } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 
@@ -11,7 +11,10 @@ export interface ModalProps {
   windowTitle: string;
   title: ReactNode;
   description?: ReactNode;
-  /** Gets focus back when the modal closes (the button that opened it). */
+  /**
+   * Gets focus back when the modal closes; without it, what had focus when the modal opened (the
+   * button that opened it) gets it back.
+   */
   returnFocusTo?: RefObject<HTMLElement | null>;
   children: ReactNode;
   /** `alert` for confirmations: Escape still cancels, a click outside does not. */
@@ -34,6 +37,8 @@ export function Modal({
   size = 'md',
   className,
 }: ModalProps) {
+  // Radix returns focus only to a Dialog.Trigger, and these modals open from plain buttons.
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -42,8 +47,16 @@ export function Modal({
           role={role}
           // Without a description, say so explicitly (Radix links one otherwise).
           {...(description ? {} : { 'aria-describedby': undefined })}
+          onOpenAutoFocus={() => {
+            // Runs before focus moves into the modal: what has it now opened the modal.
+            opener.current =
+              document.activeElement instanceof HTMLElement &&
+              document.activeElement !== document.body
+                ? document.activeElement
+                : null;
+          }}
           onCloseAutoFocus={(event) => {
-            const target = returnFocusTo?.current;
+            const target = returnFocusTo?.current ?? opener.current;
             if (target?.isConnected) {
               event.preventDefault();
               target.focus();

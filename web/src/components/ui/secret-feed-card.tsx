@@ -154,7 +154,7 @@ export function SecretFeedCard({
         description={`Calendar apps subscribed to the current URL stop getting ${revokedLoses}. You can create a new URL at any time.`}
         confirmLabel="Revoke"
         busy={busy === 'revoke'}
-        onConfirm={() => void drop()}
+        onConfirm={drop}
       />
     </Card>
   );

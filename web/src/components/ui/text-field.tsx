@@ -1,4 +1,10 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type RefObject,
+  useLayoutEffect,
+  useRef,
+} from 'react';
 import { cn } from '@/lib/cn';
 import { FormField, type FormFieldSize } from './form-field';
 
@@ -7,6 +13,27 @@ export const fieldControlClass =
   'w-full rounded-md border border-ink-600 bg-ink-900 px-3 text-base text-fg placeholder:text-dim sm:text-sm ' +
   'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-term-cyan ' +
   'aria-[invalid=true]:border-term-red';
+
+/**
+ * Keeps what was typed into a prerendered field before the scripts took over. The field's state
+ * starts empty, and the first re-render after hydration wrote that state back over the typed
+ * text (an e-mail and password typed on a slow phone vanished). At mount, text the control
+ * already holds becomes the state; a field rendered in the browser holds its state, so nothing
+ * changes there.
+ */
+function useKeepTyped(
+  ref: RefObject<HTMLInputElement | HTMLTextAreaElement | null>,
+  value: string,
+  onValueChange: (value: string) => void,
+) {
+  const first = useRef({ value, onValueChange });
+  useLayoutEffect(() => {
+    const typed = ref.current?.value;
+    if (typed !== undefined && typed !== '' && typed !== first.current.value) {
+      first.current.onValueChange(typed);
+    }
+  }, [ref]);
+}
 
 /** An input's height by the field's size: `md` for public and account forms, `sm` for dense admin forms. */
 const inputHeight: Record<FormFieldSize, string> = { md: 'h-11', sm: 'h-9 sm:text-sm' };
@@ -48,12 +75,15 @@ export function TextField({
   type = 'text',
   ...input
 }: TextFieldProps) {
+  const ref = useRef<HTMLInputElement>(null);
+  useKeepTyped(ref, value, onValueChange);
   return (
     <FormField label={label} hint={hint} error={error} className={className} size={size}>
       {(control) => (
         <input
           {...input}
           {...control}
+          ref={ref}
           name={name}
           type={type}
           value={value}
@@ -96,6 +126,8 @@ export function CountedTextarea({
   hint,
 }: CountedTextareaProps) {
   const count = [...value].length;
+  const ref = useRef<HTMLTextAreaElement>(null);
+  useKeepTyped(ref, value, onValueChange);
   return (
     <FormField
       label={label}
@@ -113,6 +145,7 @@ export function CountedTextarea({
       {(control) => (
         <textarea
           {...control}
+          ref={ref}
           name={name}
           rows={rows}
           required={required}

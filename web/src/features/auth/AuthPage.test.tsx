@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { session } from '@/lib/session';
+import { detectTimeZone } from '@/lib/time-zone';
 import { ada, apiError, deferred, json, mockApi, resetAuthState } from '@/test/mock-api';
 import { renderRoute } from '@/test/render';
 
@@ -112,6 +113,8 @@ describe('/auth', { timeout: 20_000 }, () => {
       full_name: 'Ada Lovelace',
       email: 'ada@example.com',
       password: 'short',
+      // The browser's zone, for the reminders of a member who never opens Profile.
+      time_zone: detectTimeZone(),
     });
   });
 

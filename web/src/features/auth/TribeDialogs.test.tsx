@@ -2,6 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { session } from '@/lib/session';
+import { detectTimeZone } from '@/lib/time-zone';
 import { ToastRegion } from '@/lib/toast';
 import { ada, apiError, deferred, json, mockApi, resetAuthState } from '@/test/mock-api';
 import { loadPage } from './navigation';
@@ -105,7 +106,7 @@ describe('Member Login modal', { timeout: 20_000 }, () => {
       {
         method: 'POST',
         path: '/api/auth/signin',
-        body: { email: 'ada@example.com', password: 'secret1' },
+        body: { email: 'ada@example.com', password: 'secret1', time_zone: detectTimeZone() },
       },
     ]);
 

@@ -106,7 +106,7 @@ export function BookingFlow({
   const submit = () => {
     if (!slot) return;
     setProblem(null);
-    create.mutate(
+    return create.mutateAsync(
       {
         type: offer.id,
         ...(seated && eventId ? { event_id: eventId } : {}),

@@ -1,6 +1,7 @@
-import { type FormEvent, type ReactNode, useRef } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { Button } from '@/components/ui/button';
 import { CountedTextarea, TextField } from '@/components/ui/text-field';
+import { useSubmitGuard } from '@/lib/use-submit-guard';
 import {
   type BookingField,
   type BookingFormValues,
@@ -14,8 +15,8 @@ export interface BookingFormProps {
   onChange: (values: BookingFormValues) => void;
   errors: Partial<Record<BookingField, string>>;
   onErrors: (errors: Partial<Record<BookingField, string>>) => void;
-  /** Called with valid values. */
-  onSubmit: () => void;
+  /** Called with valid values: the sending, during which a second press is ignored. */
+  onSubmit: () => Promise<unknown> | undefined;
   busy: boolean;
   submitLabel: string;
   busyLabel: string;
@@ -42,8 +43,8 @@ export function BookingForm({
     if (errors[field]) onErrors({ ...errors, [field]: undefined });
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const guard = useSubmitGuard();
+  const submit = guard.onSubmit(() => {
     if (busy) return;
     const found = validateBooking(values);
     onErrors(found);
@@ -52,8 +53,8 @@ export function BookingForm({
       formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
       return;
     }
-    onSubmit();
-  };
+    return onSubmit();
+  });
 
   return (
     <form ref={formRef} noValidate onSubmit={submit} className="flex flex-col gap-4">
@@ -89,8 +90,13 @@ export function BookingForm({
         error={errors.notes}
       />
       <div className="flex flex-col gap-3">
-        <Button type="submit" size="lg" disabled={busy} className="w-full sm:w-auto sm:self-start">
-          {busy ? busyLabel : submitLabel}
+        <Button
+          type="submit"
+          size="lg"
+          disabled={busy || guard.pending}
+          className="w-full sm:w-auto sm:self-start"
+        >
+          {busy || guard.pending ? busyLabel : submitLabel}
         </Button>
         {note ? <p className="text-sm text-muted">{note}</p> : null}
       </div>

@@ -26,8 +26,11 @@ export function TimeZonePicker({ value, onChange, zones }: TimeZonePickerProps) 
   const changeRef = useRef<HTMLButtonElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
 
-  const all = zones ?? timeZones();
-  const matches = useMemo(() => searchZones(query, all), [query, all]);
+  // Every zone the browser knows is a long list to read and sort: only once the list opens.
+  const matches = useMemo(
+    () => (open ? searchZones(query, zones ?? timeZones()) : []),
+    [open, query, zones],
+  );
   const shown = matches.slice(0, SHOWN);
 
   const close = () => {

@@ -4,7 +4,7 @@
  */
 
 import { formatPrice } from '@/content/format';
-import { detectTimeZone, isKnownZone, timeZones } from '@/lib/time-zone';
+import { dateFormat, detectTimeZone, isKnownZone, timeZones } from '@/lib/time-zone';
 
 /** "9:00 AM" from a 24-hour reading. */
 export function clock12(hour: number, minute: number): string {
@@ -53,16 +53,10 @@ export function slotLabels(slots: readonly string[]): string[] {
 
 export { detectTimeZone, isKnownZone, timeZones };
 
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** "GMT-5" (the zone's offset at `at`), "" when the browser cannot tell. */
 export function zoneOffset(zone: string, at: Date = new Date()): string {
   try {
-    let f = offsetFormats.get(zone);
-    if (!f) {
-      f = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'shortOffset' });
-      offsetFormats.set(zone, f);
-    }
+    const f = dateFormat(zone, { timeZoneName: 'shortOffset' });
     return f.formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? '';
   } catch {
     return '';
@@ -102,15 +96,13 @@ export function formatInZone(instant: string, zone: string): string {
   const at = new Date(instant);
   if (Number.isNaN(at.getTime())) return instant;
   try {
-    const date = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
+    const date = dateFormat(zone, {
       weekday: 'long',
       month: 'long',
       day: 'numeric',
       year: 'numeric',
     }).format(at);
-    const time = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
+    const time = dateFormat(zone, {
       hour: 'numeric',
       minute: '2-digit',
       hour12: true,
@@ -125,8 +117,7 @@ export function formatInZone(instant: string, zone: string): string {
 /** "9:00 – 9:30 AM" style range in `zone` (12-hour), for lists. */
 export function timeRangeInZone(start: string, end: string, zone: string): string {
   try {
-    const f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
+    const f = dateFormat(zone, {
       hour: 'numeric',
       minute: '2-digit',
       hour12: true,
@@ -165,8 +156,7 @@ const ZERO_DECIMAL = new Set([
 
 /** Minutes the zone is ahead of UTC at `at`, from the browser's zone rules. */
 function offsetMinutes(zone: string, at: Date): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
+  const parts = dateFormat(zone, {
     hourCycle: 'h23',
     year: 'numeric',
     month: '2-digit',
@@ -204,8 +194,7 @@ export function instantInZone(date: string, time: string, zone: string): string 
 
 /** The reading of the clock in `zone` at an instant, as a time input takes it: "18:00". */
 export function clockInZone(instant: string, zone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
+  const parts = dateFormat(zone, {
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',

@@ -408,6 +408,13 @@ function Members({ report }: { report: Report }) {
   );
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "Nov 28" from an RFC 3339 start, as the chart's axis has room for. */
+function shortDate(instant: string): string {
+  return `${MONTHS[Number(instant.slice(5, 7)) - 1] ?? ''} ${Number(instant.slice(8, 10))}`;
+}
+
 function Engagement({ report }: { report: Report }) {
   const s = report.sessions;
   return (
@@ -434,7 +441,8 @@ function Engagement({ report }: { report: Report }) {
           x={{
             label: 'Session',
             value: (x) => `${x.starts_at.slice(0, 10)} ${x.title}`,
-            short: (x) => x.starts_at.slice(5, 10),
+            // Sessions of one day would all read "11-28": the date, then the title, as room allows.
+            short: (x) => `${shortDate(x.starts_at)} ${x.title}`,
           }}
           measure={rateMeasure}
           columns={[

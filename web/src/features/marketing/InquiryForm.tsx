@@ -1,5 +1,5 @@
 import { CheckCircle2 } from 'lucide-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormProblem } from '@/components/ui/form-problem';
 import { CountedTextarea, TextField } from '@/components/ui/text-field';
@@ -13,6 +13,7 @@ import {
 } from '@/lib/api-types/inquiries';
 import type { InquirySent } from '@/lib/api-types/web';
 import { detectTimeZone, todayIn } from '@/lib/time-zone';
+import { useSubmitGuard } from '@/lib/use-submit-guard';
 
 /** The server's limits (internal/inquiries): checked here first so the visitor hears at once. */
 const NAME_MAX = MaxName;
@@ -71,7 +72,6 @@ export function InquiryForm({ title }: InquiryFormProps) {
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const doneRef = useRef<HTMLDivElement>(null);
 
@@ -86,9 +86,8 @@ export function InquiryForm({ title }: InquiryFormProps) {
   const focus = (field: Field) =>
     formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
+  const guard = useSubmitGuard();
+  const submit = guard.onSubmit(async () => {
     setProblem(null);
     const found = validateInquiry(values);
     setErrors(found);
@@ -105,7 +104,6 @@ export function InquiryForm({ title }: InquiryFormProps) {
       message: values.message.trim(),
       preferred_start: values.preferred_start,
     };
-    setBusy(true);
     try {
       await api.post<InquirySent>('/api/inquiries', body);
       setSentTo(body.email);
@@ -119,10 +117,8 @@ export function InquiryForm({ title }: InquiryFormProps) {
       } else {
         setProblem(errorMessage(error));
       }
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   if (sentTo) {
     return (
@@ -146,7 +142,7 @@ export function InquiryForm({ title }: InquiryFormProps) {
     <form
       ref={formRef}
       noValidate
-      onSubmit={(e) => void submit(e)}
+      onSubmit={submit}
       aria-label={`${title} inquiry`}
       className="flex flex-col gap-4"
     >
@@ -217,8 +213,13 @@ export function InquiryForm({ title }: InquiryFormProps) {
         className="sm:max-w-xs"
       />
       <div className="flex flex-col gap-3">
-        <Button type="submit" size="lg" disabled={busy} className="w-full sm:w-auto sm:self-start">
-          {busy ? 'Sending…' : 'Send inquiry'}
+        <Button
+          type="submit"
+          size="lg"
+          disabled={guard.pending}
+          className="w-full sm:w-auto sm:self-start"
+        >
+          {guard.pending ? 'Sending…' : 'Send inquiry'}
         </Button>
         <p className="text-sm text-muted">
           You get a confirmation by e-mail; rUv replies personally, usually within two business

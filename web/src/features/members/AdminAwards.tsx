@@ -1,11 +1,12 @@
 import { Check, Trash2, X } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { ApiError, errorMessage } from '@/lib/api';
 import type { Award } from '@/lib/api-types/levels';
 import { toast } from '@/lib/toast';
+import { useSubmitGuard } from '@/lib/use-submit-guard';
 import { useAcceptAward } from './api/accept-award';
 import { useAdminMembers } from './api/get-admin-members';
 import { useAwards } from './api/get-awards';
@@ -160,8 +161,8 @@ function GiveAwardForm() {
     },
   });
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const guard = useSubmitGuard();
+  const submit = guard.onSubmit(async () => {
     const missing: Partial<Record<AwardField, string>> = {};
     if (userId === '') missing.user_id = 'Choose the member to award.';
     if (note.trim() === '') missing.note = 'Please add a note saying what the award is for.';
@@ -177,12 +178,12 @@ function GiveAwardForm() {
         toast.error('Error', errorMessage(error));
       }
     }
-  };
+  });
 
   return (
     <form
       noValidate
-      onSubmit={(e) => void submit(e)}
+      onSubmit={submit}
       aria-label="Give an award"
       className="grid gap-3 rounded-lg border border-ink-700 p-3 sm:grid-cols-2"
     >
@@ -236,8 +237,8 @@ function GiveAwardForm() {
         placeholder="What it is for: the guide they wrote, who they mentored…"
       />
       <div className="flex justify-end sm:col-span-2">
-        <Button type="submit" size="sm" disabled={give.isPending}>
-          {give.isPending ? 'Giving…' : 'Give award'}
+        <Button type="submit" size="sm" disabled={guard.pending}>
+          {guard.pending ? 'Giving…' : 'Give award'}
         </Button>
       </div>
     </form>

@@ -1,13 +1,14 @@
 /** The Admin tab's members list: who has (or had) a membership, and complimentary membership. */
 
 import { Gift, UserCheck } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { errorMessage } from '@/lib/api';
 import type { Member as AdminMember } from '@/lib/api-types/billing';
 import { toast } from '@/lib/toast';
+import { useSubmitGuard } from '@/lib/use-submit-guard';
 import { useAdminMembers } from './api/get-admin-members';
 import { useRemoveComplimentary } from './api/remove-complimentary';
 import { useSetComplimentary } from './api/set-complimentary';
@@ -115,7 +116,7 @@ function MemberRow({ member, onGrant }: { member: AdminMember; onGrant: () => vo
               size="sm"
               disabled={remove.isPending}
               onClick={() => remove.mutate(member.user_id)}
-              aria-label={`End complimentary membership of ${member.email}`}
+              aria-label={`End complimentary: ${member.email}`}
             >
               {remove.isPending ? 'Ending…' : 'End complimentary'}
             </Button>
@@ -127,7 +128,7 @@ function MemberRow({ member, onGrant }: { member: AdminMember; onGrant: () => vo
             variant="outline"
             size="sm"
             onClick={onGrant}
-            aria-label={`Make ${member.email} complimentary`}
+            aria-label={`Make complimentary: ${member.email}`}
           >
             <Gift size={14} aria-hidden="true" />
             Make complimentary
@@ -151,12 +152,12 @@ function CompDialog({ member, onClose }: { member: AdminMember | null; onClose: 
       onError: (err) => setError(errorMessage(err)),
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const guard = useSubmitGuard();
+  const submit = guard.onSubmit(() => {
     if (!member) return;
     setError(undefined);
-    set.mutate({ userId: member.user_id, until: until === '' ? null : until });
-  };
+    return set.mutateAsync({ userId: member.user_id, until: until === '' ? null : until });
+  });
   return (
     <MemberDialog
       open={member !== null}
@@ -188,8 +189,8 @@ function CompDialog({ member, onClose }: { member: AdminMember | null; onClose: 
           <Button variant="outline" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" disabled={set.isPending}>
-            {set.isPending ? 'Saving…' : 'Save'}
+          <Button type="submit" disabled={guard.pending}>
+            {guard.pending ? 'Saving…' : 'Save'}
           </Button>
         </div>
       </form>

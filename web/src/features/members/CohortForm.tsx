@@ -1,10 +1,11 @@
 import { Heart, Rocket, Sparkles, Star, Target, Users, Zap } from 'lucide-react';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ApiError, errorMessage } from '@/lib/api';
 import type { Cohort, CohortInput } from '@/lib/api-types/community';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
+import { useSubmitGuard } from '@/lib/use-submit-guard';
 import { type CohortFormField, cohortErrorField, trimCohort, validateCohort } from './logic';
 import { MemberDialog, TextAreaField, TextField } from './parts';
 
@@ -98,7 +99,6 @@ function CohortForm({
 }) {
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<Partial<Record<CohortFormField, string>>>({});
-  const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const iconLabelId = useId();
 
@@ -114,9 +114,8 @@ function CohortForm({
     el?.focus();
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
+  const guard = useSubmitGuard();
+  const submit = guard.onSubmit(async () => {
     const found = validateCohort(values);
     const first = fieldOrder.find((f) => found[f as keyof typeof found]);
     if (first) {
@@ -124,7 +123,6 @@ function CohortForm({
       focusField(first);
       return;
     }
-    setBusy(true);
     try {
       await onSubmit(trimCohort(values));
     } catch (error) {
@@ -135,13 +133,11 @@ function CohortForm({
       } else {
         toast.error('Error', errorMessage(error));
       }
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   return (
-    <form ref={formRef} noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+    <form ref={formRef} noValidate onSubmit={submit} className="flex flex-col gap-4">
       <TextField
         label="Name"
         data-field="name"
@@ -223,8 +219,8 @@ function CohortForm({
         <Button variant="outline" onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" disabled={busy}>
-          {busy ? 'Saving…' : submitLabel}
+        <Button type="submit" disabled={guard.pending}>
+          {guard.pending ? 'Saving…' : submitLabel}
         </Button>
       </div>
     </form>

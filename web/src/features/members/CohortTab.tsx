@@ -297,7 +297,7 @@ function CreatorActions({ cohort }: { cohort: Cohort }) {
         description="All members will be removed from this cohort. This cannot be undone."
         confirmLabel="Delete cohort"
         busy={remove.isPending}
-        onConfirm={() => remove.mutate(cohort.id)}
+        onConfirm={() => remove.mutateAsync(cohort.id)}
       />
     </>
   );

@@ -1,5 +1,5 @@
 import { CheckCircle2, Circle, CircleDot, Lock } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
@@ -7,6 +7,7 @@ import { ApiError, errorMessage } from '@/lib/api';
 import type { Progress } from '@/lib/api-types/levels';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
+import { useSubmitGuard } from '@/lib/use-submit-guard';
 import { useMyAwards } from './api/get-my-awards';
 import { useSuggestAward } from './api/suggest-award';
 import {
@@ -183,8 +184,8 @@ function SuggestAward() {
   });
   const pending = (mine.data ?? []).filter((a) => a.status === 'suggested');
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const guard = useSubmitGuard();
+  const submit = guard.onSubmit(async () => {
     if (note.trim() === '') {
       setError('Please add a note saying what the award is for.');
       return;
@@ -195,7 +196,7 @@ function SuggestAward() {
       if (err instanceof ApiError && err.field === 'note') setError(err.message);
       else toast.error('Error', errorMessage(err));
     }
-  };
+  });
 
   return (
     <div className="mt-4 border-t border-ink-700 pt-4">
@@ -209,12 +210,7 @@ function SuggestAward() {
         Suggest a contribution, mentoring or workshop
       </Button>
       {open ? (
-        <form
-          id="suggest-award"
-          noValidate
-          onSubmit={(e) => void submit(e)}
-          className="mt-3 flex flex-col gap-3"
-        >
+        <form id="suggest-award" noValidate onSubmit={submit} className="mt-3 flex flex-col gap-3">
           <FormField label="What did you do?" size="sm">
             {(control) => (
               <select
@@ -243,8 +239,8 @@ function SuggestAward() {
             error={error}
           />
           <div className="flex justify-end">
-            <Button type="submit" size="sm" disabled={suggest.isPending}>
-              {suggest.isPending ? 'Sending…' : 'Send suggestion'}
+            <Button type="submit" size="sm" disabled={guard.pending}>
+              {guard.pending ? 'Sending…' : 'Send suggestion'}
             </Button>
           </div>
           {pending.length > 0 ? (

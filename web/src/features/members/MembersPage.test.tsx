@@ -10,6 +10,7 @@ import type {
 import type { Award, Progress } from '@/lib/api-types/levels';
 import type { MembersOverview, User } from '@/lib/api-types/web';
 import { session } from '@/lib/session';
+import { structuralViolations } from '@/test/axe';
 import { renderRoute } from '@/test/render';
 import { authRedirect } from './MembersPage';
 
@@ -346,6 +347,48 @@ describe('MembersPage', { timeout: 20_000 }, () => {
     expect(open).toHaveBeenCalledWith('', '_blank');
     expect(tab.opener).toBeNull();
     expect(calls.map((c) => c.key)).toContain('POST /api/billing/portal');
+  });
+
+  it('session card without meeting details keeps its list to terms and details (axe dlitem)', async () => {
+    const active = {
+      status: 'active',
+      current_period_end: '2026-12-24T12:00:00Z',
+      cancel_at_period_end: false,
+      complimentary: false,
+      has_subscription_id: true,
+    };
+    mockServer(
+      baseRoutes({
+        'GET /api/auth/session': () => ({
+          status: 200,
+          body: { user: { ...user, subscription: active } },
+        }),
+        'GET /api/members/overview': () => ({
+          status: 200,
+          body: { ...overview, subscription: active, is_subscriber: true },
+        }),
+        'GET /api/sessions': () => ({
+          status: 200,
+          body: {
+            sessions: [
+              liveSession('bare', true, {
+                locked: false,
+                starts_at: '2099-12-03T22:00:00Z',
+                zoom_meeting_id: '',
+                zoom_password: '',
+                zoom_join_url: '',
+                meeting_link: '',
+              }),
+            ],
+            can_join: true,
+          },
+        }),
+      }),
+    );
+    renderRoute('/members');
+    const note = await screen.findByText('The meeting link will appear here before the session.');
+    const card = note.closest('article, li') ?? document.body;
+    expect(await structuralViolations(card)).toEqual([]);
   });
 
   it('opens the progression dialog from the level card', async () => {

@@ -33,6 +33,7 @@ import { ProfileTab } from './ProfileTab';
 import { ProjectsTab } from './ProjectsTab';
 import { LoadingBlock, Skeleton } from './parts';
 import { SubscribeButton } from './SubscriptionActions';
+import { useAdoptTimeZone } from './use-adopt-time-zone';
 
 /** Query flags that a checkout return leaves on /members (spec §2). */
 const CHECKOUT_FLAGS = ['success', 'canceled', 'awaiting_subscription'] as const;
@@ -86,6 +87,7 @@ function MembersArea({ adminExtra }: { adminExtra?: ReactNode }) {
   }, [state.status, params, navigate]);
 
   useLiveUpdates(state.status === 'signed-in');
+  useAdoptTimeZone(state.status === 'signed-in');
 
   if (state.status !== 'signed-in') {
     return (

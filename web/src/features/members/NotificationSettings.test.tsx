@@ -10,6 +10,13 @@ import { apiError, json, mockApi, resetAuthState } from '@/test/mock-api';
 import { AdminAtRisk } from './AdminAtRisk';
 import { writeToThem } from './at-risk';
 import { NotificationSettings } from './NotificationSettings';
+import { useAdoptTimeZone } from './use-adopt-time-zone';
+
+/** The members area's shell, as far as the time zone goes. */
+function AreaShell() {
+  useAdoptTimeZone(true);
+  return null;
+}
 
 const defaults: Settings = {
   session_reminders: true,
@@ -55,7 +62,12 @@ describe('notification settings in Profile', () => {
 
   it("saves the browser's zone once when none is set, and each choice at once", async () => {
     const store = serveSettings(defaults);
-    renderWith(<NotificationSettings />);
+    renderWith(
+      <>
+        <AreaShell />
+        <NotificationSettings />
+      </>,
+    );
     const digest = await screen.findByRole('checkbox', { name: 'Weekly digest' });
     expect(digest).toBeChecked();
     await waitFor(() => expect(store.get().time_zone).toBe(detectTimeZone()));
@@ -68,6 +80,24 @@ describe('notification settings in Profile', () => {
     expect(screen.getByRole('checkbox', { name: 'Session reminders' })).toHaveAccessibleDescription(
       /24 hours and 1 hour before/,
     );
+  });
+
+  it('member who never opened Profile gets the browser zone on the first visit', async () => {
+    const store = serveSettings(defaults);
+    renderWith(<AreaShell />);
+    await waitFor(() => expect(store.get().time_zone).toBe(detectTimeZone()));
+    expect(store.api.to('PUT', '/api/members/me/notifications')).toHaveLength(1);
+  });
+
+  it('a zone already chosen is never replaced by the browser zone', async () => {
+    const store = serveSettings({ ...defaults, time_zone: 'Asia/Tokyo' });
+    renderWith(<AreaShell />);
+    await waitFor(() =>
+      expect(store.api.to('GET', '/api/members/me/notifications')).toHaveLength(1),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(store.api.to('PUT', '/api/members/me/notifications')).toHaveLength(0);
+    expect(store.get().time_zone).toBe('Asia/Tokyo');
   });
 
   it('keeps a chosen zone and changes it from the list', async () => {

@@ -1,5 +1,5 @@
 import { BellRing } from 'lucide-react';
-import { type ChangeEvent, useEffect, useId, useRef } from 'react';
+import { type ChangeEvent, useId } from 'react';
 import { Card } from '@/components/ui/card';
 import { errorMessage } from '@/lib/api';
 import type { Settings, SettingsInput } from '@/lib/api-types/notify';
@@ -39,8 +39,8 @@ const selectClass =
 
 /**
  * Profile: which mail the member gets, and the time zone their reminders state times in. Each
- * change is saved at once. Until a zone is chosen the browser's is saved, so the first reminder
- * already reads in the member's own time.
+ * change is saved at once. Until a zone is chosen the browser's is saved (useAdoptTimeZone, on
+ * the first visit of the members area), so the first reminder reads in the member's own time.
  */
 export function NotificationSettings() {
   const query = useNotifications();
@@ -48,15 +48,6 @@ export function NotificationSettings() {
     mutationConfig: { onError: (error) => toast.error('Not saved', errorMessage(error)) },
   });
   const zoneId = useId();
-  const adopted = useRef(false);
-  const stored = query.data?.time_zone;
-  const { mutate } = save;
-
-  useEffect(() => {
-    if (stored !== '' || adopted.current) return;
-    adopted.current = true;
-    mutate({ time_zone: detectTimeZone() });
-  }, [stored, mutate]);
 
   if (query.isPending) return <LoadingBlock label="Loading your notification settings…" rows={2} />;
   if (query.isError) {

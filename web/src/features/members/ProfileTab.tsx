@@ -1,10 +1,11 @@
 import { ImageUp, Pencil, Trash2 } from 'lucide-react';
-import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
+import { type ChangeEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ApiError, errorMessage } from '@/lib/api';
 import type { Profile, ProfileUpdate } from '@/lib/api-types/community';
 import { toast } from '@/lib/toast';
+import { useSubmitGuard } from '@/lib/use-submit-guard';
 import { useProfile } from './api/get-profile';
 import { useProjects } from './api/get-projects';
 import { useRemoveAvatar } from './api/remove-avatar';
@@ -171,10 +172,10 @@ function ProfileForm({ profile, onDone }: { profile: Profile; onDone: () => void
     setErrors((prev) => (prev[key] ? { ...prev, [key]: undefined } : prev));
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!save.isPending) save.mutate(values);
-  };
+  const guard = useSubmitGuard();
+  const submit = guard.onSubmit(() => {
+    return save.mutateAsync(values);
+  });
 
   return (
     <form ref={formRef} noValidate onSubmit={submit} aria-labelledby="profile-edit-heading">
@@ -217,8 +218,8 @@ function ProfileForm({ profile, onDone }: { profile: Profile; onDone: () => void
         <Button variant="outline" onClick={onDone}>
           Cancel
         </Button>
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save profile'}
+        <Button type="submit" disabled={guard.pending}>
+          {guard.pending ? 'Saving…' : 'Save profile'}
         </Button>
       </div>
     </form>

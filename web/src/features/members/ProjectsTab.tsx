@@ -1,5 +1,5 @@
 import { EyeOff, Flame, FolderGit2, MessageSquare, Pencil, Plus, Trash2 } from 'lucide-react';
-import { type FormEvent, type ReactNode, type RefObject, useId, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useId, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -11,6 +11,7 @@ import { cn } from '@/lib/cn';
 import { plural } from '@/lib/plural';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
+import { useSubmitGuard } from '@/lib/use-submit-guard';
 import { useAddComment } from './api/add-comment';
 import { useCreateProject } from './api/create-project';
 import { useDeleteComment } from './api/delete-comment';
@@ -309,7 +310,7 @@ export function ProjectCard({
         description="Its reactions and comments go with it. This cannot be undone."
         confirmLabel="Delete project"
         busy={remove.isPending}
-        onConfirm={() => remove.mutate(p.id)}
+        onConfirm={() => remove.mutateAsync(p.id)}
         returnFocusTo={opener}
       />
     </article>
@@ -367,8 +368,8 @@ function CommentsPanel({
       },
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const guard = useSubmitGuard();
+  const submit = guard.onSubmit(() => {
     const text = body.trim();
     if (text === '') {
       setError('Comment is required.');
@@ -378,8 +379,8 @@ function CommentsPanel({
       setError(`Comment must be at most ${PROJECT_LIMITS.comment} characters.`);
       return;
     }
-    if (!add.isPending) add.mutate({ projectId: project.id, body: text });
-  };
+    return add.mutateAsync({ projectId: project.id, body: text });
+  });
 
   return (
     <section
@@ -438,8 +439,8 @@ function CommentsPanel({
             error={error}
             maxLength={PROJECT_LIMITS.comment}
           />
-          <Button type="submit" size="sm" className="self-end" disabled={add.isPending}>
-            {add.isPending ? 'Sending…' : 'Comment'}
+          <Button type="submit" size="sm" className="self-end" disabled={guard.pending}>
+            {guard.pending ? 'Sending…' : 'Comment'}
           </Button>
         </form>
       ) : null}
@@ -456,9 +457,11 @@ function CommentsPanel({
         }
         confirmLabel="Delete comment"
         busy={remove.isPending}
-        onConfirm={() => {
-          if (removing) remove.mutate({ projectId: project.id, commentId: removing.id });
-        }}
+        onConfirm={() =>
+          removing
+            ? remove.mutateAsync({ projectId: project.id, commentId: removing.id })
+            : undefined
+        }
         returnFocusTo={opener}
       />
     </section>
@@ -538,15 +541,15 @@ function ProjectFormDialog({
       onError: failed,
     },
   });
-  const busy = create.isPending || update.isPending;
+  const guard = useSubmitGuard();
+  const busy = guard.pending;
 
   const change = (key: keyof ProjectFormValues) => (value: string) => {
     setValues((prev) => ({ ...prev, [key]: value }));
     setErrors((prev) => (prev[key] ? { ...prev, [key]: undefined } : prev));
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = guard.onSubmit(() => {
     const found = validateProject(values);
     const first = Object.keys(found)[0];
     if (first) {
@@ -554,11 +557,11 @@ function ProjectFormDialog({
       formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
       return;
     }
-    if (busy) return;
     const input = projectInput(values);
-    if (project) update.mutate({ id: project.id, patch: input });
-    else create.mutate(input);
-  };
+    return project
+      ? update.mutateAsync({ id: project.id, patch: input })
+      : create.mutateAsync(input);
+  });
 
   return (
     <MemberDialog
@@ -648,16 +651,17 @@ function HideDialog({
       },
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const guard = useSubmitGuard();
+  const submit = guard.onSubmit(() => {
     if (reason.trim() === '') {
       setError('Reason is required.');
       return;
     }
-    if (!hide.isPending) {
-      hide.mutate({ id: project.id, patch: { hidden: true, hidden_reason: reason.trim() } });
-    }
-  };
+    return hide.mutateAsync({
+      id: project.id,
+      patch: { hidden: true, hidden_reason: reason.trim() },
+    });
+  });
   return (
     <MemberDialog
       open={open}
@@ -685,8 +689,8 @@ function HideDialog({
           <Button variant="outline" onClick={() => onOpenChange(false)}>
             Cancel
           </Button>
-          <Button type="submit" disabled={hide.isPending}>
-            {hide.isPending ? 'Hiding…' : 'Hide project'}
+          <Button type="submit" disabled={guard.pending}>
+            {guard.pending ? 'Hiding…' : 'Hide project'}
           </Button>
         </div>
       </form>

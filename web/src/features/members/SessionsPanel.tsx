@@ -155,26 +155,30 @@ export function SessionCard({
           </div>
         ) : (
           <div className="flex flex-col gap-3 rounded-md border border-term-green/30 bg-term-green/5 p-3 sm:flex-row sm:items-center sm:justify-between">
-            <dl className="grid gap-1 text-sm">
-              {session.zoom_meeting_id ? (
-                <div className="flex gap-2">
-                  <dt className="text-muted">Meeting ID:</dt>
-                  <dd className="font-mono text-fg">{session.zoom_meeting_id}</dd>
-                </div>
-              ) : null}
-              {session.zoom_password ? (
-                <div className="flex items-center gap-2">
-                  <dt className="flex items-center gap-1 text-muted">
-                    <KeyRound size={12} aria-hidden="true" />
-                    Password:
-                  </dt>
-                  <dd className="font-mono text-fg">{session.zoom_password}</dd>
-                </div>
-              ) : null}
-              {!session.zoom_meeting_id && !session.zoom_password && !joinUrl ? (
-                <p className="text-muted">The meeting link will appear here before the session.</p>
-              ) : null}
-            </dl>
+            {session.zoom_meeting_id || session.zoom_password ? (
+              <dl className="grid gap-1 text-sm">
+                {session.zoom_meeting_id ? (
+                  <div className="flex gap-2">
+                    <dt className="text-muted">Meeting ID:</dt>
+                    <dd className="font-mono text-fg">{session.zoom_meeting_id}</dd>
+                  </div>
+                ) : null}
+                {session.zoom_password ? (
+                  <div className="flex items-center gap-2">
+                    <dt className="flex items-center gap-1 text-muted">
+                      <KeyRound size={12} aria-hidden="true" />
+                      Password:
+                    </dt>
+                    <dd className="font-mono text-fg">{session.zoom_password}</dd>
+                  </div>
+                ) : null}
+              </dl>
+            ) : !joinUrl ? (
+              // A paragraph, not a list item: a list may only hold terms and their details.
+              <p className="text-sm text-muted">
+                The meeting link will appear here before the session.
+              </p>
+            ) : null}
             <div className="flex flex-wrap items-center gap-2">
               {canRSVP ? <RSVPControl session={session} /> : null}
               {joinUrl ? (

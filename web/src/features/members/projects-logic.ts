@@ -89,8 +89,9 @@ export function isProjectField(field: string | undefined): field is ProjectField
 
 /** "🔥 3": how the reaction button reads to a screen reader. */
 export function reactionLabel(p: Pick<Project, 'title' | 'reactions' | 'reacted'>): string {
+  // The button shows only the count: its name starts with it, as voice control users say it.
   const count = p.reactions === 1 ? '1 fire reaction' : `${p.reactions} fire reactions`;
-  return `${p.reacted ? 'Take back your fire reaction to' : 'React with fire to'} ${p.title} (${count})`;
+  return `${count}: ${p.reacted ? 'take back your fire reaction to' : 'react with fire to'} ${p.title}`;
 }
 
 /** An address the browser may open from a member's post: http(s) only, whatever the server sent. */

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { detectTimeZone } from '@/lib/time-zone';
 import { ada, json, mockApi, resetAuthState } from '@/test/mock-api';
 import { joinWaitlist } from './join-waitlist';
 import { requestPasswordReset } from './request-password-reset';
@@ -21,8 +22,14 @@ describe('account requests', () => {
     await expect(signUp('Ada', 'ada@example.com', 'pw')).resolves.toEqual(ada);
     await expect(resetPassword('tok', 'new pw')).resolves.toEqual(ada);
     expect(api.calls.map((c) => [c.path, c.body])).toEqual([
-      ['/api/auth/signin', { email: 'ada@example.com', password: 'pw' }],
-      ['/api/auth/signup', { full_name: 'Ada', email: 'ada@example.com', password: 'pw' }],
+      [
+        '/api/auth/signin',
+        { email: 'ada@example.com', password: 'pw', time_zone: detectTimeZone() },
+      ],
+      [
+        '/api/auth/signup',
+        { full_name: 'Ada', email: 'ada@example.com', password: 'pw', time_zone: detectTimeZone() },
+      ],
       ['/api/auth/password/reset', { token: 'tok', password: 'new pw' }],
     ]);
   });

@@ -3,6 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { session } from '@/lib/session';
+import { structuralViolations } from '@/test/axe';
 import type { AdminBooking, BookingSettings } from '../api/types';
 import { booking, errorResponse, fakeServer, jsonResponse, type Route } from '../test-server';
 import { BookingAdmin } from './BookingAdmin';
@@ -85,6 +86,13 @@ describe('BookingAdmin', { timeout: 20_000 }, () => {
     const row = await screen.findByRole('article', { name: /Grace Hopper, Deep Dive/ });
     expect(row).toHaveTextContent('Tuesday, March 10, 2099 at 10:00');
     expect(row).toHaveTextContent('Request sent');
+  });
+
+  it('booking revenue list holds only terms and their details (axe definition-list, dlitem)', async () => {
+    renderAdmin([list([adminBooking({ status: 'requested', paid: false })])]);
+    const heading = await screen.findByRole('heading', { name: 'Booking revenue, March 2026' });
+    const card = heading.parentElement as HTMLElement;
+    expect(await structuralViolations(card)).toEqual([]);
   });
 
   it('confirms a request after asking', async () => {

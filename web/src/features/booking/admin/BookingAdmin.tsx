@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { Card } from '@/components/ui/card';
 import { SecretFeedCard } from '@/components/ui/secret-feed-card';
 import { errorMessage } from '@/lib/api';
@@ -121,28 +122,32 @@ function Revenue() {
         <p className="mt-2 text-sm text-muted">No payments or refunds this month yet.</p>
       ) : (
         <dl className="mt-3 grid gap-4 sm:grid-cols-3">
-          {revenue.totals.map((t) => (
-            <div key={t.currency} className="contents">
-              <div>
-                <dt className="font-mono text-xs text-dim">Gross</dt>
-                <dd className="font-mono text-2xl font-bold text-fg">
-                  {formatMinor(t.gross, t.currency)}
-                </dd>
-              </div>
-              <div>
-                <dt className="font-mono text-xs text-dim">Refunded</dt>
-                <dd className="font-mono text-2xl font-bold text-fg">
-                  {formatMinor(t.refunded, t.currency)}
-                </dd>
-              </div>
-              <div>
-                <dt className="font-mono text-xs text-dim">Net</dt>
-                <dd className="font-mono text-2xl font-bold text-term-green">
-                  {formatMinor(t.net, t.currency)}
-                </dd>
-              </div>
-            </div>
-          ))}
+          {revenue.totals.map((t) => {
+            // A list's groups sit directly in it (one wrapper each), so each figure is its own group.
+            const unit = revenue.totals.length > 1 ? ` (${t.currency.toUpperCase()})` : '';
+            return (
+              <Fragment key={t.currency}>
+                <div>
+                  <dt className="font-mono text-xs text-dim">Gross{unit}</dt>
+                  <dd className="font-mono text-2xl font-bold text-fg">
+                    {formatMinor(t.gross, t.currency)}
+                  </dd>
+                </div>
+                <div>
+                  <dt className="font-mono text-xs text-dim">Refunded{unit}</dt>
+                  <dd className="font-mono text-2xl font-bold text-fg">
+                    {formatMinor(t.refunded, t.currency)}
+                  </dd>
+                </div>
+                <div>
+                  <dt className="font-mono text-xs text-dim">Net{unit}</dt>
+                  <dd className="font-mono text-2xl font-bold text-term-green">
+                    {formatMinor(t.net, t.currency)}
+                  </dd>
+                </div>
+              </Fragment>
+            );
+          })}
         </dl>
       )}
     </Card>

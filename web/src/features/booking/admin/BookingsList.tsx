@@ -166,7 +166,7 @@ export function BookingsList({ ownerZone, roomSet }: { ownerZone: string; roomSe
           confirmLabel={ACTIONS[pending.action].label}
           danger={ACTIONS[pending.action].danger ?? false}
           busy={run.isPending}
-          onConfirm={() => run.mutate({ id: pending.booking.id, action: pending.action })}
+          onConfirm={() => run.mutateAsync({ id: pending.booking.id, action: pending.action })}
         />
       ) : null}
     </div>

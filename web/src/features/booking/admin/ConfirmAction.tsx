@@ -1,5 +1,6 @@
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
+import { sending, useSubmitGuard } from '@/lib/use-submit-guard';
 
 export interface ConfirmActionProps {
   open: boolean;
@@ -9,7 +10,8 @@ export interface ConfirmActionProps {
   confirmLabel: string;
   busy: boolean;
   danger?: boolean;
-  onConfirm: () => void;
+  /** The action; when it returns its sending (a promise), a second press is ignored until it settles. */
+  onConfirm: () => unknown;
 }
 
 /** Asks before an action on a booking that mails its booker and cannot be undone. */
@@ -23,6 +25,7 @@ export function ConfirmAction({
   danger = false,
   onConfirm,
 }: ConfirmActionProps) {
+  const guard = useSubmitGuard();
   return (
     <Modal
       open={open}
@@ -40,10 +43,10 @@ export function ConfirmAction({
           className={
             danger ? 'bg-term-red text-ink-950 shadow-none hover:bg-term-red/85' : undefined
           }
-          disabled={busy}
-          onClick={onConfirm}
+          disabled={busy || guard.pending}
+          onClick={() => guard.run(() => sending(onConfirm()))}
         >
-          {busy ? 'Working…' : confirmLabel}
+          {busy || guard.pending ? 'Working…' : confirmLabel}
         </Button>
       </div>
     </Modal>

@@ -1,5 +1,5 @@
 import { Armchair, CalendarClock, type LucideIcon, Mail, Users, XCircle } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
@@ -10,6 +10,7 @@ import { cn } from '@/lib/cn';
 import { plural } from '@/lib/plural';
 import { todayIn } from '@/lib/time-zone';
 import { toast } from '@/lib/toast';
+import { useSubmitGuard } from '@/lib/use-submit-guard';
 import {
   useAdminEvents,
   useAttendees,
@@ -103,8 +104,8 @@ function ScheduleForm({ ownerZone, type }: { ownerZone: string; type: BookingTyp
     setValues((v) => ({ ...v, [field]: value }));
     setErrors((e) => ({ ...e, [field]: undefined }));
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const guard = useSubmitGuard();
+  const submit = guard.onSubmit(() => {
     const start = instantInZone(values.date, values.time, ownerZone);
     if (!values.date) {
       setErrors({ date: 'Choose the date.' });
@@ -114,13 +115,13 @@ function ScheduleForm({ ownerZone, type }: { ownerZone: string; type: BookingTyp
       setErrors({ time: `That time does not exist on your clock (${ownerZone}) that day.` });
       return;
     }
-    schedule.mutate({
+    return schedule.mutateAsync({
       type: type.id,
       start,
       duration: Number(values.duration) || 0,
       seats: Number(values.seats) || 0,
     });
-  };
+  });
   return (
     <form
       noValidate
@@ -168,8 +169,8 @@ function ScheduleForm({ ownerZone, type }: { ownerZone: string; type: BookingTyp
         value={values.seats}
         onValueChange={set('seats')}
       />
-      <Button type="submit" size="sm" disabled={schedule.isPending}>
-        {schedule.isPending ? 'Scheduling…' : 'Schedule date'}
+      <Button type="submit" size="sm" disabled={guard.pending}>
+        {guard.pending ? 'Scheduling…' : 'Schedule date'}
       </Button>
     </form>
   );
@@ -269,7 +270,7 @@ function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: str
         confirmLabel="Cancel date"
         danger
         busy={cancel.isPending}
-        onConfirm={() => cancel.mutate(e.id)}
+        onConfirm={() => cancel.mutateAsync(e.id)}
       />
     </li>
   );
@@ -373,8 +374,8 @@ function MoveForm({
       },
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const guard = useSubmitGuard();
+  const submit = guard.onSubmit(() => {
     const start = date ? instantInZone(date, time, ownerZone) : null;
     if (!date) {
       setError('Choose the date.');
@@ -385,8 +386,8 @@ function MoveForm({
       return;
     }
     setError(undefined);
-    move.mutate({ id: e.id, start, duration: Number(minutes) || 0 });
-  };
+    return move.mutateAsync({ id: e.id, start, duration: Number(minutes) || 0 });
+  });
   return (
     <form
       noValidate
@@ -451,8 +452,8 @@ function MoveForm({
           setMinutesError(undefined);
         }}
       />
-      <Button type="submit" size="sm" disabled={move.isPending}>
-        {move.isPending ? 'Moving…' : 'Move date'}
+      <Button type="submit" size="sm" disabled={guard.pending}>
+        {guard.pending ? 'Moving…' : 'Move date'}
       </Button>
     </form>
   );
@@ -485,8 +486,8 @@ function SeatsForm({
       },
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const guard = useSubmitGuard();
+  const submit = guard.onSubmit(() => {
     const n = Number(seats);
     if (!/^\d+$/.test(seats.trim()) || n < 1 || n > MaxEventSeats) {
       setError(`Seats must be from 1 to ${MaxEventSeats}.`);
@@ -497,8 +498,8 @@ function SeatsForm({
       return;
     }
     setError(undefined);
-    save.mutate({ id: e.id, seats: n });
-  };
+    return save.mutateAsync({ id: e.id, seats: n });
+  });
   return (
     <form
       noValidate
@@ -525,8 +526,8 @@ function SeatsForm({
           setError(undefined);
         }}
       />
-      <Button type="submit" size="sm" disabled={save.isPending}>
-        {save.isPending ? 'Saving…' : 'Save seats'}
+      <Button type="submit" size="sm" disabled={guard.pending}>
+        {guard.pending ? 'Saving…' : 'Save seats'}
       </Button>
     </form>
   );
@@ -551,16 +552,16 @@ function MessageForm({ eventId, onDone }: { eventId: string; onDone: () => void 
       },
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const guard = useSubmitGuard();
+  const submit = guard.onSubmit(() => {
     const found = {
       subject: subject.trim() ? undefined : 'Write a subject.',
       body: body.trim() ? undefined : 'Write the message.',
     };
     setErrors(found);
     if (found.subject || found.body) return;
-    send.mutate({ id: eventId, subject: subject.trim(), body: body.trim() });
-  };
+    return send.mutateAsync({ id: eventId, subject: subject.trim(), body: body.trim() });
+  });
   return (
     <form
       noValidate
@@ -593,8 +594,8 @@ function MessageForm({ eventId, onDone }: { eventId: string; onDone: () => void 
           />
         )}
       </FormField>
-      <Button type="submit" size="sm" className="self-start" disabled={send.isPending}>
-        {send.isPending ? 'Sending…' : 'Send to all attendees'}
+      <Button type="submit" size="sm" className="self-start" disabled={guard.pending}>
+        {guard.pending ? 'Sending…' : 'Send to all attendees'}
       </Button>
     </form>
   );

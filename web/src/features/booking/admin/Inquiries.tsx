@@ -7,8 +7,10 @@ import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { plural } from '@/lib/plural';
 import { toast } from '@/lib/toast';
+import { useSubmitGuard } from '@/lib/use-submit-guard';
 import { useInquiries, useUpdateInquiry } from '../api/admin-inquiries';
 import { INQUIRY_STATUSES, type Inquiry, type InquiryStatus } from '../api/types';
+import { longDate } from '../calendar';
 import { formatInZone } from '../time';
 
 const STATUS_WORDS: Record<InquiryStatus, string> = {
@@ -30,6 +32,11 @@ const controlClass =
   'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-term-cyan aria-[invalid=true]:border-term-red';
 
 /** Enterprise inquiries sent from the booking page, newest first, each with its status and note. */
+/** A preferred start as every other date of the page reads: "Friday, December 18, 2026". */
+function startText(preferred: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(preferred) ? longDate(preferred) : preferred;
+}
+
 export function Inquiries({ ownerZone }: { ownerZone: string }) {
   const query = useInquiries();
   const list = query.data?.inquiries ?? [];
@@ -69,6 +76,7 @@ function InquiryRow({ inquiry: q, ownerZone }: { inquiry: Inquiry; ownerZone: st
   const [status, setStatus] = useState<InquiryStatus>(q.status);
   const [note, setNote] = useState(q.note);
   const [error, setError] = useState<string | undefined>();
+  const guard = useSubmitGuard();
   const update = useUpdateInquiry({
     mutationConfig: {
       onSuccess: () => toast.success('Inquiry saved', `${q.company}: ${STATUS_WORDS[status]}.`),
@@ -98,17 +106,16 @@ function InquiryRow({ inquiry: q, ownerZone }: { inquiry: Inquiry; ownerZone: st
           {q.email}
         </a>{' '}
         · sent {formatInZone(q.created_at, ownerZone)}
-        {q.preferred_start ? ` · would start ${q.preferred_start}` : ''}
+        {q.preferred_start ? ` · would start ${startText(q.preferred_start)}` : ''}
       </p>
       <p className="mt-3 whitespace-pre-wrap text-sm text-fg">{q.message}</p>
       <form
         className="mt-3 grid gap-3 sm:grid-cols-[10rem_1fr_auto] sm:items-end"
         aria-label={`Follow-up of ${q.company}`}
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={guard.onSubmit(() => {
           setError(undefined);
-          update.mutate({ id: q.id, status, note });
-        }}
+          return update.mutateAsync({ id: q.id, status, note });
+        })}
       >
         <FormField label="Status" size="sm">
           {(control) => (
@@ -137,8 +144,8 @@ function InquiryRow({ inquiry: q, ownerZone }: { inquiry: Inquiry; ownerZone: st
             />
           )}
         </FormField>
-        <Button type="submit" size="sm" disabled={!changed || update.isPending}>
-          {update.isPending ? 'Saving…' : 'Save'}
+        <Button type="submit" size="sm" disabled={!changed || guard.pending}>
+          {guard.pending ? 'Saving…' : 'Save'}
         </Button>
       </form>
     </li>

@@ -1,11 +1,12 @@
 import { CalendarX2, Trash2 } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
 import { ApiError, errorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
+import { useSubmitGuard } from '@/lib/use-submit-guard';
 import { type CalendarFeed, useCalendars, useSaveCalendars } from '../api/calendars';
 import { formatInZone } from '../time';
 import { ConfirmAction } from './ConfirmAction';
@@ -51,15 +52,15 @@ export function OwnerCalendars({ ownerZone }: { ownerZone: string }) {
   }, [waiting, calendars.refetch]);
   const minutes = calendars.data?.refresh_minutes ?? 5;
 
-  const add = (e: FormEvent) => {
-    e.preventDefault();
+  const guard = useSubmitGuard();
+  const add = guard.onSubmit(() => {
     const url = address.trim();
     if (!url) {
       setFieldError('Paste the calendar address first.');
       return;
     }
     setFieldError(undefined);
-    save.mutate([...list.map((c) => c.url), url], {
+    return save.mutateAsync([...list.map((c) => c.url), url], {
       onSuccess: () => {
         setAddress('');
         toast.success(
@@ -72,7 +73,7 @@ export function OwnerCalendars({ ownerZone }: { ownerZone: string }) {
         else toast.error('Error', errorMessage(error));
       },
     });
-  };
+  });
 
   const remove = (c: CalendarFeed) =>
     save.mutate(
@@ -143,7 +144,11 @@ export function OwnerCalendars({ ownerZone }: { ownerZone: string }) {
           )}
         </FormField>
         <div>
-          <Button type="submit" size="sm" disabled={save.isPending || calendars.isPending}>
+          <Button
+            type="submit"
+            size="sm"
+            disabled={guard.pending || save.isPending || calendars.isPending}
+          >
             {save.isPending && !removing ? 'Adding…' : 'Add calendar'}
           </Button>
         </div>

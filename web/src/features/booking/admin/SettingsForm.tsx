@@ -1,10 +1,11 @@
 import { Plus, Trash2 } from 'lucide-react';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { ApiError, errorMessage } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
+import { useSubmitGuard } from '@/lib/use-submit-guard';
 import { useUpdateBookingSettings } from '../api/admin';
 import { type BookingSettings, type HourRange, WEEKDAYS, type Weekday } from '../api/types';
 import { timeZones } from '../time';
@@ -13,6 +14,9 @@ import { nextRange } from './hours';
 const input =
   'h-10 w-full rounded-md border border-ink-600 bg-ink-900 px-3 text-sm text-fg ' +
   'focus-visible:border-term-cyan focus-visible:outline-2 focus-visible:outline-term-cyan aria-[invalid=true]:border-term-red';
+
+/** A time of a range: narrower padding on a phone, where "09:00 AM" and its clock must fit. */
+const timeInput = input.replace('px-3', 'px-2 sm:px-3');
 
 const NUMBERS: { key: NumberKey; label: string; hint: string }[] = [
   {
@@ -116,11 +120,8 @@ export function SettingsForm({ initial }: { initial: BookingSettings }) {
   const setRanges = (day: Weekday, ranges: HourRange[]) =>
     change({ ...values, weekly_hours: { ...values.weekly_hours, [day]: ranges } });
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (save.isPending) return;
-    save.mutate(toSettings(values));
-  };
+  const guard = useSubmitGuard();
+  const submit = guard.onSubmit(() => save.mutateAsync(toSettings(values)));
 
   // A field the form has no place for (an unexpected name): shown at the top.
   const shownAbove =
@@ -327,8 +328,8 @@ export function SettingsForm({ initial }: { initial: BookingSettings }) {
           </FormField>
         </div>
       </div>
-      <Button type="submit" disabled={save.isPending} className="self-start">
-        {save.isPending ? 'Saving…' : 'Save booking settings'}
+      <Button type="submit" disabled={guard.pending} className="self-start">
+        {guard.pending ? 'Saving…' : 'Save booking settings'}
       </Button>
     </form>
   );
@@ -369,7 +370,11 @@ function DayRanges({
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: a range is known by its place, as the server names it
             <div key={i} className="flex flex-col gap-1">
-              <div className="grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)_auto] items-center gap-2 sm:flex sm:flex-wrap">
+              <div
+                // On a phone the two times take the whole row (the remove button goes below them):
+                // beside it they were too narrow to show AM and PM ("09:00 to 05:00").
+                className="grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] items-center gap-2 sm:flex sm:flex-wrap"
+              >
                 <input
                   type="time"
                   aria-label={`${label} range ${i + 1} start`}
@@ -378,7 +383,7 @@ function DayRanges({
                   aria-describedby={err ? errId : undefined}
                   value={r.start}
                   onChange={(e) => set('start', e.target.value)}
-                  className={cn(input, 'sm:w-32')}
+                  className={cn(timeInput, 'sm:w-32')}
                 />
                 <span className="text-sm text-muted">to</span>
                 <input
@@ -391,15 +396,17 @@ function DayRanges({
                   onChange={(e) =>
                     set('end', e.target.value === '00:00' ? '24:00' : e.target.value)
                   }
-                  className={cn(input, 'sm:w-32')}
+                  className={cn(timeInput, 'sm:w-32')}
                 />
                 <Button
                   size="sm"
                   variant="ghost"
                   aria-label={`Remove ${label} range ${i + 1}`}
+                  className="col-span-3 justify-self-end"
                   onClick={() => onChange(ranges.filter((_, j) => j !== i))}
                 >
                   <Trash2 size={14} aria-hidden="true" />
+                  <span className="sm:sr-only">Remove</span>
                 </Button>
               </div>
               {err ? (

@@ -69,6 +69,16 @@ export function Chart({ title, labels, series, format, kind, minTop = 1 }: Chart
       ? PAD.left + (labels.length > 1 ? (i / (labels.length - 1)) * plotW : plotW / 2)
       : PAD.left + band * i + band / 2;
   const every = labelEvery(labels.length, Math.floor(plotW / 84));
+  const last = labels.length - 1;
+  // The last label always shows: a regular one closer to it than the step would overlap it.
+  const shown = (i: number) => i === last || (i % every === 0 && last - i >= every);
+  // The room of one shown label, in characters of the 11 px monospace (about 6.6 px each).
+  const room = Math.max(
+    4,
+    Math.floor(((kind === 'line' ? plotW / Math.max(last, 1) : band) * every) / 6.6) - 1,
+  );
+  const clip = (label: string) =>
+    [...label].length > room ? `${[...label].slice(0, room - 1).join('')}…` : label;
 
   return (
     <div ref={box} className="w-full">
@@ -97,16 +107,17 @@ export function Chart({ title, labels, series, format, kind, minTop = 1 }: Chart
           </g>
         ))}
         {labels.map((label, i) =>
-          i % every === 0 || i === labels.length - 1 ? (
+          shown(i) ? (
             <text
               // biome-ignore lint/suspicious/noArrayIndexKey: labels are positions on the axis and may repeat
               key={i}
               x={x(i)}
               y={HEIGHT - 8}
-              textAnchor={kind === 'line' && i === labels.length - 1 ? 'end' : 'middle'}
+              textAnchor={kind === 'line' && i === last && last > 0 ? 'end' : 'middle'}
               className="fill-dim"
             >
-              {label}
+              {clip(label)}
+              {clip(label) === label ? null : <title>{label}</title>}
             </text>
           ) : null,
         )}

@@ -2,7 +2,11 @@ import { Download } from 'lucide-react';
 import { type ReactNode, useId } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { cn } from '@/lib/cn';
 import { type Cell, downloadCsv, toCsv } from '../lib/csv';
+
+/** The most columns a table has that still fits beside its chart on a desk. */
+const WIDE_TABLE = 4;
 
 export interface ChartTable {
   header: readonly string[];
@@ -50,7 +54,13 @@ export function ChartCard({
             CSV
           </Button>
         </div>
-        <div className="grid min-w-0 gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div
+          className={cn(
+            'grid min-w-0 gap-4',
+            // A table of many columns does not fit beside the chart: it goes below it, full width.
+            table.header.length <= WIDE_TABLE && 'xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]',
+          )}
+        >
           <div className="min-w-0">{children}</div>
           <section
             aria-label={`${title}: numbers`}
