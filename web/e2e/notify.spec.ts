@@ -144,7 +144,7 @@ test('notification settings, a one-click unsubscribe and the at-risk list', asyn
   const row = risk.getByRole('listitem').filter({ hasText: 'Rhea Reminded' });
   await expect(row.getByText('Missed the last 2 sessions')).toBeVisible();
   await expect(row.getByText('Apprentice')).toBeVisible();
-  const write = row.getByRole('link', { name: 'Write to Rhea Reminded' });
+  const write = row.getByRole('link', { name: 'Write to them: Rhea Reminded' });
   await expect(write).toHaveAttribute(
     'href',
     /^mailto:e2e-notify-\d+%40example\.test\?subject=We%20missed%20you/,

@@ -98,10 +98,10 @@ function AtRiskItem({
       <a
         href={writeToThem(m)}
         className={buttonClasses('outline', 'sm', 'shrink-0 self-start')}
-        aria-label={`Write to ${name}`}
       >
         <Mail size={14} aria-hidden="true" />
-        Write to them
+        {/* The visible words start the accessible name, which adds whom. */}
+        Write to them<span className="sr-only">: {name}</span>
       </a>
     </li>
   );

@@ -169,7 +169,7 @@ describe('at-risk list in the Admin tab', () => {
     expect(screen.getByText('Not seen for 14+ days')).toBeVisible();
     expect(screen.getByText('None recorded')).toBeVisible();
     expect(screen.getByText('Night owls')).toBeVisible();
-    const write = screen.getByRole('link', { name: 'Write to Ada Lovelace' });
+    const write = screen.getByRole('link', { name: 'Write to them: Ada Lovelace' });
     const href = write.getAttribute('href') ?? '';
     expect(href.startsWith('mailto:ada%2Btribe%40example.com?subject=')).toBe(true);
     const params = new URLSearchParams(href.slice(href.indexOf('?') + 1));
