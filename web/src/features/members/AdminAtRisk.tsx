@@ -95,10 +95,14 @@ function AtRiskItem({
           <dd className="break-all text-muted">{m.email}</dd>
         </dl>
       </div>
-      <a href={writeToThem(m)} className={buttonClasses('outline', 'sm', 'shrink-0 self-start')}>
+      <a
+        href={writeToThem(m)}
+        className={buttonClasses('outline', 'sm', 'shrink-0 self-start')}
+        // The visible words start the accessible name, which adds whom.
+        aria-label={`Write to them: ${name}`}
+      >
         <Mail size={14} aria-hidden="true" />
-        {/* The visible words start the accessible name, which adds whom. */}
-        Write to them<span className="sr-only">: {name}</span>
+        Write to them
       </a>
     </li>
   );
