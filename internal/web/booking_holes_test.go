@@ -53,13 +53,7 @@ func (v *visitor) do(method, path string, body any) reply {
 	if err != nil {
 		v.t.Fatal(err)
 	}
-	defer func() { _ = resp.Body.Close() }()
-	raw, _ := io.ReadAll(resp.Body)
-	r := reply{status: resp.StatusCode, header: resp.Header, body: string(raw)}
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-		_ = json.Unmarshal(raw, &r.json)
-	}
-	return r
+	return replyOf(resp)
 }
 
 // proxiedEnv is billingEnv behind a trusted loopback proxy, so each test

@@ -348,6 +348,12 @@ func (m *testSite) do(req *http.Request) reply {
 	if err != nil {
 		m.t.Fatal(err)
 	}
+	return replyOf(resp)
+}
+
+// replyOf reads and closes resp: its status, headers, body, and the body as
+// JSON when it says it is JSON.
+func replyOf(resp *http.Response) reply {
 	defer func() { _ = resp.Body.Close() }()
 	raw, _ := io.ReadAll(resp.Body)
 	r := reply{status: resp.StatusCode, header: resp.Header, body: string(raw)}

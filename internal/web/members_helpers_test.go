@@ -71,13 +71,7 @@ func (m *testSite) call(u testUser, method, path string, body any) reply {
 	if err != nil {
 		m.t.Fatal(err)
 	}
-	defer func() { _ = resp.Body.Close() }()
-	raw, _ := io.ReadAll(resp.Body)
-	r := reply{status: resp.StatusCode, header: resp.Header, body: string(raw)}
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-		_ = json.Unmarshal(raw, &r.json)
-	}
-	return r
+	return replyOf(resp)
 }
 
 // noRedirects answers a redirect as it is, so tests see its status.
