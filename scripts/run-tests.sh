@@ -133,7 +133,7 @@ report_e2e() {
   echo "== browser end-to-end (Playwright, system Chromium) =="
   # A failure's own words (error, expected and received, the line) before its attachments: the
   # lines naming screenshots and traces are left out, so the tail CI keeps shows why it failed.
-  strip "$logs/e2e.log" | grep -vE '^\s+✓|attachment #|test-results/|Usage:|show-trace|───|Error Context:|^\s*$' | tail -n 80
+  strip "$logs/e2e.log" | grep -vE '^\s+✓|attachment #|test-results/|Usage:|show-trace|───|Error Context:|^\s*\[pid=[0-9]+\]|^\s*$' | tail -n 80
   local out p f s
   out=$(strip "$logs/e2e.log")
   p=$(echo "$out" | num '^\s*[0-9]+ passed') f=$(echo "$out" | num '^\s*[0-9]+ failed') s=$(echo "$out" | num '^\s*[0-9]+ skipped')
