@@ -756,11 +756,20 @@ func expandBusyWithin(data []byte, defaultZone *time.Location, lo, hi time.Time,
 			}
 			continue
 		}
-		if old, ok := masters[e.uid]; !ok {
+		switch old, ok := masters[e.uid]; {
+		case !ok:
 			masters[e.uid] = e
 			order = append(order, e.uid)
-		} else if newer(e, old) {
+		case newer(e, old):
 			masters[e.uid] = e
+		case !newer(old, e):
+			// Two versions with the same SEQUENCE and DTSTAMP (a UID a
+			// client reused): neither can be told the newer, so both
+			// block, as the reference shows both; the second takes no
+			// overrides, which name the first.
+			key := fmt.Sprintf("%s\x00%d", e.uid, i)
+			masters[key] = e
+			order = append(order, key)
 		}
 	}
 	if lateEvents > 0 {
