@@ -1,0 +1,110 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"tribe/internal/storage"
+	"tribe/internal/storage/storagetest"
+	"tribe/internal/store"
+	"tribe/internal/store/storetest"
+)
+
+// eachFileStore runs f with the members' environment over each file store:
+// the data directory, and a bucket of a real S3 server (versitygw; the S3
+// run skips locally without it and fails under CI=true).
+func eachFileStore(t *testing.T, f func(t *testing.T, env map[string]string)) {
+	t.Run("local", func(t *testing.T) { f(t, membersEnv()) })
+	t.Run("s3", func(t *testing.T) { f(t, s3Env(t, storagetest.StartT(t))) })
+}
+
+// s3Env is the members' environment keeping files in a new bucket of srv.
+func s3Env(t *testing.T, srv *storagetest.Server) map[string]string {
+	t.Helper()
+	bucket, err := srv.NewBucket(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := membersEnv()
+	env["TRIBE_STORAGE_URL"] = "s3://" + bucket + "?endpoint=http://" + srv.Endpoint + "&region=" + storagetest.Region + "&path_style=1"
+	env["TRIBE_S3_ACCESS_KEY_ID"] = storagetest.AccessKeyID
+	env["TRIBE_S3_SECRET_ACCESS_KEY"] = storagetest.SecretAccessKey
+	return env
+}
+
+// TestAvatarThroughEitherStore: an avatar is stored, served with its caching
+// headers and ranges, and taken out of service the same way on the data
+// directory and on S3; and with S3, one uploaded through one instance is
+// served by another instance on the same database and bucket (with the
+// data directory each instance has its own, so it is not).
+func TestAvatarThroughEitherStore(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		eachFileStore(t, func(t *testing.T, env map[string]string) {
+			env["TRIBE_DATA_DIR"] = t.TempDir()
+			one := newTestSite(t, db, env)
+			env["TRIBE_DATA_DIR"] = t.TempDir()
+			two := newTestSite(t, db, env)
+			u := one.user(t.Name()[strings.LastIndex(t.Name(), "/")+1:] + "@example.com")
+			r := one.call(u, "POST", "/api/profile/avatar", avatarUpload(t, "avatar", "me.png", testPNG(t, 300, 200)))
+			if r.status != 200 {
+				t.Fatalf("upload: %d %s", r.status, r.body)
+			}
+			url := r.json["profile"].(map[string]any)["avatar_url"].(string)
+			key := "avatars/" + strings.TrimPrefix(url, "/avatars/")
+			info, err := one.s.Services.Files.Stat(context.Background(), key)
+			if err != nil || info.Size < 100 {
+				t.Fatalf("stored object %s: %+v %v", key, info, err)
+			}
+
+			shared := env["TRIBE_STORAGE_URL"] != ""
+			img := two.call(testUser{}, "GET", url, nil)
+			if shared != (img.status == 200) {
+				t.Fatalf("served by the other instance: %d (files shared: %v)", img.status, shared)
+			}
+			img = one.call(testUser{}, "GET", url, nil)
+			if img.status != 200 || img.header.Get("Content-Type") != "image/jpeg" || img.header.Get("X-Content-Type-Options") != "nosniff" ||
+				img.header.Get("Cache-Control") != "public, max-age=31536000, immutable" || img.header.Get("Last-Modified") == "" ||
+				int64(len(img.body)) != info.Size {
+				t.Fatalf("served: %d %v (%d bytes, stored %d)", img.status, img.header, len(img.body), info.Size)
+			}
+			req, _ := http.NewRequest("GET", one.srv.URL+url, nil)
+			req.Header.Set("Range", "bytes=2-9")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			part := replyOf(resp)
+			if part.status != http.StatusPartialContent || part.body != img.body[2:10] {
+				t.Errorf("range: %d, %q", part.status, part.body)
+			}
+			req, _ = http.NewRequest("GET", one.srv.URL+url, nil)
+			req.Header.Set("If-Modified-Since", img.header.Get("Last-Modified"))
+			if resp, err := http.DefaultClient.Do(req); err != nil || replyOf(resp).status != http.StatusNotModified {
+				t.Errorf("conditional GET: %v %v", resp, err)
+			}
+
+			// Replacing takes the old picture out of service at once.
+			r = one.call(u, "POST", "/api/profile/avatar", avatarUpload(t, "avatar", "me.png", testPNG(t, 64, 64)))
+			if r.status != 200 {
+				t.Fatalf("replace: %d %s", r.status, r.body)
+			}
+			if got := one.call(testUser{}, "GET", url, nil); got.status != 404 {
+				t.Errorf("replaced avatar served: %d", got.status)
+			}
+			if _, err := one.s.Services.Files.Stat(context.Background(), key); !errors.Is(err, storage.ErrNotFound) {
+				t.Errorf("replaced object still under its key: %v", err)
+			}
+			if r := one.call(u, "DELETE", "/api/profile/avatar", nil); r.status != 200 {
+				t.Fatalf("delete: %d %s", r.status, r.body)
+			}
+			for _, p := range []string{"/avatars/" + strings.TrimPrefix(key, "avatars/"), "/avatars/..%2ftribe.db", "/avatars/.replaced", "/avatars/0123456789abcdef0123456789abcdef.jpg"} {
+				if got := two.call(testUser{}, "GET", p, nil); got.status != 404 {
+					t.Errorf("%s: %d, want 404", p, got.status)
+				}
+			}
+		})
+	})
+}
