@@ -235,6 +235,7 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 		worker{"knowledge gaps", func(ctx context.Context) { set.Gaps.Run(ctx, time.Hour) }},
 		worker{"calendars", calendarWork(set.Booking, cfg.SweepInterval, logger)},
 		worker{"notify", notifyWork(set.Notify, cfg.SweepInterval, logger)},
+		worker{"rate limits", limitsWork(db, cfg.SweepInterval, logger)},
 	)
 	defer stopWorkers()
 

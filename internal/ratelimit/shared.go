@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"tribe/internal/store"
 )
 
 // Several instances of the site on one PostgreSQL database must allow
@@ -22,14 +24,14 @@ import (
 const sharedTimeout = 2 * time.Second
 
 // Shared makes the Limiter or Backoff count in db under name (unique per
-// limit: "signin-ip", "billing-refresh"), so every instance on db shares
-// one count. db must be a PostgreSQL pool; nil keeps the counters in the
-// process (SQLite). When a statement fails the process's own counters
+// limit: "signin-ip", "billing-refresh") when db is PostgreSQL, so every
+// instance on db shares one count. On SQLite, or with db nil, the counters
+// stay in the process. When a statement fails the process's own counters
 // decide, so a database outage never locks anyone out.
-func Shared(db *sql.DB, name string) Option {
+func Shared(db *store.DB, name string) Option {
 	return func(o *options) {
-		if db != nil {
-			o.db, o.name = db, name
+		if db != nil && db.Dialect == store.Postgres {
+			o.db, o.name = db.Write, name
 		}
 	}
 }
@@ -143,14 +145,17 @@ func (b *Backoff) resetShared(key string, prefix bool) bool {
 
 // Prune deletes the rows of shared limits that no longer hold anything:
 // buckets full again and failures forgotten. Every instance's sweeper may
-// run it; it reports how many rows it deleted. db is the PostgreSQL pool.
-func Prune(ctx context.Context, db *sql.DB, now time.Time) (int64, error) {
+// run it; it reports how many rows it deleted. On SQLite it does nothing.
+func Prune(ctx context.Context, db *store.DB, now time.Time) (int64, error) {
+	if db.Dialect != store.Postgres {
+		return 0, nil
+	}
 	var total int64
 	for _, q := range []string{
 		`DELETE FROM rate_buckets WHERE full_at < $1::float8`,
 		`DELETE FROM rate_failures WHERE forget_at < $1::float8`,
 	} {
-		res, err := db.ExecContext(ctx, q, unix(now))
+		res, err := db.Write.ExecContext(ctx, q, unix(now))
 		if err != nil {
 			return total, fmt.Errorf("prune rate limits: %w", err)
 		}

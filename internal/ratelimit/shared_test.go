@@ -2,7 +2,6 @@ package ratelimit_test
 
 import (
 	"context"
-	"database/sql"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -11,14 +10,15 @@ import (
 
 	"tribe/internal/clock/clocktest"
 	"tribe/internal/ratelimit"
+	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
 
 // sharedDB is a migrated PostgreSQL schema for this test alone (skipped
 // without PostgreSQL, failed under CI=true).
-func sharedDB(t *testing.T) *sql.DB {
+func sharedDB(t *testing.T) *store.DB {
 	t.Helper()
-	return storetest.Open(t, storetest.NewPostgresSchema(t), t.TempDir()).Write
+	return storetest.Open(t, storetest.NewPostgresSchema(t), t.TempDir())
 }
 
 func near(a, b time.Duration) bool { d := a - b; return d > -time.Millisecond && d < time.Millisecond }
@@ -123,7 +123,7 @@ func TestSharedSigninBackoffLocksOutAtTheSameCount(t *testing.T) {
 		t.Fatalf("the back-off began after failure %d, want 5", firstWait)
 	}
 	var rows int
-	if err := db.QueryRow(`SELECT count(*) FROM rate_failures WHERE name IN ('signin/client', 'signin/address')`).Scan(&rows); err != nil || rows != 2 {
+	if err := db.Write.QueryRow(`SELECT count(*) FROM rate_failures WHERE name IN ('signin/client', 'signin/address')`).Scan(&rows); err != nil || rows != 2 {
 		t.Fatalf("%d rows counted in the database (%v), want the address's and the client's", rows, err)
 	}
 	if w := insts[1].Wait(addr, owner); w != 0 {
@@ -160,7 +160,7 @@ func TestPruneDeletesOnlyWhatHoldsNothing(t *testing.T) {
 		t.Fatalf("Prune = %d, %v; want the 2 old rows", n, err)
 	}
 	var left int
-	if err := db.QueryRow(`SELECT (SELECT count(*) FROM rate_buckets) + (SELECT count(*) FROM rate_failures)`).Scan(&left); err != nil || left != 2 {
+	if err := db.Write.QueryRow(`SELECT (SELECT count(*) FROM rate_buckets) + (SELECT count(*) FROM rate_failures)`).Scan(&left); err != nil || left != 2 {
 		t.Fatalf("%d rows left (%v), want the 2 new ones", left, err)
 	}
 	if ok, _ := l.AllowN("new", 3); ok {

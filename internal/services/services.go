@@ -24,6 +24,7 @@ import (
 	"tribe/internal/kb"
 	"tribe/internal/levels"
 	"tribe/internal/notify"
+	"tribe/internal/ratelimit"
 	"tribe/internal/storage"
 	"tribe/internal/store"
 )
@@ -94,7 +95,7 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 	hub := events.New(db, logger)
 	bill := billing.New(db, cfg, billing.WithLogger(logger))
 	files := NewFiles(cfg)
-	avatars := community.NewAvatars(files, community.DefaultAvatarDecodes)
+	avatars := community.NewAvatars(files, community.DefaultAvatarDecodes, ratelimit.Shared(db, "avatar-uploads"))
 	kbs := newKnowledgeBase(cfg, db, hub, logger)
 	bk := newBooking(cfg, db, site, hub, bill, kbs, logger)
 	owner := func(ctx context.Context) (string, string, error) {

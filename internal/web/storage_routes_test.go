@@ -108,3 +108,24 @@ func TestAvatarThroughEitherStore(t *testing.T) {
 		})
 	})
 }
+
+// TestSignInLockoutIsSharedBetweenInstances: with PostgreSQL, failed
+// sign-ins alternating between two instances meet the back-off at the fifth
+// failure, as on one instance (each instance counting its own would let
+// ten through).
+func TestSignInLockoutIsSharedBetweenInstances(t *testing.T) {
+	db := storetest.Open(t, storetest.NewPostgresSchema(t), t.TempDir())
+	one, two := newTestSite(t, db, nil), newTestSite(t, db, nil)
+	sites := []*browser{newBrowser(t, one.srv), newBrowser(t, two.srv)}
+	sites[0].signUp("Ada", "ada@example.com", "analytical")
+	for i := range 5 {
+		if r := sites[i%2].signIn("ada@example.com", "guess"); r.status != 401 {
+			t.Fatalf("failure %d through instance %d: %d %s", i+1, i%2+1, r.status, r.body)
+		}
+	}
+	for i, b := range sites {
+		if r := b.signIn("ada@example.com", "analytical"); r.status != http.StatusTooManyRequests {
+			t.Fatalf("after five failures, instance %d answered %d %s; want 429", i+1, r.status, r.body)
+		}
+	}
+}
