@@ -47,6 +47,9 @@ Usage:
                    --apply fixes the site's side (tribe billing help)
   tribe backup F   write one archive of the database (SQLite) and uploaded files to F, while serving
   tribe restore F  unpack archive F into an empty TRIBE_DATA_DIR
+  tribe storage migrate
+                   copy the uploaded files of TRIBE_DATA_DIR to the bucket of TRIBE_STORAGE_URL,
+                   checking each (size and SHA-256); a second run copies nothing
   tribe version    print the version
   tribe help       show this help
 
@@ -75,6 +78,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runBilling(args[1:], stdout, stderr)
 	case "restore":
 		return runRestore(args[1:], stdout, stderr)
+	case "storage":
+		return runStorage(args[1:], stdout, stderr)
 	case "version", "--version":
 		_, _ = fmt.Fprintln(stdout, "tribe", version)
 		return 0

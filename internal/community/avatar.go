@@ -435,14 +435,15 @@ func AvatarKey(name string) (key, contentType string, ok bool) {
 	if strings.HasSuffix(name, ".png") {
 		contentType = "image/png"
 	}
-	return avatarPrefix + name, contentType, true
+	return AvatarKeyPrefix + name, contentType, true
 }
 
-// avatarPrefix is the folder of the avatars' keys; replacedPrefix that of
-// the replaced ones waiting to be deleted (ReplacedAvatarDir on disk).
+// AvatarKeyPrefix is the folder of the avatars' storage keys;
+// replacedPrefix that of the replaced ones waiting to be deleted
+// (ReplacedAvatarDir on disk).
 const (
-	avatarPrefix   = "avatars/"
-	replacedPrefix = avatarPrefix + ".replaced/"
+	AvatarKeyPrefix = "avatars/"
+	replacedPrefix  = AvatarKeyPrefix + ".replaced/"
 )
 
 // storeAvatar stores a rendered avatar under a random name, points the

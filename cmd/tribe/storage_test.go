@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tribe/internal/config"
+	"tribe/internal/storage/storagetest"
+)
+
+// TestStorageMigrateCopiesOnce: `tribe storage migrate` copies the data
+// directory's avatars (not the database, not replaced avatars) to the
+// bucket and says so; run again, it copies nothing.
+func TestStorageMigrateCopiesOnce(t *testing.T) {
+	srv := storagetest.StartT(t)
+	ctx := context.Background()
+	bucket, err := srv.NewBucket(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"avatars/0123456789abcdef0123456789abcdef.jpg":           "jpeg bytes",
+		"avatars/fedcba9876543210fedcba9876543210.png":           "png bytes",
+		"avatars/.replaced/00000000000000000000000000000000.jpg": "old",
+		"tribe.db": "database",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := map[string]string{
+		"TRIBE_DATA_DIR":             dir,
+		"TRIBE_STORAGE_URL":          "s3://" + bucket + "?endpoint=http://" + srv.Endpoint + "&region=" + storagetest.Region + "&path_style=1",
+		"TRIBE_S3_ACCESS_KEY_ID":     storagetest.AccessKeyID,
+		"TRIBE_S3_SECRET_ACCESS_KEY": storagetest.SecretAccessKey,
+	}
+	cfg, err := config.Load(func(k string) string { return env[k] }, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := migrateFiles(ctx, cfg, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "copied 2 files (19 bytes), each checked by size and SHA-256; 0 were already there") {
+		t.Fatalf("first run said:\n%s", out.String())
+	}
+	out.Reset()
+	if err := migrateFiles(ctx, cfg, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "copied 0 files (0 bytes), each checked by size and SHA-256; 2 were already there") {
+		t.Fatalf("second run said:\n%s", out.String())
+	}
+
+	// A bucket that does not exist, and no bucket at all, are refused plainly.
+	env["TRIBE_STORAGE_URL"] = strings.Replace(env["TRIBE_STORAGE_URL"], bucket, "no-such-bucket", 1)
+	cfg, _ = config.Load(func(k string) string { return env[k] }, "")
+	if err := migrateFiles(ctx, cfg, &out); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("missing bucket: %v", err)
+	}
+	cfg.S3 = nil
+	if err := migrateFiles(ctx, cfg, &out); err == nil || !strings.Contains(err.Error(), "TRIBE_STORAGE_URL is not set") {
+		t.Errorf("no bucket configured: %v", err)
+	}
+}
