@@ -241,6 +241,7 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 		worker{"calendars", calendarWork(set.Booking, cfg.SweepInterval, logger)},
 		worker{"notify", notifyWork(set.Notify, cfg.SweepInterval, logger)},
 		worker{"rate limits", limitsWork(db, cfg.SweepInterval, logger)},
+		worker{"stored files", filesWork(db, set.Files, time.Hour, logger)},
 	)
 	defer stopWorkers()
 

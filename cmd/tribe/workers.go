@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"tribe/internal/booking"
+	"tribe/internal/community"
 	"tribe/internal/notify"
 	"tribe/internal/ratelimit"
+	"tribe/internal/storage"
 	"tribe/internal/store"
 )
 
@@ -59,6 +61,20 @@ func notifyWork(svc *notify.Service, every time.Duration, logger *slog.Logger) f
 func limitsWork(db *store.DB, every time.Duration, logger *slog.Logger) func(ctx context.Context) {
 	return sweepEvery("rate limits", sweepFunc(func(ctx context.Context) error {
 		_, err := ratelimit.Prune(ctx, db, time.Now())
+		return err
+	}), every, logger)
+}
+
+// filesWork deletes the stored files nothing names any more
+// (community.SweepAvatars: avatar files no profile names, older than a day,
+// and replaced ones after their hour), now and then every interval until
+// ctx ends. Every instance runs it; deleting twice is harmless.
+func filesWork(db *store.DB, files storage.Store, every time.Duration, logger *slog.Logger) func(ctx context.Context) {
+	return sweepEvery("stored files", sweepFunc(func(ctx context.Context) error {
+		n, err := community.SweepAvatars(ctx, db, files, time.Now())
+		if n > 0 {
+			logger.Info("deleted avatar files no profile names", "files", n)
+		}
 		return err
 	}), every, logger)
 }

@@ -524,3 +524,54 @@ func sweepReplacedAvatars(ctx context.Context, files storage.Store, now time.Tim
 		_ = files.Delete(ctx, k)
 	}
 }
+
+// OrphanAge is how old an avatar file no profile names must be before
+// SweepAvatars deletes it: older than any upload still being stored or any
+// backup's window, young enough that a failed change does not keep files
+// for long.
+const OrphanAge = 24 * time.Hour
+
+// SweepAvatars deletes the avatar files that no profile names and that are
+// older than OrphanAge (left by a process that stopped between storing a
+// file and pointing the profile at it, or by a failed deletion), and the
+// replaced ones kept longer than ReplacedAvatarKeep. It reports how many it
+// deleted. Every instance may run it.
+func SweepAvatars(ctx context.Context, db *store.DB, files storage.Store, now time.Time) (int, error) {
+	named, err := StoredFiles(ctx, db.Read)
+	if err != nil {
+		return 0, err
+	}
+	keep := make(map[string]bool, len(named))
+	for _, k := range named {
+		keep[k] = true
+	}
+	var orphans []string
+	if err := files.List(ctx, AvatarKeyPrefix, func(i storage.Info) error {
+		if !storage.InFolder(i.Key) && !keep[i.Key] && now.Sub(i.ModTime) > OrphanAge {
+			orphans = append(orphans, i.Key)
+		}
+		return nil
+	}); err != nil {
+		return 0, fmt.Errorf("list avatars: %w", err)
+	}
+	// A profile may have been pointed at a file since the list was read.
+	named, err = StoredFiles(ctx, db.Read)
+	if err != nil {
+		return 0, err
+	}
+	for _, k := range named {
+		keep[k] = true
+	}
+	n := 0
+	for _, k := range orphans {
+		if keep[k] {
+			continue
+		}
+		if err := files.Delete(ctx, k); err != nil {
+			return n, err
+		}
+		n++
+	}
+	sweepReplacedAvatars(ctx, files, now)
+	return n, nil
+}
