@@ -73,3 +73,41 @@ func TestStorageMigrateCopiesOnce(t *testing.T) {
 		t.Errorf("no bucket configured: %v", err)
 	}
 }
+
+// TestBackupOnS3SaysWhereTheFilesAre: with the uploads in a bucket, a
+// backup does not warn that each avatar the database names is missing from
+// the data directory; it says the files are in the bucket.
+func TestBackupOnS3SaysWhereTheFilesAre(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	env := map[string]string{
+		"TRIBE_DATA_DIR":             dir,
+		"TRIBE_STORAGE_URL":          "s3://tribe-files?endpoint=http://127.0.0.1:1&region=us-east-1&path_style=1",
+		"TRIBE_S3_ACCESS_KEY_ID":     "key",
+		"TRIBE_S3_SECRET_ACCESS_KEY": "secret",
+	}
+	cfg, err := config.Load(func(k string) string { return env[k] }, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, _, err := openMigrated(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO users (id, email, email_normalized, password_hash) VALUES ('u1', 'a@example.com', 'a@example.com', 'x')`,
+		`INSERT INTO profiles (id, email, full_name, avatar_url) VALUES ('u1', 'a@example.com', 'A', '/avatars/0123456789abcdef0123456789abcdef.jpg')`,
+	} {
+		if _, err := db.Write.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = db.Close()
+	var out bytes.Buffer
+	if err := writeBackup(ctx, cfg, filepath.Join(t.TempDir(), "b.tar.gz"), &out); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "warning") || !strings.Contains(out.String(), "uploaded files are in the bucket tribe-files") {
+		t.Fatalf("backup said:\n%s", out.String())
+	}
+}
