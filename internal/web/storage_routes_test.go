@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -128,4 +130,68 @@ func TestSignInLockoutIsSharedBetweenInstances(t *testing.T) {
 			t.Fatalf("after five failures, instance %d answered %d %s; want 429", i+1, r.status, r.body)
 		}
 	}
+}
+
+// TestServeMediaRedirectsOrStreams: a large file is answered, after the
+// route's access check, with a presigned link of at most 15 minutes on S3
+// (which fetches the file without any cookie, while the bare object URL is
+// refused: the bucket is private), or streamed with ranges from the data
+// directory; neither answer may be kept by a shared cache.
+func TestServeMediaRedirectsOrStreams(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, files storage.Store) {
+		ctx := context.Background()
+		body := strings.Repeat("recording ", 1000)
+		if err := files.Put(ctx, "media/talk.mp4", strings.NewReader(body), int64(len(body)), "video/mp4"); err != nil {
+			t.Fatal(err)
+		}
+		h := handlerFunc(func(w http.ResponseWriter, r *http.Request) error {
+			return serveMedia(w, r, files, r.URL.Query().Get("key"), "video/mp4", errNoMedia)
+		})
+		srv := httptest.NewServer(h)
+		defer srv.Close()
+		for _, key := range []string{"media/none.mp4", "../tribe.db", ""} {
+			resp, err := noRedirects.Get(srv.URL + "/?key=" + url.QueryEscape(key))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := replyOf(resp); r.status != 404 {
+				t.Errorf("key %q: %d, want 404", key, r.status)
+			}
+		}
+		req, _ := http.NewRequest("GET", srv.URL+"/?key=media/talk.mp4", nil)
+		req.Header.Set("Range", "bytes=10-18")
+		resp, err := noRedirects.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := replyOf(resp)
+		if r.header.Get("Cache-Control") != "private, no-store" {
+			t.Errorf("Cache-Control %q", r.header.Get("Cache-Control"))
+		}
+		switch files.(type) {
+		case *storage.Local:
+			if r.status != http.StatusPartialContent || r.body != body[10:19] {
+				t.Errorf("streamed range: %d %q", r.status, r.body)
+			}
+		default:
+			loc := r.header.Get("Location")
+			if r.status != http.StatusFound || !strings.Contains(loc, "X-Amz-Expires=600") {
+				t.Fatalf("redirect: %d %q", r.status, loc)
+			}
+			got, err := http.Get(loc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g := replyOf(got); g.status != 200 || g.body != body {
+				t.Errorf("presigned link: %d (%d bytes)", g.status, len(g.body))
+			}
+			bare, err := http.Get(loc[:strings.Index(loc, "?")])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := replyOf(bare); b.status == 200 {
+				t.Error("the bucket answered without a signature")
+			}
+		}
+	})
 }
