@@ -24,6 +24,7 @@ import (
 	"tribe/internal/kb"
 	"tribe/internal/mail"
 	"tribe/internal/services"
+	"tribe/internal/storage"
 	"tribe/internal/store"
 	"tribe/internal/web"
 	"tribe/internal/webapp"
@@ -169,10 +170,30 @@ func execute(ctx context.Context, cmd string, cfg *config.Config, logger *slog.L
 	}
 	set := services.New(cfg, db, site, logger)
 	defer set.Close()
+	if err := checkFiles(ctx, cmd, set.Files, logger); err != nil {
+		return err
+	}
 	if cmd == "seed-kb" {
 		return seedKB(ctx, set.KB, site, cfg, stdout)
 	}
 	return serve(ctx, cfg, db, site, set, logger)
+}
+
+// checkFiles makes serve refuse to start on a bucket it cannot use (absent,
+// wrong keys, unreachable), so a bad TRIBE_STORAGE_URL is told at once
+// rather than at the first upload. It is one request to the bucket.
+func checkFiles(ctx context.Context, cmd string, files storage.Store, logger *slog.Logger) error {
+	s3, ok := files.(*storage.S3)
+	if cmd != "serve" || !ok {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := s3.Check(ctx); err != nil {
+		return fmt.Errorf("file storage (TRIBE_STORAGE_URL): %w", err)
+	}
+	logger.Info("file storage ready", "at", s3.Name())
+	return nil
 }
 
 // seedKB seeds the knowledge base and prints what it holds. Running servers

@@ -111,3 +111,18 @@ func TestBackupOnS3SaysWhereTheFilesAre(t *testing.T) {
 		t.Fatalf("backup said:\n%s", out.String())
 	}
 }
+
+// TestServeRefusesABucketItCannotUse: serve stops at start, saying why,
+// when the bucket of TRIBE_STORAGE_URL does not exist.
+func TestServeRefusesABucketItCannotUse(t *testing.T) {
+	srv := storagetest.StartT(t)
+	t.Setenv("TRIBE_DATA_DIR", t.TempDir())
+	t.Setenv("TRIBE_ADDR", "127.0.0.1:0")
+	t.Setenv("TRIBE_STORAGE_URL", "s3://no-such-bucket?endpoint=http://"+srv.Endpoint+"&region="+storagetest.Region+"&path_style=1")
+	t.Setenv("TRIBE_S3_ACCESS_KEY_ID", storagetest.AccessKeyID)
+	t.Setenv("TRIBE_S3_SECRET_ACCESS_KEY", storagetest.SecretAccessKey)
+	var out, errb bytes.Buffer
+	if code := run([]string{"serve"}, &out, &errb); code == 0 || !strings.Contains(out.String()+errb.String(), "the bucket does not exist") {
+		t.Fatalf("serve on a missing bucket: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+}
