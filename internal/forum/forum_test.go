@@ -128,7 +128,8 @@ func TestNoticesReachTheRightMembersOnly(t *testing.T) {
 		ctx := context.Background()
 		f := newFixture(t, db)
 		ada, bob, carol, dave := f.member("Ada Lovelace"), f.member("Bob Builder"), f.member("Carol"), f.member("Dave")
-		fred, boss := f.free("Free Fred"), f.admin("Olga")
+		f.free("Free Fred")
+		boss := f.admin("Olga")
 		f.user("Ada") // a shorter name inside "Ada Lovelace" is not mentioned by it
 
 		q := f.post(ada, CategoryQuestion, "Memory for agents?", "Ideas, @Bob Builder? And @free fred, @Nobody, @Ada Lovelace, @Bobby.")
@@ -213,7 +214,6 @@ func TestNoticesReachTheRightMembersOnly(t *testing.T) {
 		if !slices.Equal(told, want) {
 			t.Fatalf("told of the announcement: %v, want %v", told, want)
 		}
-		_ = fred
 	})
 }
 
@@ -321,7 +321,7 @@ func TestSearchFindsThreadsByTheirRepliesWithFilters(t *testing.T) {
 			in   ListQuery
 			want []string
 		}{
-			{ListQuery{Q: "indexes"}, []string{q.ID}},       // a reply's words, stemmed
+			{ListQuery{Q: "indexes"}, []string{q.ID}},      // a reply's words, stemmed
 			{ListQuery{Q: "the database"}, []string{q.ID}}, // stop words dropped
 			{ListQuery{Q: "agent"}, []string{w.ID, open.ID, q.ID}},
 			{ListQuery{Q: "agent", Category: CategoryWin}, []string{w.ID}},
@@ -448,8 +448,6 @@ func TestListPagesByCursor(t *testing.T) {
 			if i%10 == 0 {
 				members = append(members, f.member(fmt.Sprintf("Member %d", i)).UserID)
 			}
-			v := f.svc
-			_ = v
 			th := f.post(accessOf(members[len(members)-1]), CategoryGeneral, fmt.Sprintf("T%d", i), "B")
 			want = append([]string{th.ID}, want...)
 			if i%3 != 0 {
