@@ -59,8 +59,7 @@ export interface Thread {
 /**
  * ThreadDetail is one thread with its body and replies.
  */
-export interface ThreadDetail {
-  Thread: Thread;
+export interface ThreadDetail extends Thread {
   body: string;
   edited_at: string | null;
   /**
