@@ -42,7 +42,7 @@ type Thread struct {
 
 // ThreadDetail is one thread with its body and replies.
 type ThreadDetail struct {
-	Thread `tstype:",extends"`
+	Thread   `tstype:",extends"`
 	Body     string     `json:"body"`
 	EditedAt *time.Time `json:"edited_at" tstype:"string | null,required"`
 	// Muted says the caller muted the thread.
