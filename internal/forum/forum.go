@@ -98,6 +98,11 @@ type Options struct {
 	Notifier Notifier
 	// LevelOf names a member's level (internal/levels); nil leaves it empty.
 	LevelOf func(ctx context.Context, userID string) (string, error)
+	// LevelsOfAll names the level of every member who has one above
+	// DefaultLevel, in a few queries: what a page of many authors reads
+	// instead of asking LevelOf for each. Nil: LevelOf for each.
+	LevelsOfAll  func(ctx context.Context) (map[string]string, error)
+	DefaultLevel string
 	// IsAdmin tells whether a member is an admin (internal/auth), so an
 	// admin who took part in a thread is told about it; nil: nobody is.
 	IsAdmin func(ctx context.Context, userID string) (bool, error)

@@ -121,9 +121,28 @@ func excerpt(body string, n int) string {
 	return strings.TrimRightFunc(string(r), unicode.IsSpace) + "…"
 }
 
-// levels fills the authors' levels, asking once per author.
+// levels fills the authors' levels: one read of every level for a page
+// of several authors, LevelOf for one or two.
 func (s *Service) levels(ctx context.Context, authors ...*Author) error {
 	if s.opts.LevelOf == nil {
+		return nil
+	}
+	distinct := map[string]bool{}
+	for _, a := range authors {
+		distinct[a.ID] = true
+	}
+	if len(distinct) > 2 && s.opts.LevelsOfAll != nil {
+		all, err := s.opts.LevelsOfAll(ctx)
+		if err != nil {
+			return err
+		}
+		for _, a := range authors {
+			if l, ok := all[a.ID]; ok {
+				a.Level = l
+			} else {
+				a.Level = s.opts.DefaultLevel
+			}
+		}
 		return nil
 	}
 	seen := map[string]string{}

@@ -120,11 +120,12 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 		Billing:   bill,
 		Auth:      au,
 		Avatars:   avatars,
-		Forum:     forum.New(db, o.now, forum.Options{LevelOf: lv.LevelOf, IsAdmin: isAdmin, Logger: logger}),
-		Levels:    lv,
-		Gaps:      gaps.New(db, o.now, logger),
-		Notify:    notify.New(db, lv, cfg.BaseURL, notify.WithClock(o.now), notify.WithLogger(logger)),
-		Clock:     o.now,
+		Forum: forum.New(db, o.now, forum.Options{LevelOf: lv.LevelOf, LevelsOfAll: lv.LevelsOfAll,
+			DefaultLevel: levels.Compute(levels.Counts{}).Level, IsAdmin: isAdmin, Logger: logger}),
+		Levels: lv,
+		Gaps:   gaps.New(db, o.now, logger),
+		Notify: notify.New(db, lv, cfg.BaseURL, notify.WithClock(o.now), notify.WithLogger(logger)),
+		Clock:  o.now,
 	}
 }
 
