@@ -168,6 +168,19 @@ func TestNoticesReachTheRightMembersOnly(t *testing.T) {
 		if got[1].Link != "/members/community/"+q.ID+"#reply-"+r3.ID {
 			t.Fatalf("a reply's link: %s", got[1].Link)
 		}
+		// An edit tells only whom it newly mentions.
+		if _, err := f.svc.UpdateReply(ctx, carol, r3.ID, ReplyInput{Body: "Ping @Dave, @Bob Builder and @Ada Lovelace."}); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.told(f.rec.take()); !slices.Equal(got, []string{"Ada Lovelace:mention"}) {
+			t.Fatalf("told of an edited reply: %v", got)
+		}
+		if _, err := f.svc.Update(ctx, ada, q.ID, ThreadPatch{Body: ref("Ideas, @Bob Builder and @Carol?")}); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.told(f.rec.take()); !slices.Equal(got, []string{"Carol:mention"}) {
+			t.Fatalf("told of an edited thread: %v", got)
+		}
 
 		if _, err := f.svc.Accept(ctx, bob, q.ID, AcceptInput{ReplyID: &r1.ID}); err != ErrNotAsker {
 			t.Fatalf("another member accepts: %v", err)

@@ -232,3 +232,21 @@ func (s *Service) noticeAccepted(ctx context.Context, v access.Viewer, d *Thread
 		Title: "Your answer to “" + d.Title + "” was accepted", Body: s.nameOf(ctx, v.UserID) + " marked it as the answer.",
 		Link: replyLink(d.ID, replyID)}})
 }
+
+// noticeMentions tells the members an edit mentions who its text before
+// did not: an edit never tells anyone twice.
+func (s *Service) noticeMentions(ctx context.Context, v access.Viewer, threadID, title, body, before, link string) {
+	had := map[string]bool{}
+	for _, id := range s.mentions(ctx, before) {
+		had[id] = true
+	}
+	actor := s.nameOf(ctx, v.UserID)
+	var notices []Notice
+	for _, id := range s.mentions(ctx, body) {
+		if !had[id] {
+			notices = append(notices, Notice{MemberID: id, Kind: KindMention, Title: actor + " mentioned you in “" + title + "”",
+				Body: excerpt(body, 140), Link: link})
+		}
+	}
+	s.deliver(ctx, v.UserID, threadID, notices)
+}

@@ -124,6 +124,7 @@ func (s *Service) Update(ctx context.Context, v access.Viewer, id string, in Thr
 		sets = append(sets, `body = `+a.add(b))
 	}
 	sets = append(sets, `edited_at = `+a.add(store.At(s.now())))
+	var before string
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
 		author, category, hidden, err := s.lockThread(ctx, tx, id, "UPDATE")
 		if err != nil {
@@ -135,6 +136,9 @@ func (s *Service) Update(ctx context.Context, v access.Viewer, id string, in Thr
 		if author != v.UserID {
 			return ErrNotAuthor
 		}
+		if err := tx.QueryRowContext(ctx, `SELECT body FROM forum_threads WHERE id = $1`, id).Scan(&before); err != nil {
+			return fmt.Errorf("update thread %s: %w", id, err)
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE forum_threads SET `+strings.Join(sets, ", ")+` WHERE id = `+a.add(id), a...); err != nil {
 			return fmt.Errorf("update thread %s: %w", id, err)
 		}
@@ -143,7 +147,14 @@ func (s *Service) Update(ctx context.Context, v access.Viewer, id string, in Thr
 	if err != nil {
 		return nil, err
 	}
-	return s.Get(ctx, v, id)
+	d, err := s.Get(ctx, v, id)
+	if err != nil {
+		return nil, err
+	}
+	if in.Body != nil && d.Category != CategoryAnnouncement {
+		s.noticeMentions(ctx, v, d.ID, d.Title, d.Body, before, threadLink(d.ID))
+	}
+	return d, nil
 }
 
 // Delete removes a thread with its replies, reactions and reports: its
@@ -268,6 +279,7 @@ func (s *Service) UpdateReply(ctx context.Context, v access.Viewer, id string, i
 	if err != nil {
 		return nil, err
 	}
+	var before string
 	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
 		_, author, _, err := s.replyInReach(ctx, tx, v, id)
 		if err != nil {
@@ -275,6 +287,9 @@ func (s *Service) UpdateReply(ctx context.Context, v access.Viewer, id string, i
 		}
 		if author != v.UserID {
 			return ErrNotAuthor
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT body FROM forum_replies WHERE id = $1`, id).Scan(&before); err != nil {
+			return fmt.Errorf("update reply %s: %w", id, err)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE forum_replies SET body = $1, edited_at = $2 WHERE id = $3`,
 			body, store.At(s.now()), id); err != nil {
@@ -285,7 +300,15 @@ func (s *Service) UpdateReply(ctx context.Context, v access.Viewer, id string, i
 	if err != nil {
 		return nil, err
 	}
-	return s.reply(ctx, v, id)
+	r, err := s.reply(ctx, v, id)
+	if err != nil {
+		return nil, err
+	}
+	var title string
+	if err := s.db.ReadRow(ctx, `SELECT title FROM forum_threads WHERE id = $1`, r.ThreadID).Scan(&title); err == nil {
+		s.noticeMentions(ctx, v, r.ThreadID, title, r.Body, before, replyLink(r.ThreadID, r.ID))
+	}
+	return r, nil
 }
 
 // DeleteReply removes a reply (its author or an admin may); a thread whose
