@@ -7,7 +7,8 @@ import { axeAtBothWidths } from './checks';
  * (375 px), another subscriber on a desktop (1440 px) sees it arrive in the list without a
  * reload, opens it, mentions the asker through the picker and answers; the asker's open thread
  * shows the answer live and she accepts it; the owner announces, and a free member sees the
- * announcement with a prompt to subscribe and nothing else. Axe is clean on every state.
+ * announcement with a prompt to subscribe and nothing else, and on the dashboard. Axe is clean on
+ * every state.
  */
 
 const ADMIN_EMAIL = 'forum-admin@example.test';
@@ -119,5 +120,14 @@ test('a member asks, another answers live, the asker accepts; the owner announce
   await expect(f.getByRole('link', { name: question })).toHaveCount(0);
   await expect(f.getByText('Subscribe to read every thread')).toBeVisible();
   await expect(f.getByRole('button', { name: 'New thread' })).toHaveCount(0);
+  expect(await axeAtBothWidths(f, '[role="tabpanel"]')).toEqual([]);
+
+  // And on every member's dashboard while it is pinned.
+  await f.getByRole('tab', { name: 'Dashboard' }).click();
+  await expect(
+    f
+      .getByRole('tabpanel', { name: 'Dashboard' })
+      .getByRole('link', { name: `New cohort ${stamp}` }),
+  ).toBeVisible();
   expect(await axeAtBothWidths(f, '[role="tabpanel"]')).toEqual([]);
 });

@@ -31,6 +31,8 @@ CREATE TABLE forum_threads (
 CREATE INDEX forum_threads_activity ON forum_threads(last_activity_at DESC, id DESC);
 CREATE INDEX forum_threads_category ON forum_threads(category, last_activity_at DESC, id DESC);
 CREATE INDEX forum_threads_user ON forum_threads(user_id);
+-- The few pinned threads that head the list's first page.
+CREATE INDEX forum_threads_pinned ON forum_threads(last_activity_at) WHERE pinned;
 CREATE INDEX forum_threads_search ON forum_threads USING GIN (search);
 
 CREATE TABLE forum_replies (

@@ -65,11 +65,11 @@ function confirmErrorText(code: string): string {
  * /members: the signed-in members area. It brings its own query client, so TanStack Query loads
  * with this chunk and never with the public pages.
  */
-export function MembersPage({ adminExtra, community }: MembersSlots) {
+export function MembersPage(slots: MembersSlots) {
   const [client] = useState(createQueryClient);
   return (
     <QueryClientProvider client={client}>
-      <MembersArea adminExtra={adminExtra} community={community} />
+      <MembersArea {...slots} />
     </QueryClientProvider>
   );
 }
@@ -83,12 +83,14 @@ export interface MembersSlots {
    * subscribe button for free members; it also answers `/members/community/{id}`.
    */
   community?: (context: { isAdmin: boolean; subscribe: ReactNode }) => ReactNode;
+  /** Shown at the top of the Dashboard tab (the community's pinned announcement). */
+  dashboardExtra?: ReactNode;
 }
 
 /** The path prefix of the Community tab and its threads. */
 const COMMUNITY_PATH = '/members/community';
 
-function MembersArea({ adminExtra, community }: MembersSlots) {
+function MembersArea({ adminExtra, community, dashboardExtra }: MembersSlots) {
   const state = useSession();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -128,6 +130,7 @@ function MembersArea({ adminExtra, community }: MembersSlots) {
       onSignOut={signOutEverywhere}
       adminExtra={adminExtra}
       community={community}
+      dashboardExtra={dashboardExtra}
     />
   );
 }
@@ -225,6 +228,7 @@ function SignedInArea({
   onSignOut,
   adminExtra,
   community,
+  dashboardExtra,
 }: MembersSlots & {
   user: User;
   onSignOut: () => Promise<void>;
@@ -390,6 +394,7 @@ function SignedInArea({
           ) : null}
         </TabsList>
         <TabsContent value="dashboard">
+          {dashboardExtra}
           <DashboardTab
             overview={overview}
             isSubscriber={isSubscriber}
