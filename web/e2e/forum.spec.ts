@@ -6,9 +6,9 @@ import { axeAtBothWidths } from './checks';
  * The community end to end against the real server: a subscriber asks a question on a phone
  * (375 px), another subscriber on a desktop (1440 px) sees it arrive in the list without a
  * reload, opens it, mentions the asker through the picker and answers; the asker's open thread
- * shows the answer live and she accepts it; the owner announces, and a free member sees the
- * announcement with a prompt to subscribe and nothing else, and on the dashboard. Axe is clean on
- * every state.
+ * shows the answer live and she accepts it; the owner saves it into the knowledge base and
+ * announces, and a free member sees the announcement (in the list with a prompt to subscribe, and
+ * on the dashboard) and nothing else. Axe is clean on every state.
  */
 
 const ADMIN_EMAIL = 'forum-admin@example.test';
@@ -100,8 +100,23 @@ test('a member asks, another answers live, the asker accepts; the owner announce
   await expect(b.getByText('Accepted answer')).toBeVisible();
   expect(await axeAtBothWidths(a, '[role="tabpanel"]')).toEqual([]);
 
-  // The owner announces.
+  // The owner saves the answered question into the knowledge base, editing it first.
   const o = admin.page;
+  await o.goto(a.url());
+  await o.getByRole('button', { name: 'Save to knowledge base' }).click();
+  const kb = o.getByRole('dialog', { name: 'Save to the knowledge base' });
+  await expect(kb.getByLabel('Title')).toHaveValue(question);
+  await expect(kb.getByLabel('Content')).toHaveValue(
+    /## Answer\n\nTry a vector store with embeddings\./,
+  );
+  expect(await axeAtBothWidths(o, '[role="dialog"]')).toEqual([]);
+  await kb.getByLabel('Title').fill(`Agent memory ${stamp}`);
+  await kb.getByRole('button', { name: 'Save document' }).click();
+  await expect(kb).toBeHidden();
+  const docs = await (await admin.context.request.get('/api/admin/documents?limit=100')).json();
+  expect(JSON.stringify(docs)).toContain(`Agent memory ${stamp}`);
+
+  // The owner announces.
   await o.goto('/members');
   await o.getByRole('tab', { name: 'Community' }).click();
   await o.getByRole('button', { name: 'New thread' }).click();

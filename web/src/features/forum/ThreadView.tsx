@@ -2,6 +2,7 @@ import {
   ArrowLeft,
   Bell,
   BellOff,
+  BookPlus,
   CheckCircle2,
   EyeOff,
   Flag,
@@ -25,6 +26,7 @@ import { toast } from '@/lib/toast';
 import {
   useAccept,
   useAddReply,
+  useCreateDocument,
   useDeleteReply,
   useDeleteThread,
   useMentionNames,
@@ -39,6 +41,7 @@ import {
 import {
   CATEGORY_LABELS,
   completeMention,
+  documentFrom,
   LIMITS,
   mentionMatches,
   mentionQuery,
@@ -103,6 +106,8 @@ function Thread({ thread: t, isAdmin }: { thread: ThreadDetail; isAdmin: boolean
     null,
   );
   const [hiding, setHiding] = useState<{ kind: 'thread' | 'reply'; id: string } | null>(null);
+  const [toDocument, setToDocument] = useState(false);
+  const accepted = t.replies.find((r) => r.accepted);
   const react = useReact();
   const mute = useMute();
   const moderate = useModerate();
@@ -218,10 +223,19 @@ function Thread({ thread: t, isAdmin }: { thread: ThreadDetail; isAdmin: boolean
                 <EyeOff size={16} aria-hidden="true" />
                 {t.hidden ? 'Show' : 'Hide'}
               </Button>
+              {accepted ? (
+                <Button size="sm" variant="ghost" onClick={() => setToDocument(true)}>
+                  <BookPlus size={16} aria-hidden="true" />
+                  Save to knowledge base
+                </Button>
+              ) : null}
             </>
           ) : null}
         </div>
       </Card>
+      {accepted && toDocument ? (
+        <DocumentDialog initial={documentFrom(t, accepted)} onClose={() => setToDocument(false)} />
+      ) : null}
 
       <h3 className="mt-2 text-lg font-semibold text-fg">
         {t.replies.length === 0 ? 'No replies yet' : `Replies (${t.replies.length})`}
@@ -588,6 +602,77 @@ function ReasonDialog<I>({
         />
         <Button type="submit" className="self-start" disabled={submit.isPending}>
           {action}
+        </Button>
+      </form>
+    </Modal>
+  );
+}
+
+/** An admin's dialog turning an answered thread into a knowledge-base document, edited first. */
+function DocumentDialog({
+  initial,
+  onClose,
+}: {
+  initial: { title: string; content: string };
+  onClose: () => void;
+}) {
+  const [title, setTitle] = useState(initial.title);
+  const [content, setContent] = useState(initial.content);
+  const [problem, setProblem] = useState<{ field?: string | undefined; message: string } | null>(
+    null,
+  );
+  const create = useCreateDocument();
+  const err = (f: string) => (problem?.field === f ? problem.message : undefined);
+  return (
+    <Modal
+      open
+      onOpenChange={(o) => {
+        if (!o) onClose();
+      }}
+      windowTitle="knowledge-base"
+      title="Save to the knowledge base"
+      description="Edit the question and its answer into a document the console and the AI can answer from."
+      size="lg"
+    >
+      <form
+        className="flex flex-col gap-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate(
+            { title, content, category: 'community', tags: ['community'] },
+            {
+              onSuccess: () => {
+                toast.success('Saved', 'The document is in the knowledge base.');
+                onClose();
+              },
+              onError: (error) =>
+                setProblem({
+                  field: error instanceof ApiError ? error.field : undefined,
+                  message: errorMessage(error),
+                }),
+            },
+          );
+        }}
+      >
+        <TextField
+          label="Title"
+          name="title"
+          value={title}
+          onValueChange={setTitle}
+          error={err('title')}
+        />
+        <CountedTextarea
+          label="Content"
+          name="content"
+          value={content}
+          onValueChange={setContent}
+          max={100_000}
+          rows={10}
+          error={err('content')}
+        />
+        {problem && !problem.field ? <FormProblem message={problem.message} /> : null}
+        <Button type="submit" className="self-start" disabled={create.isPending}>
+          {create.isPending ? 'Saving…' : 'Save document'}
         </Button>
       </form>
     </Modal>

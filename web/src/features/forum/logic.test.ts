@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { completeMention, mentionMatches, mentionQuery, threadIdOf, threadPath } from './logic';
+import {
+  completeMention,
+  documentFrom,
+  mentionMatches,
+  mentionQuery,
+  threadIdOf,
+  threadPath,
+} from './logic';
 
 describe('mentions', () => {
   it('finds the partial mention being typed at the end', () => {
@@ -30,5 +37,18 @@ describe('thread paths', () => {
     expect(threadIdOf('/members/community/abc/')).toBe('abc');
     expect(threadIdOf('/members')).toBeNull();
     expect(threadIdOf('/members/community/a/b')).toBeNull();
+  });
+});
+
+describe('documentFrom', () => {
+  it('prefills a knowledge-base document with the question and its accepted answer', () => {
+    const doc = documentFrom(
+      { id: 't1', title: 'Which store?', body: 'For memory.' },
+      { body: 'A vector store.', author: { full_name: 'Bob' } },
+    );
+    expect(doc.title).toBe('Which store?');
+    expect(doc.content).toContain('## Question\n\nFor memory.');
+    expect(doc.content).toContain('## Answer\n\nA vector store.');
+    expect(doc.content).toContain('Answered by Bob');
   });
 });

@@ -57,3 +57,19 @@ export function when(iso: string): string {
     minute: '2-digit',
   });
 }
+
+/**
+ * A knowledge-base document prefilled from an answered question: the question, then the accepted
+ * answer, each under its heading, with where it came from.
+ */
+export function documentFrom(
+  thread: { id: string; title: string; body: string },
+  answer: { body: string; author: { full_name: string } },
+): { title: string; content: string } {
+  return {
+    title: thread.title,
+    content: `## Question\n\n${thread.body}\n\n## Answer\n\n${answer.body}\n\n_Answered by ${
+      answer.author.full_name || 'a member'
+    } in the tribe's community (${threadPath(thread.id)})._\n`,
+  };
+}

@@ -22,6 +22,7 @@ import type {
   ThreadList,
   ThreadPatch,
 } from '@/lib/api-types/forum';
+import type { Input as DocumentInput } from '@/lib/api-types/kb';
 import type { DirectoryList } from '@/lib/api-types/web';
 
 /**
@@ -194,4 +195,14 @@ export function useResolveReport() {
   return useCommunityMutation((id: string) =>
     api.post<void>(`/api/admin/community/reports/${encodeURIComponent(id)}/resolve`),
   );
+}
+
+/** `POST /api/admin/documents` (admins): an answered thread saved into the knowledge base. */
+export function useCreateDocument() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: DocumentInput) => api.post<unknown>('/api/admin/documents', input),
+    // The knowledge base's admin list (the members feature's) reads it again when opened.
+    onSuccess: () => client.invalidateQueries({ queryKey: ['members', 'documents'] }),
+  });
 }
