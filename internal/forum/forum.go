@@ -106,7 +106,11 @@ type Options struct {
 	// IsAdmin tells whether a member is an admin (internal/auth), so an
 	// admin who took part in a thread is told about it; nil: nobody is.
 	IsAdmin func(ctx context.Context, userID string) (bool, error)
-	Logger  *slog.Logger
+	// SuggestContribution records an accepted answer as a contribution
+	// its author suggests for their level (internal/levels' awards flow),
+	// for an admin to accept; nil records nothing.
+	SuggestContribution func(ctx context.Context, memberID, note string) error
+	Logger              *slog.Logger
 }
 
 // Service is the discussion space over one database.

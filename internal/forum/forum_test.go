@@ -192,6 +192,9 @@ func TestNoticesReachTheRightMembersOnly(t *testing.T) {
 		if got := f.told(f.rec.take()); !slices.Equal(got, []string{"Bob Builder:accepted"}) {
 			t.Fatalf("told of the accepted answer: %v", got)
 		}
+		if want := "Bob Builder: Accepted answer to “Memory for agents?” (/members/community/" + q.ID + "#reply-" + r1.ID + ")"; len(f.suggested) != 1 || f.suggested[0] != want {
+			t.Fatalf("contributions put forward: %q, want %q", f.suggested, want)
+		}
 		if _, err := f.svc.Accept(ctx, ada, q.ID, AcceptInput{ReplyID: &r1.ID}); err != nil {
 			t.Fatal(err)
 		}

@@ -38,12 +38,13 @@ func (r *recorder) take() []Notice {
 
 // fixture is a database with a service over it and named members.
 type fixture struct {
-	t     *testing.T
-	db    *store.DB
-	clock *clocktest.Clock
-	rec   *recorder
-	svc   *Service
-	names map[string]string // id -> name
+	suggested []string // "name: note" of contributions put forward
+	t         *testing.T
+	db        *store.DB
+	clock     *clocktest.Clock
+	rec       *recorder
+	svc       *Service
+	names     map[string]string // id -> name
 }
 
 func newFixture(t *testing.T, db *store.DB) *fixture {
@@ -51,6 +52,10 @@ func newFixture(t *testing.T, db *store.DB) *fixture {
 	f.svc = New(db, f.clock.Now, Options{Notifier: f.rec,
 		LevelOf: func(context.Context, string) (string, error) { return "Explorer", nil },
 		IsAdmin: func(_ context.Context, id string) (bool, error) { return strings.HasPrefix(f.names[id], "Owner"), nil },
+		SuggestContribution: func(_ context.Context, id, note string) error {
+			f.suggested = append(f.suggested, f.names[id]+": "+note)
+			return nil
+		},
 	})
 	return f
 }

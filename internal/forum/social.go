@@ -162,6 +162,7 @@ func (s *Service) Accept(ctx context.Context, v access.Viewer, id string, in Acc
 	}
 	if changed {
 		s.noticeAccepted(ctx, v, d, *in.ReplyID, replyAuthor)
+		s.suggestContribution(ctx, d, *in.ReplyID, replyAuthor)
 	}
 	return d, nil
 }
@@ -390,4 +391,18 @@ func (s *Service) ModerateReply(ctx context.Context, v access.Viewer, id string,
 		return nil, err
 	}
 	return s.reply(ctx, v, id)
+}
+
+// suggestContribution puts a helpful answer forward for its author's level:
+// an answer accepted on someone else's question is a contribution an admin
+// may accept. Nothing is counted by itself, and a refusal (the member's
+// suggestions waiting are at their cap) leaves the acceptance as it is.
+func (s *Service) suggestContribution(ctx context.Context, d *ThreadDetail, replyID, author string) {
+	if s.opts.SuggestContribution == nil || author == d.Author.ID {
+		return
+	}
+	note := excerpt("Accepted answer to “"+d.Title, 180) + "” (" + replyLink(d.ID, replyID) + ")"
+	if err := s.opts.SuggestContribution(ctx, author, note); err != nil {
+		s.opts.Logger.Warn("community: accepted answer not suggested as a contribution", "member", author, "err", err)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"tribe/internal/access"
 	"tribe/internal/agent"
 	"tribe/internal/auth"
 	"tribe/internal/billing"
@@ -121,7 +122,12 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 		Auth:      au,
 		Avatars:   avatars,
 		Forum: forum.New(db, o.now, forum.Options{LevelOf: lv.LevelOf, LevelsOfAll: lv.LevelsOfAll,
-			DefaultLevel: levels.Compute(levels.Counts{}).Level, IsAdmin: isAdmin, Logger: logger}),
+			DefaultLevel: levels.Compute(levels.Counts{}).Level, IsAdmin: isAdmin, Logger: logger,
+			SuggestContribution: func(ctx context.Context, id, note string) error {
+				_, err := lv.Suggest(ctx, access.Viewer{UserID: id, Member: true},
+					levels.SuggestionInput{Kind: levels.KindContribution, Note: note})
+				return err
+			}}),
 		Levels: lv,
 		Gaps:   gaps.New(db, o.now, logger),
 		Notify: notify.New(db, lv, cfg.BaseURL, notify.WithClock(o.now), notify.WithLogger(logger)),

@@ -137,6 +137,10 @@ func TestCommunityOverHTTP(t *testing.T) {
 		if got := log.take(); len(got) != 1 || got[0].MemberID != bob.id || got[0].Kind != forum.KindAccepted {
 			t.Fatalf("told of the accepted answer: %+v", got)
 		}
+		// The answer is put forward as Bob's contribution, for an admin to accept in the awards flow.
+		if n := m.count(`SELECT COUNT(*) FROM awards WHERE user_id = $1 AND kind = 'contribution' AND status = 'suggested'`, bob.id); n != 1 {
+			t.Fatalf("%d contribution suggestions for the accepted answer", n)
+		}
 		for range 2 {
 			if r := m.call(ada, "PUT", "/api/community/replies/"+replyID+"/reaction", nil); r.status != 200 {
 				t.Fatalf("react: %d %s", r.status, r.body)
