@@ -497,3 +497,39 @@ func TestListPagesByCursor(t *testing.T) {
 		}
 	})
 }
+
+// TestHighlightsForTheDigest: the busiest shown threads since a time and
+// the questions nobody answered, neither hidden ones nor announcements.
+func TestHighlightsForTheDigest(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := newFixture(t, db)
+		ada, bob, boss := f.member("Ada Lovelace"), f.member("Bob Builder"), f.admin("Olga")
+		old := f.post(ada, CategoryGeneral, "Old news", "Before.")
+		f.reply(bob, old.ID, "Old reply")
+		f.clock.Advance(8 * 24 * time.Hour)
+		since := f.clock.Now()
+		f.clock.Advance(time.Minute)
+		busy := f.post(ada, CategoryWin, "Shipped", "It works.")
+		quiet := f.post(bob, CategoryGeneral, "Quiet one", "Nobody answers.")
+		open := f.post(bob, CategoryQuestion, "Open question", "Anyone?")
+		hidden := f.post(bob, CategoryQuestion, "Spam question", "Buy.")
+		f.post(boss, CategoryAnnouncement, "News", "Monday.")
+		f.reply(bob, busy.ID, "Congrats")
+		f.reply(boss, busy.ID, "Well done")
+		f.reply(ada, quiet.ID, "Hi")
+		if _, err := f.svc.ModerateThread(ctx, boss, hidden.ID, Moderation{Hidden: ref(true), Reason: ref("Spam")}); err != nil {
+			t.Fatal(err)
+		}
+		top, unanswered, err := Highlights(ctx, db, since, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(top) != 2 || top[0].ID != busy.ID || top[0].Replies != 2 || top[1].ID != quiet.ID || top[0].Link != "/members/community/"+busy.ID {
+			t.Fatalf("top threads: %+v", top)
+		}
+		if len(unanswered) != 1 || unanswered[0].ID != open.ID {
+			t.Fatalf("unanswered questions: %+v", unanswered)
+		}
+	})
+}

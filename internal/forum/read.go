@@ -49,8 +49,8 @@ func visible(v access.Viewer, viewer, admin string) string {
 	return cond
 }
 
-// unanswered is the condition of a question nobody answered yet.
-const unanswered = `t.category = 'question' AND t.accepted_reply_id IS NULL AND NOT EXISTS
+// unansweredSQL is the condition of a question nobody answered yet.
+const unansweredSQL = `t.category = 'question' AND t.accepted_reply_id IS NULL AND NOT EXISTS
 	(SELECT 1 FROM forum_replies r WHERE r.thread_id = t.id AND r.hidden_at IS NULL)`
 
 type threadRow struct {
@@ -187,7 +187,7 @@ func (s *Service) List(ctx context.Context, v access.Viewer, in ListQuery) (*Thr
 		where = append(where, `t.category = `+a.add(in.Category))
 	}
 	if in.Unanswered {
-		where = append(where, unanswered)
+		where = append(where, unansweredSQL)
 	}
 	out := &ThreadList{Threads: []Thread{}, CanPost: v.SeesPaidContent(), CanAnnounce: v.Admin}
 	var rows []*threadRow
