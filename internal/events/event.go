@@ -22,6 +22,10 @@ const (
 	// TopicProjects: the projects board changed (a project shared, edited,
 	// hidden or deleted, a reaction, a comment); sent to everyone.
 	TopicProjects = "projects"
+	// TopicCommunity: the community's threads changed (a thread or reply
+	// posted, edited, hidden or deleted, a reaction, an accepted answer);
+	// sent to everyone, who refetch what they may see.
+	TopicCommunity = "community"
 )
 
 // BookingStream is the subscriber name of a booking's page: a booking's

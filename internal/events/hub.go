@@ -35,7 +35,7 @@ var (
 // else may reach the stream.
 func Known(topic string) bool {
 	switch topic {
-	case TopicCohorts, TopicSessions, TopicSubscription, TopicProfile, TopicTribe, TopicBooking, TopicProgress, TopicProjects:
+	case TopicCohorts, TopicSessions, TopicSubscription, TopicProfile, TopicTribe, TopicBooking, TopicProgress, TopicProjects, TopicCommunity:
 		return true
 	}
 	return false
@@ -46,7 +46,7 @@ func Known(topic string) bool {
 func serverTopic(topic string) bool { return topic == TopicKB }
 
 // allTopics is what a subscriber is told after notices may have been missed.
-var allTopics = []string{TopicCohorts, TopicSessions, TopicSubscription, TopicProfile, TopicTribe, TopicBooking, TopicProgress, TopicProjects}
+var allTopics = []string{TopicCohorts, TopicSessions, TopicSubscription, TopicProfile, TopicTribe, TopicBooking, TopicProgress, TopicProjects, TopicCommunity}
 
 // Hub fans change notices out to the open browser streams of this process
 // and, on PostgreSQL, through LISTEN/NOTIFY to those of every other instance

@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"tribe/internal/billing"
 	"tribe/internal/booking"
 	"tribe/internal/community"
+	"tribe/internal/forum"
 	"tribe/internal/mail"
 	"tribe/internal/plural"
 	"tribe/internal/store"
@@ -31,6 +33,10 @@ const (
 
 // digestProjects is the most new projects one digest lists.
 const digestProjects = 5
+
+// digestThreads is the most threads, and the most open questions, one
+// digest lists.
+const digestThreads = 3
 
 // PlanDigests queues the weekly digests due and returns how many.
 func (s *Service) PlanDigests(ctx context.Context) (int, error) {
@@ -138,6 +144,37 @@ func (s *Service) digestContent(ctx context.Context, m *member, all []*member, s
 		if len(lines) > 0 {
 			paras = append(paras, "New projects on the board ("+s.baseURL+"/members):\n"+strings.Join(lines, "\n"))
 		}
+	}
+	// The week's community, for those who may read it: its busiest threads
+	// and the questions waiting for an answer (internal/forum decides what
+	// everyone may see; billing, who has access).
+	var top, open []forum.Highlight
+	member, err := billing.HasAccess(ctx, s.db, m.UserID)
+	if err != nil {
+		return mail.Content{}, false, err
+	}
+	if member {
+		from := since
+		if week := now.Add(-7 * 24 * time.Hour); week.After(from) {
+			from = week
+		}
+		if top, open, err = forum.Highlights(ctx, s.db, from, digestThreads); err != nil {
+			return mail.Content{}, false, err
+		}
+	}
+	if len(top) > 0 {
+		lines := make([]string, 0, len(top))
+		for _, h := range top {
+			lines = append(lines, "• "+h.Title+" ("+plural.Count(h.Replies, "reply", "replies")+"): "+s.baseURL+h.Link)
+		}
+		paras = append(paras, "This week's top threads in the community:\n"+strings.Join(lines, "\n"))
+	}
+	if len(open) > 0 {
+		lines := make([]string, 0, len(open))
+		for _, h := range open {
+			lines = append(lines, "• "+h.Title+": "+s.baseURL+h.Link)
+		}
+		paras = append(paras, "Questions waiting for an answer:\n"+strings.Join(lines, "\n"))
 	}
 	newMembers, cohortNews := 0, []string{}
 	for _, o := range all {

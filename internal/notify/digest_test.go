@@ -8,6 +8,7 @@ import (
 
 	"tribe/internal/access"
 	"tribe/internal/community"
+	"tribe/internal/forum"
 	"tribe/internal/mail/mailtest"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
@@ -67,6 +68,20 @@ func TestWeeklyDigestOnlyForMembersAwayOnceAWeekAcrossInstances(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		// The week in the community: a busy thread and an open question,
+		// told to members (never to free ones).
+		threads := forum.New(db, f.clock.Now, forum.Options{})
+		asker := access.Viewer{UserID: active, Member: true}
+		busy, err := threads.Create(ctx, asker, forum.ThreadInput{Category: "win", Title: "Shipped the agent", Body: "It works."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := threads.AddReply(ctx, access.Viewer{UserID: newbie, Member: true}, busy.ID, forum.ReplyInput{Body: "Congrats"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := threads.Create(ctx, asker, forum.ThreadInput{Category: "question", Title: "Which vector store?", Body: "Ideas?"}); err != nil {
+			t.Fatal(err)
+		}
 		planDigests(t, f.svc, other)
 		planDigests(t, f.svc, other)
 		got := f.queued("weekly-digest-")
@@ -89,6 +104,17 @@ func TestWeeklyDigestOnlyForMembersAwayOnceAWeekAcrossInstances(t *testing.T) {
 			"• Lamp agent by Newbie: https://lamp.example (your cohort)\n• Eval harness by Active: https://evals.example"} {
 			if !strings.Contains(m.Text, want) {
 				t.Errorf("digest lacks %q:\n%s", want, m.Text)
+			}
+		}
+		for _, want := range []string{"This week's top threads in the community:\n• Shipped the agent (1 reply): " + base + "/members/community/" + busy.ID,
+			"Questions waiting for an answer:\n• Which vector store?: " + base + "/members/community/"} {
+			if !strings.Contains(m.Text, want) {
+				t.Errorf("digest lacks %q:\n%s", want, m.Text)
+			}
+		}
+		for i := range msgs {
+			if strings.Contains(msgs[i].To, "free@") && strings.Contains(msgs[i].Text, "vector store") {
+				t.Errorf("a free member's digest names the community's threads:\n%s", msgs[i].Text)
 			}
 		}
 		if strings.Contains(m.Text, "My own") {

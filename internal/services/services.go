@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"time"
 
+	"tribe/internal/access"
 	"tribe/internal/agent"
 	"tribe/internal/auth"
 	"tribe/internal/billing"
@@ -19,6 +20,7 @@ import (
 	"tribe/internal/config"
 	"tribe/internal/content"
 	"tribe/internal/events"
+	"tribe/internal/forum"
 	"tribe/internal/gaps"
 	"tribe/internal/inquiries"
 	"tribe/internal/kb"
@@ -68,6 +70,10 @@ type Set struct {
 	// Notify keeps members' mail settings and plans their reminders,
 	// digests and congratulations; it also records when they were last seen.
 	Notify *notify.Service
+	// Forum is the community's threads and replies. It tells members what
+	// happened through its Notifier (the notification centre), set with
+	// SetNotifier; until then its notices are dropped.
+	Forum *forum.Service
 	// Clock is the time of the members area's rules that hang on it (RSVPs
 	// close at the start, a join counts from 15 minutes before): time.Now,
 	// or a test's clock given with WithClock. Handlers that pass the time to
@@ -103,26 +109,38 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 		return st.OwnerName, st.OwnerEmail, err
 	}
 	lv := levels.New(db, levels.WithClock(o.now))
+	au := auth.New(db, auth.Config{
+		BaseURL:     cfg.BaseURL,
+		AdminEmails: cfg.AdminEmails,
+		AdminDomain: cfg.AdminDomain,
+	},
+		// When the owner of an address takes over an account someone
+		// else made with it, what that person left goes with the reset.
+		auth.WithTakeover(community.ClearSquatter(files), bill.ReleaseOnTakeover))
+	isAdmin := func(ctx context.Context, id string) (bool, error) {
+		u, err := au.User(ctx, id)
+		return u != nil && u.IsAdmin, err
+	}
 	return &Set{
 		Booking:   bk,
 		Inquiries: inquiries.New(db, owner, cfg.BaseURL, inquiries.WithClock(o.now)),
 		Hub:       hub,
 		KB:        kbs,
 		Billing:   bill,
-		Auth: auth.New(db, auth.Config{
-			BaseURL:     cfg.BaseURL,
-			AdminEmails: cfg.AdminEmails,
-			AdminDomain: cfg.AdminDomain,
-		},
-			// When the owner of an address takes over an account someone
-			// else made with it, what that person left goes with the reset.
-			auth.WithTakeover(community.ClearSquatter(files), bill.ReleaseOnTakeover)),
-		Files:   files,
-		Avatars: avatars,
-		Levels:  lv,
-		Gaps:    gaps.New(db, o.now, logger),
-		Notify:  notify.New(db, lv, cfg.BaseURL, notify.WithClock(o.now), notify.WithLogger(logger)),
-		Clock:   o.now,
+		Auth:      au,
+		Files:     files,
+		Avatars:   avatars,
+		Forum: forum.New(db, o.now, forum.Options{LevelOf: lv.LevelOf, LevelsOfAll: lv.LevelsOfAll,
+			DefaultLevel: levels.Compute(levels.Counts{}).Level, IsAdmin: isAdmin, Logger: logger,
+			SuggestContribution: func(ctx context.Context, id, note string) error {
+				_, err := lv.Suggest(ctx, access.Viewer{UserID: id, Member: true},
+					levels.SuggestionInput{Kind: levels.KindContribution, Note: note})
+				return err
+			}}),
+		Levels: lv,
+		Gaps:   gaps.New(db, o.now, logger),
+		Notify: notify.New(db, lv, cfg.BaseURL, notify.WithClock(o.now), notify.WithLogger(logger)),
+		Clock:  o.now,
 	}
 }
 

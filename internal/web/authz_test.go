@@ -324,6 +324,37 @@ func TestAuthorization(t *testing.T) {
 		}
 		forMembers := func(code int) want { return want{401, 403, 403, code, 403, 403, code} }
 
+		// The community: a question of the subscriber's with a reply by
+		// another subscriber (accepted by the asker), a thread of that other
+		// subscriber's (read, replied to, reacted on, muted, reported), and
+		// fresh threads, replies and reports for each delete and resolve.
+		// Written straight to the tables, so the writing allowance of the
+		// members is the routes' own.
+		newThread := func(owner testUser, category string) string {
+			id := store.NewID()
+			m.exec(`INSERT INTO forum_threads (id, user_id, category, title, body, created_at, last_activity_at)
+				VALUES ($1, $2, $3, 'T', 'B', $4, $4)`, id, owner.id, category, store.Now())
+			return id
+		}
+		newReply := func(owner testUser, thread string) string {
+			id := store.NewID()
+			m.exec(`INSERT INTO forum_replies (id, thread_id, user_id, body, created_at) VALUES ($1, $2, $3, 'R', $4)`,
+				id, thread, owner.id, store.Now())
+			return id
+		}
+		ownQuestion, othersThread := newThread(subscriber, "question"), newThread(author, "general")
+		answerID := newReply(author, ownQuestion)
+		ownReply, othersReply := newReply(subscriber, othersThread), newReply(author, othersThread)
+		freshThread := func() string { return "/api/community/threads/" + newThread(subscriber, "general") }
+		freshReply := func() string { return "/api/community/replies/" + newReply(subscriber, othersThread) }
+		freshReport := func() string {
+			id := store.NewID()
+			m.exec(`INSERT INTO forum_reports (id, thread_id, user_id, reason, created_at) VALUES ($1, $2, $3, 'Spam', $4)`,
+				id, newThread(author, "general"), subscriber.id, store.Now())
+			return "/api/admin/community/reports/" + id + "/resolve"
+		}
+		authorOnly := want{401, 403, 403, 200, 403, 403, 403}
+
 		cases := []scenario{
 			is(at("GET /healthz"), all(200)),
 			is(at("GET /readyz"), all(200)),
@@ -423,6 +454,25 @@ func TestAuthorization(t *testing.T) {
 			{pattern: "POST /api/projects/{id}/comments", path: fixed(othersProject + "/comments"), body: same(map[string]any{"body": "Nice"}), want: forMembers(201)},
 			{pattern: "DELETE /api/projects/{id}/comments/{comment}", path: freshComment, want: forMembers(204)},
 			{pattern: "PATCH /api/projects/{id}", path: fixed(ownProject), body: same(map[string]any{"hidden": true, "hidden_reason": "Off topic"}), want: adminOnly(200)},
+			is(at("GET /api/community/threads"), signedIn(200)),
+			with(at("POST /api/community/threads"), same(map[string]any{"category": "general", "title": "Hello", "body": "Hi all."}), forMembers(201)),
+			{pattern: "GET /api/community/threads/{id}", path: fixed("/api/community/threads/" + othersThread), want: forMembers(200)},
+			{pattern: "PATCH /api/community/threads/{id}", path: fixed("/api/community/threads/" + ownQuestion), body: same(map[string]any{"title": "Renamed"}), want: authorOnly},
+			{pattern: "DELETE /api/community/threads/{id}", path: freshThread, want: forMembers(204)},
+			{pattern: "POST /api/community/threads/{id}/replies", path: fixed("/api/community/threads/" + othersThread + "/replies"), body: same(map[string]any{"body": "Nice"}), want: forMembers(201)},
+			{pattern: "PATCH /api/community/replies/{id}", path: fixed("/api/community/replies/" + ownReply), body: same(map[string]any{"body": "Edited"}), want: authorOnly},
+			{pattern: "DELETE /api/community/replies/{id}", path: freshReply, want: forMembers(204)},
+			{pattern: "PUT /api/community/threads/{id}/reaction", path: fixed("/api/community/threads/" + othersThread + "/reaction"), want: forMembers(200)},
+			{pattern: "DELETE /api/community/threads/{id}/reaction", path: fixed("/api/community/threads/" + othersThread + "/reaction"), want: forMembers(200)},
+			{pattern: "PUT /api/community/replies/{id}/reaction", path: fixed("/api/community/replies/" + othersReply + "/reaction"), want: forMembers(200)},
+			{pattern: "DELETE /api/community/replies/{id}/reaction", path: fixed("/api/community/replies/" + othersReply + "/reaction"), want: forMembers(200)},
+			{pattern: "PUT /api/community/threads/{id}/accepted", path: fixed("/api/community/threads/" + ownQuestion + "/accepted"), body: same(map[string]any{"reply_id": answerID}), want: want{401, 403, 403, 200, 403, 403, 200}},
+			{pattern: "PUT /api/community/threads/{id}/mute", path: fixed("/api/community/threads/" + othersThread + "/mute"), body: same(map[string]any{"muted": true}), want: forMembers(200)},
+			with(at("POST /api/community/reports"), same(map[string]any{"thread_id": othersThread, "reason": "Spam"}), forMembers(204)),
+			is(at("GET /api/admin/community/reports"), adminOnly(200)),
+			{pattern: "POST /api/admin/community/reports/{id}/resolve", path: freshReport, want: adminOnly(204)},
+			{pattern: "PUT /api/admin/community/threads/{id}", path: fixed("/api/admin/community/threads/" + othersThread), body: same(map[string]any{"pinned": true}), want: adminOnly(200)},
+			{pattern: "PUT /api/admin/community/replies/{id}", path: fixed("/api/admin/community/replies/" + othersReply), body: same(map[string]any{"hidden": false}), want: adminOnly(200)},
 			is(at("GET /api/members/directory"), forMembers(200)),
 
 			with(at("POST /api/admin/sessions"), same(sessionBody()), adminOnly(201)),

@@ -17,7 +17,7 @@ var appRoutes = []string{
 // after the prefix (/bookings/{id}): the server answers them with the app
 // shell, and the app decides what to show. Keep in step with prefixRoutes in
 // web/src/app/routes.tsx.
-var appPrefixes = []string{"/bookings/"}
+var appPrefixes = []string{"/bookings/", "/members/community/"}
 
 // isPrefixRoute reports whether p is one page under an app prefix: a
 // non-empty last segment without further slashes.

@@ -33,9 +33,15 @@ export type StructuredData = Record<string, unknown>;
 /** The head metadata of a path: its route's, or the 404 page's for any other path. */
 export function metaFor(pathname: string): { path: string | null; meta: PageMeta } {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  // A booking's own page (/bookings/{id}) has the head of all of them, and no index.
+  // A booking's own page (/bookings/{id}) has the head of all of them, and no index; a
+  // community thread (/members/community/{id}) the members area's.
   const meta =
-    pageMeta[path] ?? (/^\/bookings\/[^/]+$/.test(path) ? pageMeta['/bookings'] : undefined);
+    pageMeta[path] ??
+    (/^\/bookings\/[^/]+$/.test(path)
+      ? pageMeta['/bookings']
+      : /^\/members\/community\/[^/]+$/.test(path)
+        ? pageMeta['/members']
+        : undefined);
   return meta ? { path, meta } : { path: null, meta: notFoundMeta };
 }
 

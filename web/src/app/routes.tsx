@@ -82,6 +82,8 @@ export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType 
  */
 export const prefixRoutes: ReadonlyArray<{ prefix: string; Component: ComponentType }> = [
   { prefix: '/bookings/', Component: BookingPages },
+  // A community thread's deep link: the members area opens it in the Community tab.
+  { prefix: '/members/community/', Component: MembersRoute },
 ];
 
 /**

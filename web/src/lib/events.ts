@@ -15,6 +15,7 @@ export const LIVE_TOPICS = [
   'tribe',
   'progress',
   'projects',
+  'community',
 ] as const;
 export type LiveTopic = (typeof LIVE_TOPICS)[number];
 

@@ -1,14 +1,26 @@
 import { BookingAdmin } from '@/features/booking/admin/BookingAdmin';
+import { CommunityReports } from '@/features/forum/CommunityReports';
+import { CommunityTab } from '@/features/forum/CommunityTab';
+import { LatestAnnouncement } from '@/features/forum/LatestAnnouncement';
 import { InsightsLink } from '@/features/insights/InsightsLink';
 import { MembersPage } from '@/features/members/MembersPage';
 
-/** /members: the members area, with booking's section and the way to Insights in its Admin tab. */
+/**
+ * /members (and /members/community/{id}): the members area, with the community's tab and its
+ * pinned announcement on the dashboard, and
+ * booking's section, the community's reports and the way to Insights in its Admin tab.
+ */
 export function MembersRoute() {
   return (
     <MembersPage
+      dashboardExtra={<LatestAnnouncement />}
+      community={({ isAdmin, subscribe }) => (
+        <CommunityTab isAdmin={isAdmin} subscribe={subscribe} />
+      )}
       adminExtra={
         <>
           <InsightsLink />
+          <CommunityReports />
           <BookingAdmin />
         </>
       }

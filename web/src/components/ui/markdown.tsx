@@ -1,4 +1,4 @@
-import { Fragment, type ReactNode } from 'react';
+import { createContext, Fragment, type ReactNode, useContext } from 'react';
 import { cn } from '@/lib/cn';
 
 /**
@@ -116,12 +116,16 @@ const INLINE =
 // Punctuation that ends a sentence rather than an address.
 const TRAILING = /[.,;:!?'")\]]+$/;
 
+/** The `rel` of rendered links: members' posts say `nofollow ugc noopener` (user content). */
+const LinkRel = createContext('noopener noreferrer nofollow');
+
 function ExternalAnchor({ href, children }: { href: string; children: ReactNode }) {
+  const rel = useContext(LinkRel);
   return (
     <a
       href={href}
       target="_blank"
-      rel="noopener noreferrer nofollow"
+      rel={rel}
       className="break-words text-term-cyan underline underline-offset-2 hover:text-fg"
     >
       {children}
@@ -206,10 +210,17 @@ const headingClass = 'font-semibold text-fg';
 export interface MarkdownProps {
   text: string;
   className?: string;
+  /** The links' `rel`; `noopener noreferrer nofollow` unless given. */
+  linkRel?: string;
 }
 
 /** Renders Markdown text (an AI answer) as safe React elements. */
-export function Markdown({ text, className }: MarkdownProps) {
+export function Markdown({ text, className, linkRel }: MarkdownProps) {
+  const body = <MarkdownBlocks text={text} className={className} />;
+  return linkRel ? <LinkRel.Provider value={linkRel}>{body}</LinkRel.Provider> : body;
+}
+
+function MarkdownBlocks({ text, className }: { text: string; className?: string | undefined }) {
   const blocks = parseBlocks(text);
   return (
     <div className={cn('flex min-w-0 flex-col gap-3 break-words', className)}>

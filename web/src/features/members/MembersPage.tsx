@@ -13,7 +13,7 @@ import type { MembersOverview, User } from '@/lib/api-types/web';
 import { signOut } from '@/lib/auth-api';
 import { pluralNoun } from '@/lib/plural';
 import { createQueryClient } from '@/lib/query';
-import { useNavigate, useSearchParams } from '@/lib/router';
+import { useLocation, useNavigate, useSearchParams } from '@/lib/router';
 import { session, useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { AdminTab } from './AdminTab';
@@ -65,17 +65,32 @@ function confirmErrorText(code: string): string {
  * /members: the signed-in members area. It brings its own query client, so TanStack Query loads
  * with this chunk and never with the public pages.
  */
-export function MembersPage({ adminExtra }: { adminExtra?: ReactNode }) {
+export function MembersPage(slots: MembersSlots) {
   const [client] = useState(createQueryClient);
   return (
     <QueryClientProvider client={client}>
-      <MembersArea adminExtra={adminExtra} />
+      <MembersArea {...slots} />
     </QueryClientProvider>
   );
 }
 
-/** `adminExtra`: sections of other features for the Admin tab, composed by app/. */
-function MembersArea({ adminExtra }: { adminExtra?: ReactNode }) {
+/** What other features add to the members area, composed by app/. */
+export interface MembersSlots {
+  /** Sections of other features for the Admin tab. */
+  adminExtra?: ReactNode;
+  /**
+   * The Community tab (its own feature), given whether the member is an admin and the
+   * subscribe button for free members; it also answers `/members/community/{id}`.
+   */
+  community?: (context: { isAdmin: boolean; subscribe: ReactNode }) => ReactNode;
+  /** Shown at the top of the Dashboard tab (the community's pinned announcement). */
+  dashboardExtra?: ReactNode;
+}
+
+/** The path prefix of the Community tab and its threads. */
+const COMMUNITY_PATH = '/members/community';
+
+function MembersArea({ adminExtra, community, dashboardExtra }: MembersSlots) {
   const state = useSession();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -109,7 +124,15 @@ function MembersArea({ adminExtra }: { adminExtra?: ReactNode }) {
     session.signedOut();
   };
 
-  return <SignedInArea user={state.user} onSignOut={signOutEverywhere} adminExtra={adminExtra} />;
+  return (
+    <SignedInArea
+      user={state.user}
+      onSignOut={signOutEverywhere}
+      adminExtra={adminExtra}
+      community={community}
+      dashboardExtra={dashboardExtra}
+    />
+  );
 }
 
 /**
@@ -204,15 +227,27 @@ function SignedInArea({
   user,
   onSignOut,
   adminExtra,
-}: {
+  community,
+  dashboardExtra,
+}: MembersSlots & {
   user: User;
   onSignOut: () => Promise<void>;
-  adminExtra?: ReactNode;
 }) {
   const overview = useMembersOverview();
   const [refreshing, setRefreshing] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
-  const [tab, setTab] = useState('dashboard');
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const inCommunity = community !== undefined && pathname.startsWith(COMMUNITY_PATH);
+  const [tab, setTab] = useState(inCommunity ? 'community' : 'dashboard');
+  // A link to a thread (a notification, a thread's own links) opens the Community tab.
+  useEffect(() => {
+    if (inCommunity) setTab('community');
+  }, [inCommunity]);
+  const changeTab = (next: string) => {
+    setTab(next);
+    if (next !== 'community' && inCommunity) navigate('/members', { replace: true });
+  };
 
   const refreshSubscription = useRefreshSubscription();
   const readSubscription = useReadSubscription();
@@ -339,7 +374,7 @@ function SignedInArea({
         </Card>
       </div>
 
-      <Tabs value={tab} onValueChange={setTab} className="mt-10">
+      <Tabs value={tab} onValueChange={changeTab} className="mt-10">
         {/* On phones every tab stays in view, two or three to a row, none behind a scroll. */}
         <TabsList
           aria-label="Members area"
@@ -347,6 +382,7 @@ function SignedInArea({
           className={isAdmin ? 'max-sm:grid-cols-2' : 'max-sm:grid-cols-3'}
         >
           <TabsTrigger value="dashboard">Dashboard</TabsTrigger>
+          {community ? <TabsTrigger value="community">Community</TabsTrigger> : null}
           <TabsTrigger value="cohort">My Cohort</TabsTrigger>
           <TabsTrigger value="projects">Projects</TabsTrigger>
           <TabsTrigger value="directory">Directory</TabsTrigger>
@@ -358,6 +394,7 @@ function SignedInArea({
           ) : null}
         </TabsList>
         <TabsContent value="dashboard">
+          {dashboardExtra}
           <DashboardTab
             overview={overview}
             isSubscriber={isSubscriber}
@@ -365,6 +402,11 @@ function SignedInArea({
             onRefresh={refreshSubscription}
           />
         </TabsContent>
+        {community ? (
+          <TabsContent value="community">
+            {community({ isAdmin, subscribe: <SubscribeButton /> })}
+          </TabsContent>
+        ) : null}
         <TabsContent value="cohort">
           <CohortTab />
         </TabsContent>

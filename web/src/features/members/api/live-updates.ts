@@ -41,6 +41,11 @@ export function invalidateTopic(client: QueryClient, topic: LiveTopic): void {
       void client.invalidateQueries({ queryKey: membersKeys.projects });
       void client.invalidateQueries({ queryKey: membersKeys.directory });
       return;
+    case 'community':
+      // A thread or reply posted, changed, hidden or removed, a reaction or an accepted answer:
+      // the community's lists and threads (the forum feature's queries live under this key).
+      void client.invalidateQueries({ queryKey: ['community'] });
+      return;
   }
 }
 
