@@ -22,6 +22,9 @@ const (
 	// TopicProjects: the projects board changed (a project shared, edited,
 	// hidden or deleted, a reaction, a comment); sent to everyone.
 	TopicProjects = "projects"
+	// TopicNotifications: a member's notification centre changed (a new
+	// notification, some read); sent to that member only.
+	TopicNotifications = "notifications"
 )
 
 // BookingStream is the subscriber name of a booking's page: a booking's
