@@ -187,7 +187,7 @@ func (s *Service) reminderMail(ctx context.Context, sess *community.Session, rc 
 		paras = append(paras, sess.Description)
 	}
 	paras = append(paras, "The calendar file is attached. Can't make it? Say so in the members area, so your place goes to someone else.")
-	m, err := s.optOut(ctx, rc.UserID, KindSessionReminders, mail.Content{
+	m, err := s.OptOut(ctx, rc.UserID, KindSessionReminders, mail.Content{
 		To:         rc.Email,
 		Subject:    "Reminder: " + sess.Title + " starts in " + in,
 		Heading:    sess.Title + " starts in " + in,

@@ -80,7 +80,7 @@ func (a *notifyAPI) confirmPage(w http.ResponseWriter, r *http.Request) error {
 		}
 		page.Invalid, status = true, http.StatusBadRequest
 	} else {
-		page.Label = notify.KindLabel(kind)
+		page.Label = a.notify.Label(kind)
 	}
 	writeUnsubscribePage(w, status, page)
 	return nil
