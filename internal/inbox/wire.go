@@ -1,6 +1,10 @@
 package inbox
 
-import "time"
+import (
+	"time"
+
+	"tribe/internal/notify"
+)
 
 // The JSON objects of the notification centre (docs/api.md,
 // "Notifications"), read by tygo.yaml: only JSON types here.
@@ -55,4 +59,18 @@ type Channels map[string]string
 type PushKey struct {
 	// PublicKey is the VAPID public key, base64url, uncompressed P-256.
 	PublicKey string `json:"public_key"`
+}
+
+// Preferences is GET|PUT /api/members/me/notifications: the mail settings
+// and, beside them, the channel of each kind of notification.
+type Preferences struct {
+	notify.Settings `tstype:",extends"`
+	Channels Channels `json:"channels"`
+}
+
+// PreferencesInput changes some settings and some channels; what it leaves
+// out keeps its value.
+type PreferencesInput struct {
+	notify.SettingsInput `tstype:",extends"`
+	Channels Channels `json:"channels" tstype:",optional"`
 }

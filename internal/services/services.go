@@ -7,6 +7,7 @@ package services
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"time"
 
 	"tribe/internal/agent"
@@ -19,10 +20,12 @@ import (
 	"tribe/internal/content"
 	"tribe/internal/events"
 	"tribe/internal/gaps"
+	"tribe/internal/inbox"
 	"tribe/internal/inquiries"
 	"tribe/internal/kb"
 	"tribe/internal/levels"
 	"tribe/internal/notify"
+	"tribe/internal/push"
 	"tribe/internal/store"
 )
 
@@ -61,6 +64,13 @@ type Set struct {
 	// Notify keeps members' mail settings and plans their reminders,
 	// digests and congratulations; it also records when they were last seen.
 	Notify *notify.Service
+	// Push keeps the site's VAPID keys and members' browsers, and sends
+	// Web Push.
+	Push *push.Service
+	// Inbox is the notification centre: what other services have to tell
+	// a member lands there, live, and on their devices or by mail as they
+	// chose; its worker drains the push outbox.
+	Inbox *inbox.Service
 	// Clock is the time of the members area's rules that hang on it (RSVPs
 	// close at the start, a join counts from 15 minutes before): time.Now,
 	// or a test's clock given with WithClock. Handlers that pass the time to
@@ -95,6 +105,12 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 		return st.OwnerName, st.OwnerEmail, err
 	}
 	lv := levels.New(db, levels.WithClock(o.now))
+	nt := notify.New(db, lv, cfg.BaseURL, notify.WithClock(o.now), notify.WithLogger(logger))
+	ps := push.New(db, push.Options{AllowPrivate: cfg.PushAllowPrivate, Contact: pushContact(cfg), Clock: o.now, Logger: logger})
+	in := inbox.New(db, inbox.Options{Hub: hub, Push: ps, Mailer: nt, BaseURL: cfg.BaseURL, Clock: o.now, Logger: logger})
+	nt.SetInApp(func(ctx context.Context, userID, kind, title, body, link string) error {
+		return in.Notify(ctx, []inbox.Notice{{MemberID: userID, Kind: kind, Title: title, Body: body, Link: link}})
+	})
 	return &Set{
 		Booking:   bk,
 		Inquiries: inquiries.New(db, owner, cfg.BaseURL, inquiries.WithClock(o.now)),
@@ -112,9 +128,23 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 		Avatars: avatars,
 		Levels:  lv,
 		Gaps:    gaps.New(db, o.now, logger),
-		Notify:  notify.New(db, lv, cfg.BaseURL, notify.WithClock(o.now), notify.WithLogger(logger)),
+		Notify:  nt,
+		Push:    ps,
+		Inbox:   in,
 		Clock:   o.now,
 	}
+}
+
+// pushContact is the operator's contact in the VAPID claim (RFC 8292): the
+// site's address when it is https, else the first admin's mail address.
+func pushContact(cfg *config.Config) string {
+	if strings.HasPrefix(cfg.BaseURL, "https://") {
+		return cfg.BaseURL
+	}
+	if len(cfg.AdminEmails) > 0 {
+		return cfg.AdminEmails[0]
+	}
+	return ""
 }
 
 // newBooking builds booking over billing's Stripe client and gives billing
