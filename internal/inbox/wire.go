@@ -65,12 +65,12 @@ type PushKey struct {
 // and, beside them, the channel of each kind of notification.
 type Preferences struct {
 	notify.Settings `tstype:",extends"`
-	Channels Channels `json:"channels"`
+	Channels        Channels `json:"channels"`
 }
 
 // PreferencesInput changes some settings and some channels; what it leaves
 // out keeps its value.
 type PreferencesInput struct {
 	notify.SettingsInput `tstype:",extends"`
-	Channels Channels `json:"channels" tstype:",optional"`
+	Channels             Channels `json:"channels,omitempty"`
 }

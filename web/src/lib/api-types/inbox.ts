@@ -90,5 +90,5 @@ export interface Preferences extends notify.Settings {
  * out keeps its value.
  */
 export interface PreferencesInput extends notify.SettingsInput {
-  channels: Channels;
+  channels?: Channels;
 }
