@@ -65,17 +65,26 @@ function confirmErrorText(code: string): string {
  * /members: the signed-in members area. It brings its own query client, so TanStack Query loads
  * with this chunk and never with the public pages.
  */
-export function MembersPage({ adminExtra }: { adminExtra?: ReactNode }) {
+export function MembersPage(extras: MembersExtras) {
   const [client] = useState(createQueryClient);
   return (
     <QueryClientProvider client={client}>
-      <MembersArea adminExtra={adminExtra} />
+      <MembersArea {...extras} />
     </QueryClientProvider>
   );
 }
 
-/** `adminExtra`: sections of other features for the Admin tab, composed by app/. */
-function MembersArea({ adminExtra }: { adminExtra?: ReactNode }) {
+/** Parts of other features the members area shows, composed by app/. */
+export interface MembersExtras {
+  /** Sections for the Admin tab. */
+  adminExtra?: ReactNode;
+  /** Beside the header's buttons (the notification bell). */
+  headerExtra?: ReactNode;
+  /** Below the Profile tab's own sections. */
+  profileExtra?: ReactNode;
+}
+
+function MembersArea({ adminExtra, headerExtra, profileExtra }: MembersExtras) {
   const state = useSession();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -109,7 +118,15 @@ function MembersArea({ adminExtra }: { adminExtra?: ReactNode }) {
     session.signedOut();
   };
 
-  return <SignedInArea user={state.user} onSignOut={signOutEverywhere} adminExtra={adminExtra} />;
+  return (
+    <SignedInArea
+      user={state.user}
+      onSignOut={signOutEverywhere}
+      adminExtra={adminExtra}
+      headerExtra={headerExtra}
+      profileExtra={profileExtra}
+    />
+  );
 }
 
 /**
@@ -204,10 +221,11 @@ function SignedInArea({
   user,
   onSignOut,
   adminExtra,
-}: {
+  headerExtra,
+  profileExtra,
+}: MembersExtras & {
   user: User;
   onSignOut: () => Promise<void>;
-  adminExtra?: ReactNode;
 }) {
   const overview = useMembersOverview();
   const [refreshing, setRefreshing] = useState(false);
@@ -248,6 +266,7 @@ function SignedInArea({
         lead="Your dashboard, live sessions, cohort, the tribe's projects and members, and your profile."
       >
         <div className="mt-6 flex flex-wrap gap-3">
+          {headerExtra}
           <Button variant="outline" size="sm" onClick={() => void refresh()} disabled={refreshing}>
             <RefreshCw
               size={16}
@@ -376,6 +395,7 @@ function SignedInArea({
         </TabsContent>
         <TabsContent value="profile">
           <ProfileTab isAdmin={isAdmin} />
+          {profileExtra ? <div className="mt-6">{profileExtra}</div> : null}
         </TabsContent>
         {isAdmin ? (
           <TabsContent value="admin">
