@@ -75,17 +75,18 @@ describe('the notification bell', () => {
   it('names its count for screen readers', () => {
     expect(bellLabel(undefined)).toBe('Notifications');
     expect(bellLabel(0)).toBe('Notifications');
-    expect(bellLabel(3)).toBe('Notifications, 3 unread');
+    expect(bellLabel(3)).toBe('Notifications 3 unread');
+    expect(bellLabel(120)).toBe('Notifications 99+ unread');
   });
 
   it('shows the unread count, rises when the live update invalidates it, and lists entries as links', async () => {
     const store = serve([note('a'), note('b', { read_at: '2026-11-28T09:00:00Z', kind: 'reply' })]);
     const { client, history } = renderBell();
-    const bell = await screen.findByRole('button', { name: 'Notifications, 1 unread' });
+    const bell = await screen.findByRole('button', { name: 'Notifications 1 unread' });
 
     store.add(note('c', { kind: 'reaction', title: 'Cy reacted', count: 3 }));
     await client.invalidateQueries({ queryKey: NOTIFICATIONS_QUERY_ROOT });
-    await screen.findByRole('button', { name: 'Notifications, 2 unread' });
+    await screen.findByRole('button', { name: 'Notifications 2 unread' });
 
     await userEvent.click(bell);
     const dialog = await screen.findByRole('dialog', { name: 'Notifications' });
@@ -105,13 +106,13 @@ describe('the notification bell', () => {
       ids: ['a'],
       all: false,
     });
-    await screen.findByRole('button', { name: 'Notifications, 1 unread' });
+    await screen.findByRole('button', { name: 'Notifications 1 unread' });
   });
 
   it('marks all read', async () => {
     const store = serve([note('a'), note('b')]);
     renderBell();
-    await userEvent.click(await screen.findByRole('button', { name: 'Notifications, 2 unread' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Notifications 2 unread' }));
     const dialog = await screen.findByRole('dialog', { name: 'Notifications' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Mark all read' }));
     await within(dialog).findByText('All caught up.');

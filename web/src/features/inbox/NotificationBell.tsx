@@ -11,10 +11,14 @@ import { registerServiceWorker } from './push-device';
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** What the bell's button says to a screen reader. */
+/** The bell's accessible name: its visible words, then how many are unread. */
 export function bellLabel(unread: number | undefined): string {
   if (unread === undefined || unread === 0) return 'Notifications';
-  return `Notifications, ${unread} unread`;
+  return `Notifications ${countText(unread)} unread`;
+}
+
+function countText(unread: number): string {
+  return unread > 99 ? '99+' : String(unread);
 }
 
 /**
@@ -34,24 +38,21 @@ export function NotificationBell() {
 
   return (
     <>
-      <Button
-        variant="outline"
-        size="sm"
-        aria-label={bellLabel(unread)}
-        aria-haspopup="dialog"
-        onClick={() => setOpen(true)}
-        className="relative"
-      >
+      {/* The name is the visible text, so voice control can say what it sees. */}
+      <Button variant="outline" size="sm" aria-haspopup="dialog" onClick={() => setOpen(true)}>
         <Bell size={16} aria-hidden="true" />
-        <span aria-hidden="true">Notifications</span>
+        Notifications
         {unread ? (
-          <span
-            aria-hidden="true"
-            data-testid="unread-count"
-            className="ml-1 inline-flex min-w-6 items-center justify-center rounded-full bg-term-green px-1.5 font-mono text-xs font-semibold text-ink-950"
-          >
-            {unread > 99 ? '99+' : unread}
-          </span>
+          <>
+            {' '}
+            <span
+              data-testid="unread-count"
+              className="ml-1 inline-flex min-w-6 items-center justify-center rounded-full bg-term-green px-1.5 font-mono text-xs font-semibold text-ink-950"
+            >
+              {countText(unread)}
+            </span>{' '}
+            <span className="sr-only">unread</span>
+          </>
         ) : null}
       </Button>
       <Modal
