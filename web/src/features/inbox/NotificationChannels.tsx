@@ -97,6 +97,9 @@ export function NotificationChannels() {
   );
 }
 
+const wrappingButton =
+  'inline-flex min-h-11 max-w-full items-center justify-center rounded-md bg-term-green px-4 py-2 text-left font-mono text-sm font-medium text-ink-950 transition-colors hover:bg-term-green-strong disabled:pointer-events-none disabled:opacity-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-term-cyan';
+
 type DeviceState = 'checking' | 'unsupported' | 'blocked' | 'off' | 'on';
 
 /** "Turn on notifications on this device": the browser's prompt only after the press. */
@@ -167,9 +170,15 @@ function PushOnThisDevice() {
                 : 'Get notifications on this device even when the site is closed.'}
       </p>
       {state === 'off' ? (
-        <Button size="sm" disabled={busy} onClick={() => void turnOn()}>
+        // Its label is long for a phone: this button may wrap, which the shared one never does.
+        <button
+          type="button"
+          className={wrappingButton}
+          disabled={busy}
+          onClick={() => void turnOn()}
+        >
           {busy ? 'Turning on…' : 'Turn on notifications on this device'}
-        </Button>
+        </button>
       ) : state === 'on' ? (
         <Button variant="outline" size="sm" disabled={busy} onClick={() => void turnOff()}>
           {busy ? 'Turning off…' : 'Turn off on this device'}
