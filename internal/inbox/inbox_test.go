@@ -26,7 +26,7 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // site is one database with the services of one instance over it.
 type site struct {
-	t      *testing.T
+	t      testing.TB
 	db     *store.DB
 	hub    *events.Hub
 	notify *notify.Service
@@ -34,7 +34,7 @@ type site struct {
 	inbox  *inbox.Service
 }
 
-func newSite(t *testing.T, db *store.DB) *site {
+func newSite(t testing.TB, db *store.DB) *site {
 	hub := events.New(db, quiet)
 	t.Cleanup(hub.Close)
 	nt := notify.New(db, levels.New(db), "https://ruv.example")
