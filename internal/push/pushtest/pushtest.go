@@ -239,8 +239,8 @@ func checkVAPID(header, origin string) (string, error) {
 	if err != nil || len(raw) != 65 {
 		return "", errors.New("vapid key is not an uncompressed P-256 point")
 	}
-	x, y := elliptic.Unmarshal(elliptic.P256(), raw) //nolint:staticcheck // the point's coordinates for ecdsa.Verify
-	if x == nil {
+	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), raw)
+	if err != nil {
 		return "", errors.New("vapid key is not on the curve")
 	}
 	parts := strings.Split(token, ".")
@@ -252,7 +252,6 @@ func checkVAPID(header, origin string) (string, error) {
 		return "", errors.New("vapid signature is not ES256")
 	}
 	digest := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
-	pub := &ecdsa.PublicKey{Curve: elliptic.P256(), X: x, Y: y}
 	if !ecdsa.Verify(pub, digest[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
 		return "", errors.New("vapid signature does not verify")
 	}
