@@ -60,8 +60,14 @@ func writeBackup(ctx context.Context, cfg *config.Config, file string, stdout io
 	if err := os.Rename(tmp.Name(), file); err != nil {
 		return err
 	}
-	for _, rel := range m.Missing {
-		_, _ = fmt.Fprintf(stdout, "warning: the database names %s, which was not in %s before this backup\n", rel, cfg.DataDir)
+	if cfg.S3 != nil {
+		// The uploads live in the bucket, so the data directory lacks them
+		// by design: say where they are instead of warning about each.
+		_, _ = fmt.Fprintf(stdout, "uploaded files are in the bucket %s at %s, not in this archive: back the bucket up with the provider's tools (versioning, replication to a second bucket, or rclone sync to another place); see docs/operations.md\n", cfg.S3.Bucket, cfg.S3.Endpoint)
+	} else {
+		for _, rel := range m.Missing {
+			_, _ = fmt.Fprintf(stdout, "warning: the database names %s, which was not in %s before this backup\n", rel, cfg.DataDir)
+		}
 	}
 	if m.Database {
 		_, _ = fmt.Fprintf(stdout, "backed up the SQLite database (schema %d) and %d files to %s\n", m.SchemaVersion, m.Files, file)

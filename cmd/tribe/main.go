@@ -24,6 +24,7 @@ import (
 	"tribe/internal/kb"
 	"tribe/internal/mail"
 	"tribe/internal/services"
+	"tribe/internal/storage"
 	"tribe/internal/store"
 	"tribe/internal/web"
 	"tribe/internal/webapp"
@@ -47,6 +48,9 @@ Usage:
                    --apply fixes the site's side (tribe billing help)
   tribe backup F   write one archive of the database (SQLite) and uploaded files to F, while serving
   tribe restore F  unpack archive F into an empty TRIBE_DATA_DIR
+  tribe storage migrate
+                   copy the uploaded files of TRIBE_DATA_DIR to the bucket of TRIBE_STORAGE_URL,
+                   checking each (size and SHA-256); a second run copies nothing
   tribe version    print the version
   tribe help       show this help
 
@@ -75,6 +79,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runBilling(args[1:], stdout, stderr)
 	case "restore":
 		return runRestore(args[1:], stdout, stderr)
+	case "storage":
+		return runStorage(args[1:], stdout, stderr)
 	case "version", "--version":
 		_, _ = fmt.Fprintln(stdout, "tribe", version)
 		return 0
@@ -164,10 +170,30 @@ func execute(ctx context.Context, cmd string, cfg *config.Config, logger *slog.L
 	}
 	set := services.New(cfg, db, site, logger)
 	defer set.Close()
+	if err := checkFiles(ctx, cmd, set.Files, logger); err != nil {
+		return err
+	}
 	if cmd == "seed-kb" {
 		return seedKB(ctx, set.KB, site, cfg, stdout)
 	}
 	return serve(ctx, cfg, db, site, set, logger)
+}
+
+// checkFiles makes serve refuse to start on a bucket it cannot use (absent,
+// wrong keys, unreachable), so a bad TRIBE_STORAGE_URL is told at once
+// rather than at the first upload. It is one request to the bucket.
+func checkFiles(ctx context.Context, cmd string, files storage.Store, logger *slog.Logger) error {
+	s3, ok := files.(*storage.S3)
+	if cmd != "serve" || !ok {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := s3.Check(ctx); err != nil {
+		return fmt.Errorf("file storage (TRIBE_STORAGE_URL): %w", err)
+	}
+	logger.Info("file storage ready", "at", s3.Name())
+	return nil
 }
 
 // seedKB seeds the knowledge base and prints what it holds. Running servers
@@ -236,6 +262,8 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 		worker{"calendars", calendarWork(set.Booking, cfg.SweepInterval, logger)},
 		worker{"notify", notifyWork(set.Notify, cfg.SweepInterval, logger)},
 		worker{"push", func(ctx context.Context) { set.Inbox.Run(ctx, cfg.SweepInterval) }},
+		worker{"rate limits", limitsWork(db, cfg.SweepInterval, logger)},
+		worker{"stored files", filesWork(db, set.Files, time.Hour, logger)},
 	)
 	defer stopWorkers()
 

@@ -7,7 +7,11 @@ import (
 	"time"
 
 	"tribe/internal/booking"
+	"tribe/internal/community"
 	"tribe/internal/notify"
+	"tribe/internal/ratelimit"
+	"tribe/internal/storage"
+	"tribe/internal/store"
 )
 
 // worker is a background job of the server: it runs until its context ends
@@ -50,6 +54,36 @@ func bookingWork(svc *booking.Service, every time.Duration, logger *slog.Logger)
 func notifyWork(svc *notify.Service, every time.Duration, logger *slog.Logger) func(ctx context.Context) {
 	return sweepEvery("notify", svc, every, logger)
 }
+
+// limitsWork deletes the rows of the rate limits shared on PostgreSQL that
+// hold nothing any more (ratelimit.Prune), now and then every interval
+// until ctx ends. Every instance runs it; a row is deleted once.
+func limitsWork(db *store.DB, every time.Duration, logger *slog.Logger) func(ctx context.Context) {
+	return sweepEvery("rate limits", sweepFunc(func(ctx context.Context) error {
+		_, err := ratelimit.Prune(ctx, db, time.Now())
+		return err
+	}), every, logger)
+}
+
+// filesWork deletes the stored files nothing names any more
+// (community.SweepAvatars: avatar files no profile names, older than a day,
+// and replaced ones after their hour), now and then every interval until
+// ctx ends. Every instance runs it; deleting twice is harmless.
+func filesWork(db *store.DB, files storage.Store, every time.Duration, logger *slog.Logger) func(ctx context.Context) {
+	return sweepEvery("stored files", sweepFunc(func(ctx context.Context) error {
+		n, err := community.SweepAvatars(ctx, db, files, time.Now())
+		if n > 0 {
+			logger.Info("deleted avatar files no profile names", "files", n)
+		}
+		return err
+	}), every, logger)
+}
+
+// sweepFunc is periodic work written as a function.
+type sweepFunc func(ctx context.Context) error
+
+// Sweep runs f.
+func (f sweepFunc) Sweep(ctx context.Context) error { return f(ctx) }
 
 // sweeper is a service with periodic work that is safe to run on every
 // instance at once.

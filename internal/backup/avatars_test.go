@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"tribe/internal/community"
+	"tribe/internal/storage"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -77,7 +78,7 @@ func changeAvatars(t *testing.T, db *store.DB, dataDir string, members []string,
 					return
 				default:
 				}
-				if _, err := community.SetAvatar(context.Background(), db, community.AvatarDir(dataDir), id, bytes.NewReader(pics[(i+w)%len(pics)])); err != nil {
+				if _, err := community.SetAvatar(context.Background(), db, storage.NewLocal(dataDir), id, bytes.NewReader(pics[(i+w)%len(pics)])); err != nil {
 					t.Errorf("upload: %v", err)
 					return
 				}
@@ -210,7 +211,7 @@ func TestRefusedRestoreRemovesWhatItUnpacked(t *testing.T) {
 	dataDir := t.TempDir()
 	db := storetest.Open(t, "", dataDir)
 	id := addMember(t, db, 1)
-	if _, err := community.SetAvatar(ctx, db, community.AvatarDir(dataDir), id, bytes.NewReader(avatarPNG(t, 1))); err != nil {
+	if _, err := community.SetAvatar(ctx, db, storage.NewLocal(dataDir), id, bytes.NewReader(avatarPNG(t, 1))); err != nil {
 		t.Fatal(err)
 	}
 	var good bytes.Buffer

@@ -79,7 +79,30 @@ type zone interface {
 type ianaZone struct{ loc *time.Location }
 
 func (z ianaZone) instant(w time.Time) time.Time {
-	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), 0, z.loc)
+	return placeWall(z, func(at time.Time) int { _, off := at.In(z.loc).Zone(); return off }, w)
+}
+
+// placeWall is the instant a wall reading names in zone z, whose offset at
+// an instant offsetAt gives, by RFC 5545 §3.3.5: of two instants that read
+// w (the hour an autumn change repeats), the first; a reading a spring
+// change skips, with the offset in force before the gap. (Go's time.Date
+// leaves both choices unspecified.) No zone's offset exceeds 14 hours, so
+// the offsets 26 hours either side of w are those before and after any
+// change that can make w ambiguous or missing.
+func placeWall(z zone, offsetAt func(time.Time) int, w time.Time) time.Time {
+	before := w.Add(-time.Duration(offsetAt(w.Add(-26*time.Hour))) * time.Second)
+	after := w.Add(-time.Duration(offsetAt(w.Add(26*time.Hour))) * time.Second)
+	okBefore, okAfter := z.wallOf(before).Equal(w), z.wallOf(after).Equal(w)
+	switch {
+	case okBefore && okAfter:
+		if after.Before(before) {
+			return after
+		}
+		return before
+	case okAfter:
+		return after
+	}
+	return before
 }
 
 func (z ianaZone) wallOf(at time.Time) time.Time {
@@ -110,18 +133,7 @@ func (z *definedZone) offsetAt(at time.Time) int {
 	return z.changes[i-1].to
 }
 
-func (z *definedZone) instant(w time.Time) time.Time {
-	// The last change whose instant the reading, read with the offset it
-	// brings, has reached.
-	j := sort.Search(len(z.changes), func(k int) bool {
-		return w.Add(-time.Duration(z.changes[k].to) * time.Second).Before(z.changes[k].at)
-	})
-	off := z.initial
-	if j > 0 {
-		off = z.changes[j-1].to
-	}
-	return w.Add(-time.Duration(off) * time.Second)
-}
+func (z *definedZone) instant(w time.Time) time.Time { return placeWall(z, z.offsetAt, w) }
 
 func (z *definedZone) wallOf(at time.Time) time.Time {
 	return at.UTC().Add(time.Duration(z.offsetAt(at)) * time.Second)
@@ -574,20 +586,22 @@ func parseDuration(s string) (time.Duration, error) {
 // occurrence is one instance of an event: its start and end instants.
 type occurrence struct{ start, end time.Time }
 
-// eventLength is how long each instance of an event lasts: DTEND - DTSTART
-// on the clock (so an all-day event of one date lasts that date, whatever
-// its length in hours), or DURATION, or by RFC 5545's default one day for a
-// date and nothing for a date-time.
+// eventLength is how long each instance of an event lasts: for dates, the
+// dates DTEND - DTSTART spans (so an all-day event of one date lasts that
+// date, whatever its length in hours); for date-times the exact time from
+// DTSTART to DTEND, which every instance keeps (RFC 5545 §3.8.5.3: an
+// instance that crosses a change of offset lasts as long as the first, not
+// to the same reading of the clock), or DURATION; by RFC 5545's default one
+// day for a date and nothing for a date-time.
 type eventLength struct {
 	days int           // whole dates (all-day events)
 	dur  time.Duration // elapsed time
-	wall time.Duration // on the clock of the start's zone
 }
 
 // span is at most how long an instance lasts, so the expansion starts early
 // enough to catch one begun before the window that is still running in it.
 func (l eventLength) span() time.Duration {
-	return time.Duration(l.days)*24*time.Hour + l.dur + l.wall + 2*time.Hour
+	return time.Duration(l.days)*24*time.Hour + l.dur + 2*time.Hour
 }
 
 func (f *feedReader) length(e *ical.Component, start value) eventLength {
@@ -595,9 +609,6 @@ func (f *feedReader) length(e *ical.Component, start value) eventLength {
 		if end, err := f.read(p); err == nil {
 			if start.allDay {
 				return eventLength{days: max(int(end.wall.Sub(start.wall).Hours()/24), 1)}
-			}
-			if end.zone != nil && start.zone != nil && end.zone == start.zone {
-				return eventLength{wall: end.wall.Sub(start.wall)}
 			}
 			return eventLength{dur: end.at.Sub(start.at)}
 		}
@@ -623,14 +634,12 @@ func (f *feedReader) place(start value, l eventLength, w time.Time) occurrence {
 		if l.days > 0 {
 			return occurrence{w, w.AddDate(0, 0, l.days)}
 		}
-		return occurrence{w, w.Add(l.dur + l.wall)}
+		return occurrence{w, w.Add(l.dur)}
 	}
 	from := start.zone.instant(w)
 	switch {
 	case l.days > 0:
 		return occurrence{from, f.calZone.instant(w.AddDate(0, 0, l.days))}
-	case l.wall != 0:
-		return occurrence{from, start.zone.instant(w.Add(l.wall))}
 	}
 	return occurrence{from, from.Add(l.dur)}
 }
@@ -747,11 +756,20 @@ func expandBusyWithin(data []byte, defaultZone *time.Location, lo, hi time.Time,
 			}
 			continue
 		}
-		if old, ok := masters[e.uid]; !ok {
+		switch old, ok := masters[e.uid]; {
+		case !ok:
 			masters[e.uid] = e
 			order = append(order, e.uid)
-		} else if newer(e, old) {
+		case newer(e, old):
 			masters[e.uid] = e
+		case !newer(old, e):
+			// Two versions with the same SEQUENCE and DTSTAMP (a UID a
+			// client reused): neither can be told the newer, so both
+			// block, as the reference shows both; the second takes no
+			// overrides, which name the first.
+			key := fmt.Sprintf("%s\x00%d", e.uid, i)
+			masters[key] = e
+			order = append(order, key)
 		}
 	}
 	if lateEvents > 0 {

@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -15,7 +14,6 @@ import (
 	"image/png"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -25,6 +23,7 @@ import (
 	_ "golang.org/x/image/webp"
 
 	"tribe/internal/errs"
+	"tribe/internal/storage"
 	"tribe/internal/store"
 )
 
@@ -119,22 +118,17 @@ func StoredFiles(ctx context.Context, q Querier) ([]string, error) {
 }
 
 // OpenAvatar opens a stored avatar by its public name for serving, with its
-// file information and content type; any error means there is no such avatar.
-func OpenAvatar(dir, name string) (*os.File, os.FileInfo, string, error) {
-	path, contentType, ok := AvatarFile(dir, name)
+// information and content type; any error means there is no such avatar.
+func OpenAvatar(ctx context.Context, files storage.Store, name string) (storage.Object, storage.Info, string, error) {
+	key, contentType, ok := AvatarKey(name)
 	if !ok {
-		return nil, nil, "", notFound("Avatar")
+		return nil, storage.Info{}, "", notFound("Avatar")
 	}
-	f, err := os.Open(path)
+	f, info, err := files.Open(ctx, key)
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("open avatar: %w", err)
+		return nil, storage.Info{}, "", fmt.Errorf("open avatar: %w", err)
 	}
-	st, err := f.Stat()
-	if err != nil || st.IsDir() {
-		_ = f.Close()
-		return nil, nil, "", notFound("Avatar")
-	}
-	return f, st, contentType, nil
+	return f, info, contentType, nil
 }
 
 // RenderAvatar decodes an uploaded image, crops it to the centred square and
@@ -418,47 +412,68 @@ func wrapEncode(err error) error {
 	return nil
 }
 
-// SetAvatar renders the upload, stores it under a random name in dir, points
-// the profile at it and deletes the previous file. It does not bound
-// concurrent decodes; a server uses Avatars.Set.
-func SetAvatar(ctx context.Context, db *store.DB, dir, userID string, upload io.Reader) (*Profile, error) {
+// SetAvatar renders the upload, stores it under a random name in files,
+// points the profile at it and takes the previous file out of service. It
+// does not bound concurrent decodes; a server uses Avatars.Set.
+func SetAvatar(ctx context.Context, db *store.DB, files storage.Store, userID string, upload io.Reader) (*Profile, error) {
 	data, ext, err := RenderAvatar(upload)
 	if err != nil {
 		return nil, err
 	}
-	return storeAvatar(ctx, db, dir, userID, data, ext)
+	return storeAvatar(ctx, db, files, userID, data, ext)
 }
 
-// storeAvatar writes a rendered avatar under a random name in dir, points
-// the profile at it and deletes the previous file.
-func storeAvatar(ctx context.Context, db *store.DB, dir, userID string, data []byte, ext string) (*Profile, error) {
+// AvatarKey is the storage key of a served avatar name, with its content
+// type; ok is false for any name this package could not have written. On
+// the local backend the key is the file AvatarFile names, so the data
+// directory's layout is the same whichever way the files are reached.
+func AvatarKey(name string) (key, contentType string, ok bool) {
+	if !avatarName.MatchString(name) {
+		return "", "", false
+	}
+	contentType = "image/jpeg"
+	if strings.HasSuffix(name, ".png") {
+		contentType = "image/png"
+	}
+	return AvatarKeyPrefix + name, contentType, true
+}
+
+// AvatarKeyPrefix is the folder of the avatars' storage keys;
+// replacedPrefix that of the replaced ones waiting to be deleted
+// (ReplacedAvatarDir on disk).
+const (
+	AvatarKeyPrefix = "avatars/"
+	replacedPrefix  = AvatarKeyPrefix + ".replaced/"
+)
+
+// storeAvatar stores a rendered avatar under a random name, points the
+// profile at it and takes the previous file out of service. The profile
+// points at the file only once it is stored whole (storage.Store.Put).
+func storeAvatar(ctx context.Context, db *store.DB, files storage.Store, userID string, data []byte, ext string) (*Profile, error) {
 	var rnd [16]byte
 	_, _ = rand.Read(rnd[:]) // crypto/rand.Read never fails on supported platforms
 	name := hex.EncodeToString(rnd[:]) + "." + ext
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return nil, fmt.Errorf("create avatar directory: %w", err)
-	}
-	path := filepath.Join(dir, name)
-	if err := writeFileAtomic(path, data); err != nil {
-		return nil, err
+	key, contentType, _ := AvatarKey(name)
+	if err := files.Put(ctx, key, bytes.NewReader(data), int64(len(data)), contentType); err != nil {
+		return nil, fmt.Errorf("store avatar: %w", err)
 	}
 	url := AvatarURLPrefix + name
 	old, err := setAvatarURL(ctx, db, userID, &url)
 	if err != nil {
-		_ = os.Remove(path)
+		_ = files.Delete(context.WithoutCancel(ctx), key)
 		return nil, err
 	}
-	removeAvatarFile(dir, old)
+	removeAvatarFile(ctx, files, old)
 	return GetProfile(ctx, db, userID)
 }
 
-// RemoveAvatar clears the profile's avatar and deletes its file.
-func RemoveAvatar(ctx context.Context, db *store.DB, dir, userID string) (*Profile, error) {
+// RemoveAvatar clears the profile's avatar and takes its file out of service.
+func RemoveAvatar(ctx context.Context, db *store.DB, files storage.Store, userID string) (*Profile, error) {
 	old, err := setAvatarURL(ctx, db, userID, nil)
 	if err != nil {
 		return nil, err
 	}
-	removeAvatarFile(dir, old)
+	removeAvatarFile(ctx, files, old)
 	return GetProfile(ctx, db, userID)
 }
 
@@ -471,59 +486,92 @@ const ReplacedAvatarKeep = time.Hour
 func ReplacedAvatarDir(dir string) string { return filepath.Join(dir, ".replaced") }
 
 // removeAvatarFile takes a replaced or removed avatar out of service at
-// once: its file moves out of the served directory and is deleted after
+// once: its file moves out of the served folder and is deleted after
 // ReplacedAvatarKeep. A backup whose database snapshot was taken just before
 // the change still names the file, and finds it there (backup.Create): the
 // files a snapshot names are all in its archive however quickly members
 // change their pictures. A failure only leaves an unreferenced file behind,
-// so it is not reported to the member.
-func removeAvatarFile(dir string, url *string) {
+// so it is not reported to the member. The database change is made, so the
+// request's end does not stop this.
+func removeAvatarFile(ctx context.Context, files storage.Store, url *string) {
 	if url == nil {
 		return
 	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
 	name := strings.TrimPrefix(*url, AvatarURLPrefix)
-	path, _, ok := AvatarFile(dir, name)
+	key, _, ok := AvatarKey(name)
 	if !ok {
 		return
 	}
-	kept := ReplacedAvatarDir(dir)
-	now := time.Now()
-	if err := os.MkdirAll(kept, 0o750); err != nil || os.Rename(path, filepath.Join(kept, name)) != nil {
-		_ = os.Remove(path)
-	} else {
-		_ = os.Chtimes(filepath.Join(kept, name), now, now) // the clock starts at the replacement
+	if files.Move(ctx, key, replacedPrefix+name) != nil {
+		_ = files.Delete(ctx, key)
 	}
-	sweepReplacedAvatars(kept, now)
+	sweepReplacedAvatars(ctx, files, time.Now())
 }
 
 // sweepReplacedAvatars deletes the replaced avatars kept longer than
 // ReplacedAvatarKeep.
-func sweepReplacedAvatars(kept string, now time.Time) {
-	entries, err := os.ReadDir(kept)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > ReplacedAvatarKeep {
-			_ = os.Remove(filepath.Join(kept, e.Name()))
+func sweepReplacedAvatars(ctx context.Context, files storage.Store, now time.Time) {
+	var old []string
+	_ = files.List(ctx, replacedPrefix, func(i storage.Info) error {
+		if now.Sub(i.ModTime) > ReplacedAvatarKeep {
+			old = append(old, i.Key)
 		}
+		return nil
+	})
+	for _, k := range old {
+		_ = files.Delete(ctx, k)
 	}
 }
 
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".upload-*")
+// OrphanAge is how old an avatar file no profile names must be before
+// SweepAvatars deletes it: older than any upload still being stored or any
+// backup's window, young enough that a failed change does not keep files
+// for long.
+const OrphanAge = 24 * time.Hour
+
+// SweepAvatars deletes the avatar files that no profile names and that are
+// older than OrphanAge (left by a process that stopped between storing a
+// file and pointing the profile at it, or by a failed deletion), and the
+// replaced ones kept longer than ReplacedAvatarKeep. It reports how many it
+// deleted. Every instance may run it.
+func SweepAvatars(ctx context.Context, db *store.DB, files storage.Store, now time.Time) (int, error) {
+	named, err := StoredFiles(ctx, db.Read)
 	if err != nil {
-		return fmt.Errorf("store avatar: %w", err)
+		return 0, err
 	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("store avatar: %w", err)
+	keep := make(map[string]bool, len(named))
+	for _, k := range named {
+		keep[k] = true
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("store avatar: %w", err)
+	var orphans []string
+	if err := files.List(ctx, AvatarKeyPrefix, func(i storage.Info) error {
+		if !storage.InFolder(i.Key) && !keep[i.Key] && now.Sub(i.ModTime) > OrphanAge {
+			orphans = append(orphans, i.Key)
+		}
+		return nil
+	}); err != nil {
+		return 0, fmt.Errorf("list avatars: %w", err)
 	}
-	return nil
+	// A profile may have been pointed at a file since the list was read.
+	named, err = StoredFiles(ctx, db.Read)
+	if err != nil {
+		return 0, err
+	}
+	for _, k := range named {
+		keep[k] = true
+	}
+	n := 0
+	for _, k := range orphans {
+		if keep[k] {
+			continue
+		}
+		if err := files.Delete(ctx, k); err != nil {
+			return n, err
+		}
+		n++
+	}
+	sweepReplacedAvatars(ctx, files, now)
+	return n, nil
 }

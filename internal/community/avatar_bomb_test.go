@@ -9,7 +9,6 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 
 	"tribe/internal/errs"
 	"tribe/internal/ratelimit"
+	"tribe/internal/storage"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -195,7 +195,7 @@ func TestProgressiveJPEGCountsItsCoefficients(t *testing.T) {
 // TestAvatarsBoundConcurrentDecodes: with every decoder busy an upload waits,
 // gives up with its request, or after the wait is told the server is busy.
 func TestAvatarsBoundConcurrentDecodes(t *testing.T) {
-	a := NewAvatars(t.TempDir(), 1)
+	a := NewAvatars(storage.NewLocal(t.TempDir()), 1)
 	img := pngBytes(t, 40, 30, 255)
 	a.slots <- struct{}{} // the one decoder is busy
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
@@ -224,7 +224,7 @@ func TestAvatarsBoundConcurrentDecodes(t *testing.T) {
 // every 30 seconds; accounts do not share.
 func TestAvatarUploadAllowance(t *testing.T) {
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
-	a := NewAvatars(t.TempDir(), 0, ratelimit.WithClock(func() time.Time { return now }))
+	a := NewAvatars(storage.NewLocal(t.TempDir()), 0, ratelimit.WithClock(func() time.Time { return now }))
 	for i := range AvatarUploadBurst {
 		if ok, _ := a.AllowUpload("ada"); !ok {
 			t.Fatalf("upload %d refused", i+1)
@@ -245,14 +245,15 @@ func TestAvatarUploadAllowance(t *testing.T) {
 func TestAvatarsSetOnBothEngines(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		a := NewAvatars(t.TempDir(), 1)
+		root := t.TempDir()
+		a := NewAvatars(storage.NewLocal(root), 1)
 		u := addUser(t, db, "ada@example.com")
 		p, err := a.Set(ctx, db, u, bytes.NewReader(pngBytes(t, 300, 200, 255)))
 		if err != nil || p.AvatarURL == nil {
 			t.Fatalf("set: %+v %v", p, err)
 		}
-		path, ct, ok := a.File(strings.TrimPrefix(*p.AvatarURL, AvatarURLPrefix))
-		if !ok || ct != "image/jpeg" || filepath.Dir(path) != a.Dir() {
+		path, ct, ok := AvatarFile(AvatarDir(root), strings.TrimPrefix(*p.AvatarURL, AvatarURLPrefix))
+		if !ok || ct != "image/jpeg" {
 			t.Fatalf("file %q %q %v", path, ct, ok)
 		}
 		if _, err := os.Stat(path); err != nil {
@@ -366,7 +367,7 @@ func TestAvatarJPEGScanBomb(t *testing.T) {
 	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 8<<20 {
 		t.Fatalf("refusing the scan bomb allocated %d MB; it must not be decoded", allocated>>20)
 	}
-	a := NewAvatars(t.TempDir(), 1)
+	a := NewAvatars(storage.NewLocal(t.TempDir()), 1)
 	a.slots <- struct{}{} // refused without waiting for a decoder
 	if _, _, err := a.Render(context.Background(), bytes.NewReader(bomb)); err != ErrJPEGScans {
 		t.Fatalf("scan bomb while the decoder is busy: %v", err)
@@ -436,7 +437,7 @@ func TestAvatarDecodeStopsWhenClientHangsUp(t *testing.T) {
 		t.Fatal("the whole image was decoded")
 	}
 
-	a := NewAvatars(t.TempDir(), 1)
+	a := NewAvatars(storage.NewLocal(t.TempDir()), 1)
 	gone, end := context.WithCancel(context.Background())
 	end()
 	if _, _, err := a.Render(gone, bytes.NewReader(big)); !errors.Is(err, context.Canceled) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"tribe/internal/storage"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -20,10 +21,11 @@ import (
 func TestReplacedAvatarIsKeptOutOfServiceForAnHour(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		dir := t.TempDir()
+		root := t.TempDir()
+		dir, files := AvatarDir(root), storage.NewLocal(root)
 		u := addUser(t, db, "ada@example.com")
 		set := func() string {
-			p, err := SetAvatar(ctx, db, dir, u, bytes.NewReader(pngBytes(t, 40, 40, 255)))
+			p, err := SetAvatar(ctx, db, files, u, bytes.NewReader(pngBytes(t, 40, 40, 255)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,7 +56,7 @@ func TestReplacedAvatarIsKeptOutOfServiceForAnHour(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(ReplacedAvatarDir(dir), second)); err != nil {
 			t.Fatalf("the avatar replaced just now is gone: %v", err)
 		}
-		if _, err := RemoveAvatar(ctx, db, dir, u); err != nil {
+		if _, err := RemoveAvatar(ctx, db, files, u); err != nil {
 			t.Fatal(err)
 		}
 		if files, _ := StoredFiles(ctx, db.Read); len(files) != 0 {

@@ -8,6 +8,7 @@ import (
 
 	"tribe/internal/errs"
 	"tribe/internal/ratelimit"
+	"tribe/internal/storage"
 	"tribe/internal/store"
 )
 
@@ -29,34 +30,34 @@ const avatarSlotWait = 10 * time.Second
 // ErrAvatarBusy: every decoder stayed busy for avatarSlotWait.
 var ErrAvatarBusy = errs.New(errs.Unavailable, "The server is busy processing pictures. Please try again in a moment.")
 
-// Avatars stores members' avatars in one directory and bounds how many
+// Avatars stores members' avatars in the site's file store and bounds how many
 // uploads are decoded at once, each of which may take MaxAvatarDecoded
 // bytes of memory and a core. The web layer builds one when the handler is
 // built and shares it between requests; it is safe for concurrent use.
 type Avatars struct {
-	dir     string
+	files   storage.Store
 	slots   chan struct{}
 	wait    time.Duration
 	uploads *ratelimit.Limiter
 }
 
-// NewAvatars returns the avatar store over dir (AvatarDir of the data
-// directory) that decodes at most decodes uploads at once
-// (DefaultAvatarDecodes when decodes < 1).
-func NewAvatars(dir string, decodes int, opts ...ratelimit.Option) *Avatars {
+// NewAvatars returns the avatar store over files (their keys start with
+// "avatars/", the AvatarDir of a local data directory) that decodes at most
+// decodes uploads at once (DefaultAvatarDecodes when decodes < 1).
+func NewAvatars(files storage.Store, decodes int, opts ...ratelimit.Option) *Avatars {
 	if decodes < 1 {
 		decodes = DefaultAvatarDecodes
 	}
 	return &Avatars{
-		dir:     dir,
+		files:   files,
 		slots:   make(chan struct{}, decodes),
 		wait:    avatarSlotWait,
 		uploads: ratelimit.New(AvatarUploadBurst, AvatarUploadEvery, opts...),
 	}
 }
 
-// Dir is the directory the avatar files live in.
-func (a *Avatars) Dir() string { return a.dir }
+// Files is the store the avatar files live in.
+func (a *Avatars) Files() storage.Store { return a.files }
 
 // AllowUpload spends one upload of the account's allowance; when none is
 // left it reports false and how long until the next (the caller answers 429
@@ -95,15 +96,15 @@ func (a *Avatars) Set(ctx context.Context, db *store.DB, userID string, upload i
 	if err != nil {
 		return nil, err
 	}
-	return storeAvatar(ctx, db, a.dir, userID, data, ext)
+	return storeAvatar(ctx, db, a.files, userID, data, ext)
 }
 
 // Remove clears the profile's avatar and deletes its file.
 func (a *Avatars) Remove(ctx context.Context, db *store.DB, userID string) (*Profile, error) {
-	return RemoveAvatar(ctx, db, a.dir, userID)
+	return RemoveAvatar(ctx, db, a.files, userID)
 }
 
-// File maps a served name to its file and content type (AvatarFile).
-func (a *Avatars) File(name string) (path, contentType string, ok bool) {
-	return AvatarFile(a.dir, name)
+// Open opens a stored avatar by its public name (OpenAvatar).
+func (a *Avatars) Open(ctx context.Context, name string) (storage.Object, storage.Info, string, error) {
+	return OpenAvatar(ctx, a.files, name)
 }

@@ -8,11 +8,11 @@ import (
 	"image/jpeg"
 	"image/png"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"tribe/internal/errs"
+	"tribe/internal/storage"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -104,15 +104,16 @@ func jpegBytes(t testing.TB, w, h int) []byte {
 func TestAvatarUpload(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		dir := filepath.Join(t.TempDir(), "avatars")
+		root := t.TempDir()
+		dir, files := AvatarDir(root), storage.NewLocal(root)
 		u := addUser(t, db, "pic@example.com")
 
 		// A text file is refused whatever it is called.
-		_, err := SetAvatar(ctx, db, dir, u, strings.NewReader("hello, I am not a picture"))
+		_, err := SetAvatar(ctx, db, files, u, strings.NewReader("hello, I am not a picture"))
 		wantErr(t, err, ErrNotImage)
 		// Oversize input is refused before decoding.
 		big := append(pngBytes(t, 8, 8, 255), make([]byte, MaxAvatarBytes)...)
-		_, err = SetAvatar(ctx, db, dir, u, bytes.NewReader(big))
+		_, err = SetAvatar(ctx, db, files, u, bytes.NewReader(big))
 		wantErr(t, err, ErrAvatarTooLarge)
 		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 			t.Fatalf("refused uploads left files: %v", entries)
@@ -120,13 +121,13 @@ func TestAvatarUpload(t *testing.T) {
 
 		// An opaque JPEG becomes a 256 px JPEG.
 		src := jpegBytes(t, 640, 480)
-		p, err := SetAvatar(ctx, db, dir, u, bytes.NewReader(src))
+		p, err := SetAvatar(ctx, db, files, u, bytes.NewReader(src))
 		if err != nil {
 			t.Fatal(err)
 		}
 		first := checkAvatar(t, dir, p, "jpeg")
 		// A PNG with transparency stays PNG, replaces the old file.
-		p, err = SetAvatar(ctx, db, dir, u, bytes.NewReader(pngBytes(t, 300, 900, 128)))
+		p, err = SetAvatar(ctx, db, files, u, bytes.NewReader(pngBytes(t, 300, 900, 128)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +136,7 @@ func TestAvatarUpload(t *testing.T) {
 			t.Fatal("the previous avatar file was not removed")
 		}
 		// Removing clears the profile and deletes the file.
-		p, err = RemoveAvatar(ctx, db, dir, u)
+		p, err = RemoveAvatar(ctx, db, files, u)
 		if err != nil || p.AvatarURL != nil {
 			t.Fatalf("remove: %+v %v", p, err)
 		}

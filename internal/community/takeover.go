@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"tribe/internal/auth"
+	"tribe/internal/storage"
 	"tribe/internal/store"
 )
 
@@ -16,9 +17,9 @@ import (
 // location, company, job title) and avatar are cleared, and the account
 // leaves its cohort. A cohort the account created goes to the member who
 // has been in it longest; one nobody else is in is deleted. The avatar file
-// in avatarDir is deleted after the commit. The full name stays, reported as
+// in files is taken out of service after the commit. The full name stays, reported as
 // unverified until the owner saves their profile.
-func ClearSquatter(avatarDir string) auth.TakeoverStep {
+func ClearSquatter(files storage.Store) auth.TakeoverStep {
 	return func(ctx context.Context, tx *sql.Tx, userID string) (func(context.Context), error) {
 		var avatar *string
 		err := tx.QueryRowContext(ctx, `SELECT avatar_url FROM profiles WHERE id = $1`, userID).Scan(&avatar)
@@ -46,6 +47,6 @@ func ClearSquatter(avatarDir string) auth.TakeoverStep {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM cohort_members WHERE user_id = $1`, userID); err != nil {
 			return nil, fmt.Errorf("leave cohort of %s: %w", userID, err)
 		}
-		return func(context.Context) { removeAvatarFile(avatarDir, avatar) }, nil
+		return func(ctx context.Context) { removeAvatarFile(ctx, files, avatar) }, nil
 	}
 }

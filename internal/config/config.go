@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -80,6 +81,23 @@ type Config struct {
 
 	// LogLevel is the least important log line written (TRIBE_LOG_LEVEL).
 	LogLevel slog.Level
+
+	// S3 is the bucket uploaded files are kept in (TRIBE_STORAGE_URL with
+	// TRIBE_S3_ACCESS_KEY_ID and TRIBE_S3_SECRET_ACCESS_KEY); nil keeps them
+	// in the data directory.
+	S3 *S3
+}
+
+// S3 locates a private bucket of an S3-compatible service (AWS S3,
+// Cloudflare R2, Garage, SeaweedFS, MinIO, versitygw).
+type S3 struct {
+	Bucket          string
+	Endpoint        string // host[:port]
+	Secure          bool   // https
+	Region          string
+	PathStyle       bool // the bucket in the path rather than the host name
+	AccessKeyID     string
+	SecretAccessKey string
 }
 
 // namedLevel reports whether l is one of slog's four named levels (its
@@ -95,6 +113,9 @@ type Var struct{ Name, Default, Meaning string }
 var Vars = []Var{
 	{"TRIBE_ADDR", ":8080", "listen address (host:port)"},
 	{"TRIBE_DATA_DIR", "./data", "SQLite file, uploaded files, generated keys"},
+	{"TRIBE_STORAGE_URL", "none: uploaded files in the data dir", "s3://BUCKET?endpoint=https://host:port&region=REGION[&path_style=1] keeps uploaded files in a private S3-compatible bucket"},
+	{"TRIBE_S3_ACCESS_KEY_ID", "none", "access key of TRIBE_STORAGE_URL's bucket"},
+	{"TRIBE_S3_SECRET_ACCESS_KEY", "none", "secret key of TRIBE_STORAGE_URL's bucket"},
 	{"DATABASE_URL", "SQLite in the data dir", "postgres://user:pass@host:5432/db selects PostgreSQL"},
 	{"TRIBE_BASE_URL", "http://localhost:PORT (the port of TRIBE_ADDR)", "absolute links in e-mail, sitemap, canonical tags, payment return URLs"},
 	{"TRIBE_CONTENT_DIR", "embedded content", "the site owner's own content files, read at start"},
@@ -204,6 +225,73 @@ func Load(getenv func(string) string, dotenvPath string) (*Config, error) {
 	}
 	if err := c.validate(); err != nil {
 		return nil, err
+	}
+	if c.S3, err = parseStorageURL(get("TRIBE_STORAGE_URL", ""), get("TRIBE_S3_ACCESS_KEY_ID", ""), get("TRIBE_S3_SECRET_ACCESS_KEY", "")); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// bucketName is an S3 bucket name as every provider accepts it.
+var bucketName = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
+
+// parseStorageURL reads TRIBE_STORAGE_URL and its keys; an empty URL means
+// the data directory (nil), and keys without a URL are refused so that a
+// half-made setting does not silently keep files on one machine.
+func parseStorageURL(raw, keyID, secret string) (*S3, error) {
+	const hint = "use s3://BUCKET?endpoint=https://host:port&region=REGION (add &path_style=1 for MinIO, Garage, SeaweedFS)"
+	if raw == "" {
+		if keyID != "" || secret != "" {
+			return nil, errors.New("TRIBE_S3_ACCESS_KEY_ID or TRIBE_S3_SECRET_ACCESS_KEY is set but TRIBE_STORAGE_URL is not; set it (" + hint + ") or unset the keys")
+		}
+		return nil, nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("TRIBE_STORAGE_URL cannot be parsed (%v); %s", unwrapURLError(err), hint)
+	}
+	if u.Scheme != "s3" {
+		return nil, fmt.Errorf("TRIBE_STORAGE_URL must start with s3://; %s", hint)
+	}
+	if u.User != nil {
+		return nil, errors.New("TRIBE_STORAGE_URL must not carry keys; put them in TRIBE_S3_ACCESS_KEY_ID and TRIBE_S3_SECRET_ACCESS_KEY")
+	}
+	if u.Path != "" && u.Path != "/" {
+		return nil, fmt.Errorf("TRIBE_STORAGE_URL names a path (%q); name only the bucket, %s", u.Path, hint)
+	}
+	if !bucketName.MatchString(u.Host) || strings.Contains(u.Host, "..") {
+		return nil, fmt.Errorf("TRIBE_STORAGE_URL: %q is not a bucket name (3 to 63 lower-case letters, digits, dots and hyphens); %s", u.Host, hint)
+	}
+	c := &S3{Bucket: u.Host, AccessKeyID: keyID, SecretAccessKey: secret}
+	q := u.Query()
+	for k := range q {
+		if k != "endpoint" && k != "region" && k != "path_style" {
+			return nil, fmt.Errorf("TRIBE_STORAGE_URL has an unknown setting %q; %s", k, hint)
+		}
+	}
+	ep, err := url.Parse(q.Get("endpoint"))
+	if q.Get("endpoint") == "" || err != nil || (ep.Scheme != "https" && ep.Scheme != "http") || ep.Host == "" || ep.Hostname() == "" ||
+		(ep.Path != "" && ep.Path != "/") || ep.RawQuery != "" || ep.User != nil {
+		return nil, fmt.Errorf("TRIBE_STORAGE_URL: endpoint=%q is not an http(s) address such as https://s3.eu-west-1.amazonaws.com or http://127.0.0.1:3900; %s", q.Get("endpoint"), hint)
+	}
+	if p := ep.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("TRIBE_STORAGE_URL: endpoint=%q has an invalid port; %s", q.Get("endpoint"), hint)
+		}
+	}
+	c.Endpoint, c.Secure = ep.Host, ep.Scheme == "https"
+	if c.Region = q.Get("region"); c.Region == "" {
+		return nil, fmt.Errorf("TRIBE_STORAGE_URL names no region; %s (R2 uses auto, Garage its configured region, e.g. garage)", hint)
+	}
+	switch q.Get("path_style") {
+	case "", "0", "false":
+	case "1", "true":
+		c.PathStyle = true
+	default:
+		return nil, fmt.Errorf("TRIBE_STORAGE_URL: path_style=%q is not 1 or 0", q.Get("path_style"))
+	}
+	if keyID == "" || secret == "" {
+		return nil, errors.New("TRIBE_STORAGE_URL is set but TRIBE_S3_ACCESS_KEY_ID or TRIBE_S3_SECRET_ACCESS_KEY is not; give the bucket's access key and secret")
 	}
 	return c, nil
 }

@@ -260,3 +260,55 @@ func TestAdminConfigurationIsNormalisedLikeSignUp(t *testing.T) {
 		t.Fatalf("İbm.example read as %q", c.AdminDomain)
 	}
 }
+
+func TestStorageURL(t *testing.T) {
+	keys := map[string]string{"TRIBE_S3_ACCESS_KEY_ID": "AKIA1", "TRIBE_S3_SECRET_ACCESS_KEY": "s3cret"}
+	with := func(u string) map[string]string {
+		m := map[string]string{"TRIBE_STORAGE_URL": u}
+		for k, v := range keys {
+			m[k] = v
+		}
+		return m
+	}
+	c, err := Load(env(nil), "")
+	if err != nil || c.S3 != nil {
+		t.Fatalf("default storage: %+v, %v; want the data directory", c.S3, err)
+	}
+	c, err = Load(env(with("s3://tribe-files?endpoint=http://127.0.0.1:3900&region=garage&path_style=1")), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := S3{Bucket: "tribe-files", Endpoint: "127.0.0.1:3900", Region: "garage", PathStyle: true, AccessKeyID: "AKIA1", SecretAccessKey: "s3cret"}
+	if *c.S3 != want {
+		t.Errorf("S3 = %+v, want %+v", *c.S3, want)
+	}
+	c, err = Load(env(with("s3://files.example?endpoint=https://abc.r2.cloudflarestorage.com&region=auto")), "")
+	if err != nil || !c.S3.Secure || c.S3.PathStyle || c.S3.Endpoint != "abc.r2.cloudflarestorage.com" {
+		t.Errorf("R2: %+v, %v", c.S3, err)
+	}
+	bad := []struct {
+		env  map[string]string
+		says string
+	}{
+		{with("https://bucket?endpoint=https://h&region=r"), "must start with s3://"},
+		{with("s3://Bucket_Name?endpoint=https://h&region=r"), "not a bucket name"},
+		{with("s3://b?endpoint=https://h&region=r"), "not a bucket name"},
+		{with("s3://bucket/sub?endpoint=https://h&region=r"), "names a path"},
+		{with("s3://bucket?region=r"), "endpoint=\"\""},
+		{with("s3://bucket?endpoint=ftp://h&region=r"), "not an http(s) address"},
+		{with("s3://bucket?endpoint=h:9000&region=r"), "not an http(s) address"},
+		{with("s3://bucket?endpoint=https://h:99999&region=r"), "invalid port"},
+		{with("s3://bucket?endpoint=https://h"), "names no region"},
+		{with("s3://bucket?endpoint=https://h&region=r&path_style=maybe"), "path_style"},
+		{with("s3://bucket?endpoint=https://h&region=r&pathstyle=1"), "unknown setting"},
+		{with("s3://key:secret@bucket?endpoint=https://h&region=r"), "must not carry keys"},
+		{map[string]string{"TRIBE_STORAGE_URL": "s3://bucket?endpoint=https://h&region=r"}, "TRIBE_S3_ACCESS_KEY_ID"},
+		{keys, "TRIBE_STORAGE_URL is not"},
+	}
+	for _, tc := range bad {
+		_, err := Load(env(tc.env), "")
+		if err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%v: error %v, want one saying %q", tc.env["TRIBE_STORAGE_URL"], err, tc.says)
+		}
+	}
+}

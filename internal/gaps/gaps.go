@@ -70,7 +70,7 @@ func New(db *store.DB, now clock.Clock, logger *slog.Logger) *Service {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	return &Service{db: db, now: now, logger: logger,
-		perClient: ratelimit.New(PerClientPerHour, time.Hour/PerClientPerHour, ratelimit.WithClock(now))}
+		perClient: ratelimit.New(PerClientPerHour, time.Hour/PerClientPerHour, ratelimit.WithClock(now), ratelimit.Shared(db, "gaps-client"))}
 }
 
 // Record keeps question as asked now, redacted (Redact) and joined to its

@@ -1,10 +1,12 @@
-// Package ratelimit holds in-memory limits for abuse-prone endpoints: a token
+// Package ratelimit holds the limits of abuse-prone endpoints: a token
 // bucket per key (an IP address, an e-mail address) and an exponential
-// back-off per account after failed sign-ins. State lives in the process, so
-// with several server processes each enforces its own share of a limit.
+// back-off per account after failed sign-ins. State lives in the process,
+// or, for a limit made with Shared on PostgreSQL, in the database, so that
+// several instances allow together what one does (shared.go).
 package ratelimit
 
 import (
+	"database/sql"
 	"math"
 	"sync"
 	"time"
@@ -22,6 +24,8 @@ type Limiter struct {
 	interval time.Duration
 	now      clock.Clock
 	maxKeys  int
+	db       *sql.DB // Shared: the count is kept there
+	name     string
 
 	mu        sync.Mutex
 	buckets   map[string]*bucket
@@ -39,6 +43,8 @@ type Option func(*options)
 type options struct {
 	now     clock.Clock
 	maxKeys int
+	db      *sql.DB
+	name    string
 }
 
 // WithClock replaces time.Now.
@@ -68,7 +74,7 @@ func New(burst int, interval time.Duration, opts ...Option) *Limiter {
 	if interval <= 0 {
 		interval = time.Second
 	}
-	return &Limiter{burst: float64(burst), interval: interval, now: o.now, maxKeys: o.maxKeys, buckets: map[string]*bucket{}}
+	return &Limiter{burst: float64(burst), interval: interval, now: o.now, maxKeys: o.maxKeys, db: o.db, name: o.name, buckets: map[string]*bucket{}}
 }
 
 // Allow spends one request for key. When the key has none left it reports
@@ -85,6 +91,11 @@ func (l *Limiter) AllowN(key string, n int) (bool, time.Duration) {
 		return true, 0
 	}
 	now := l.now()
+	if l.db != nil && float64(n) <= l.burst {
+		if allowed, wait, ok := l.allowShared(key, n, now); ok {
+			return allowed, wait
+		}
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b, ok := l.buckets[key]
@@ -152,6 +163,8 @@ type Backoff struct {
 
 	now     clock.Clock
 	maxKeys int
+	db      *sql.DB // Shared: the failures are counted there
+	name    string
 
 	mu        sync.Mutex
 	entries   map[string]*failures
@@ -168,13 +181,19 @@ type failures struct {
 // cap; keys are forgotten 15 minutes after their last failure.
 func NewBackoff(free int, base, max time.Duration, opts ...Option) *Backoff {
 	o := collect(opts)
-	return &Backoff{Free: free, Base: base, Max: max, Forget: 15 * time.Minute, now: o.now, maxKeys: o.maxKeys, entries: map[string]*failures{}}
+	return &Backoff{Free: free, Base: base, Max: max, Forget: 15 * time.Minute, now: o.now, maxKeys: o.maxKeys,
+		db: o.db, name: o.name, entries: map[string]*failures{}}
 }
 
 // Wait reports how long the caller must still wait before an attempt for key
 // may be checked; zero means go ahead.
 func (b *Backoff) Wait(key string) time.Duration {
 	now := b.now()
+	if b.db != nil {
+		if _, wait, ok := b.stateShared(key, now); ok {
+			return wait
+		}
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	f, ok := b.entries[key]
@@ -195,6 +214,11 @@ func (b *Backoff) Wait(key string) time.Duration {
 // before the next one.
 func (b *Backoff) Fail(key string) time.Duration {
 	now := b.now()
+	if b.db != nil {
+		if d, ok := b.failShared(key, now); ok {
+			return d
+		}
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	f, ok := b.entries[key]
@@ -229,6 +253,9 @@ func (b *Backoff) delay(count int) time.Duration {
 
 // Reset forgets key's failures.
 func (b *Backoff) Reset(key string) {
+	if b.db != nil {
+		b.resetShared(key, false)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	delete(b.entries, key)

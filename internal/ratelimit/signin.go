@@ -29,11 +29,14 @@ type SigninBackoff struct {
 
 // NewSigninBackoff returns a SigninBackoff that lets free failures through
 // at once, then waits base, doubling up to max.
+// With Shared, its two back-offs are counted under name/client and
+// name/address.
 func NewSigninBackoff(free int, base, max time.Duration, opts ...Option) *SigninBackoff {
+	o := collect(opts)
 	return &SigninBackoff{
 		free:      free,
-		perClient: NewBackoff(free, base, max, opts...),
-		address:   NewBackoff(free, base, max, opts...),
+		perClient: NewBackoff(free, base, max, append(opts, suffixed(o, "client"))...),
+		address:   NewBackoff(free, base, max, append(opts[:len(opts):len(opts)], suffixed(o, "address"))...),
 	}
 }
 
@@ -85,6 +88,11 @@ func (s *SigninBackoff) Len() int { return s.perClient.Len() + s.address.Len() }
 // state reports the failures counted for key and the wait still required.
 func (b *Backoff) state(key string) (count int, wait time.Duration) {
 	now := b.now()
+	if b.db != nil {
+		if count, wait, ok := b.stateShared(key, now); ok {
+			return count, wait
+		}
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	f, ok := b.entries[key]
@@ -101,6 +109,9 @@ func (b *Backoff) state(key string) (count int, wait time.Duration) {
 // resetPrefix forgets every key starting with prefix. It walks every key,
 // which is fine for what calls it (a password reset), not for every request.
 func (b *Backoff) resetPrefix(prefix string) {
+	if b.db != nil {
+		b.resetShared(prefix, true)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for k := range b.entries {

@@ -6,6 +6,7 @@ package services
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -26,6 +27,8 @@ import (
 	"tribe/internal/levels"
 	"tribe/internal/notify"
 	"tribe/internal/push"
+	"tribe/internal/ratelimit"
+	"tribe/internal/storage"
 	"tribe/internal/store"
 )
 
@@ -45,6 +48,10 @@ type Set struct {
 	// Auth is accounts and sessions, with its bound on concurrent password
 	// hashing.
 	Auth *auth.Service
+	// Files is where the uploaded files are kept: the data directory, or
+	// the S3-compatible bucket of TRIBE_STORAGE_URL, shared by the
+	// instances.
+	Files storage.Store
 	// Avatars renders uploaded avatars with a bounded number of decoders and
 	// holds each account's upload allowance.
 	Avatars *community.Avatars
@@ -97,7 +104,8 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 	}
 	hub := events.New(db, logger)
 	bill := billing.New(db, cfg, billing.WithLogger(logger))
-	avatars := community.NewAvatars(community.AvatarDir(cfg.DataDir), community.DefaultAvatarDecodes)
+	files := NewFiles(cfg)
+	avatars := community.NewAvatars(files, community.DefaultAvatarDecodes, ratelimit.Shared(db, "avatar-uploads"))
 	kbs := newKnowledgeBase(cfg, db, hub, logger)
 	bk := newBooking(cfg, db, site, hub, bill, kbs, logger)
 	owner := func(ctx context.Context) (string, string, error) {
@@ -124,7 +132,8 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 		},
 			// When the owner of an address takes over an account someone
 			// else made with it, what that person left goes with the reset.
-			auth.WithTakeover(community.ClearSquatter(avatars.Dir()), bill.ReleaseOnTakeover)),
+			auth.WithTakeover(community.ClearSquatter(files), bill.ReleaseOnTakeover)),
+		Files:   files,
 		Avatars: avatars,
 		Levels:  lv,
 		Gaps:    gaps.New(db, o.now, logger),
@@ -194,4 +203,21 @@ func newKnowledgeBase(cfg *config.Config, db *store.DB, hub *events.Hub, logger 
 		o.Embedder = kb.NewOpenAIEmbedder(cfg.AIBaseURL, cfg.AIAPIKey, cfg.AIEmbeddingModel, nil)
 	}
 	return kb.New(db, o)
+}
+
+// NewFiles opens the file store the configuration names: the bucket of
+// TRIBE_STORAGE_URL, or the data directory. It makes no request.
+func NewFiles(cfg *config.Config) storage.Store {
+	if cfg.S3 == nil {
+		return storage.NewLocal(cfg.DataDir)
+	}
+	s3, err := storage.NewS3(storage.S3Options{
+		Bucket: cfg.S3.Bucket, Endpoint: cfg.S3.Endpoint, Secure: cfg.S3.Secure, Region: cfg.S3.Region,
+		PathStyle: cfg.S3.PathStyle, AccessKeyID: cfg.S3.AccessKeyID, SecretAccessKey: cfg.S3.SecretAccessKey,
+	})
+	if err != nil {
+		// config.Load has checked the endpoint, the only thing NewS3 refuses.
+		panic(fmt.Sprintf("TRIBE_STORAGE_URL passed config.Load but: %v", err))
+	}
+	return s3
 }

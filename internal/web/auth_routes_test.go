@@ -32,6 +32,9 @@ type browser struct {
 	t   *testing.T
 	srv *httptest.Server
 	c   *http.Client
+	// from is the address it comes from, sent as X-Forwarded-For ("" for
+	// none): it counts where the site trusts the test's loopback proxy.
+	from string
 }
 
 func newBrowser(t *testing.T, srv *httptest.Server) *browser {
@@ -77,6 +80,9 @@ func (b *browser) do(method, path string, body any) reply {
 	req, _ := http.NewRequest(method, b.srv.URL+path, rd)
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if b.from != "" {
+		req.Header.Set("X-Forwarded-For", b.from)
 	}
 	resp, err := b.c.Do(req)
 	if err != nil {

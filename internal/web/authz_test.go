@@ -94,7 +94,7 @@ func TestAuthorization(t *testing.T) {
 			t.Fatal(err)
 		}
 		unsubscribeToken = url.QueryEscape(unsubscribeToken)
-		prof, err := community.SetAvatar(ctx, db, community.AvatarDir(m.cfg.DataDir), avatarOwner.id, strings.NewReader(string(testPNG(t, 32, 32))))
+		prof, err := community.SetAvatar(ctx, db, m.s.Services.Files, avatarOwner.id, strings.NewReader(string(testPNG(t, 32, 32))))
 		if err != nil {
 			t.Fatal(err)
 		}

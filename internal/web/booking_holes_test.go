@@ -1,12 +1,7 @@
 package web
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/cookiejar"
 	"net/url"
 	"strings"
 	"testing"
@@ -20,40 +15,12 @@ import (
 
 // The holes found attacking the booking flow, over HTTP (issue 29).
 
-// visitor is one browser, with its own cookies, coming from client (an
-// X-Forwarded-For address; the site trusts the test's loopback proxy).
-type visitor struct {
-	t      *testing.T
-	m      *testSite
-	c      *http.Client
-	client string
-}
-
-func (m *testSite) visitor(t *testing.T, client string) *visitor {
-	jar, _ := cookiejar.New(nil)
-	return &visitor{t: t, m: m, client: client,
-		c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
-}
-
-func (v *visitor) do(method, path string, body any) reply {
-	v.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		j, _ := json.Marshal(body)
-		rd = bytes.NewReader(j)
-	}
-	req, _ := http.NewRequest(method, v.m.srv.URL+path, rd)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if v.client != "" {
-		req.Header.Set("X-Forwarded-For", v.client)
-	}
-	resp, err := v.c.Do(req)
-	if err != nil {
-		v.t.Fatal(err)
-	}
-	return replyOf(resp)
+// visitor is a browser of its own coming from client (an X-Forwarded-For
+// address; proxiedEnv makes the site trust the test's loopback proxy).
+func (m *testSite) visitor(t *testing.T, client string) *browser {
+	b := newBrowser(t, m.srv)
+	b.from = client
+	return b
 }
 
 // proxiedEnv is billingEnv behind a trusted loopback proxy, so each test

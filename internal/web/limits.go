@@ -6,7 +6,19 @@ import (
 
 	"tribe/internal/errs"
 	"tribe/internal/ratelimit"
+	"tribe/internal/store"
 )
+
+// shareLimit names a rate limit so that, on PostgreSQL, every instance of
+// the site counts it in the database (ratelimit.Shared) and N instances
+// allow what one does; on SQLite (one instance) the option does nothing.
+// Each limit has a name of its own.
+type shareLimit func(name string) ratelimit.Option
+
+// sharedLimits is the shareLimit of db.
+func sharedLimits(db *store.DB) shareLimit {
+	return func(name string) ratelimit.Option { return ratelimit.Shared(db, name) }
+}
 
 // authLimits are the rate limits of the account endpoints. They are generous
 // for people (and the browser tests, which all come from 127.0.0.1) and stop
@@ -22,16 +34,16 @@ type authLimits struct {
 	resendUser    *ratelimit.Limiter
 }
 
-func newAuthLimits() authLimits {
+func newAuthLimits(share shareLimit) authLimits {
 	return authLimits{
-		signinIP:      ratelimit.New(30, 2*time.Second),
-		signinAccount: ratelimit.NewSigninBackoff(5, time.Second, time.Minute),
-		signupIP:      ratelimit.New(30, 20*time.Second),
-		signupEmail:   ratelimit.New(5, 10*time.Minute),
-		forgotIP:      ratelimit.New(10, 30*time.Second),
-		forgotEmail:   ratelimit.New(3, 10*time.Minute),
-		resetIP:       ratelimit.New(20, 30*time.Second),
-		resendUser:    ratelimit.New(3, 10*time.Minute),
+		signinIP:      ratelimit.New(30, 2*time.Second, share("signin-ip")),
+		signinAccount: ratelimit.NewSigninBackoff(5, time.Second, time.Minute, share("signin")),
+		signupIP:      ratelimit.New(30, 20*time.Second, share("signup-ip")),
+		signupEmail:   ratelimit.New(5, 10*time.Minute, share("signup-email")),
+		forgotIP:      ratelimit.New(10, 30*time.Second, share("forgot-ip")),
+		forgotEmail:   ratelimit.New(3, 10*time.Minute, share("forgot-email")),
+		resetIP:       ratelimit.New(20, 30*time.Second, share("reset-ip")),
+		resendUser:    ratelimit.New(3, 10*time.Minute, share("resend-user")),
 	}
 }
 
@@ -68,10 +80,10 @@ type billingLimits struct {
 	portal  *ratelimit.Limiter
 }
 
-func newBillingLimits() billingLimits {
+func newBillingLimits(share shareLimit) billingLimits {
 	return billingLimits{
-		refresh: ratelimit.New(20, 3*time.Second),
-		portal:  ratelimit.New(5, 20*time.Second),
+		refresh: ratelimit.New(20, 3*time.Second, share("billing-refresh")),
+		portal:  ratelimit.New(5, 20*time.Second, share("billing-portal")),
 	}
 }
 

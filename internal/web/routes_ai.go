@@ -60,7 +60,7 @@ type aiAPI struct {
 // newAIAPI builds the chat over the site's tools (the registry the MCP
 // server shares) with the language model the configuration names, or the
 // offline answers from the knowledge base without one.
-func newAIAPI(cfg *config.Config, db *store.DB, site agent.SiteDeps, tools *agent.Registry, m *metrics.Metrics, logger *slog.Logger, heartbeat time.Duration) *aiAPI {
+func newAIAPI(cfg *config.Config, db *store.DB, site agent.SiteDeps, tools *agent.Registry, m *metrics.Metrics, logger *slog.Logger, heartbeat time.Duration, share shareLimit) *aiAPI {
 	var client *agent.Client
 	if cfg.AIEnabled() {
 		client = agent.NewClient(agent.ClientOptions{BaseURL: cfg.AIBaseURL, APIKey: cfg.AIAPIKey, Model: cfg.AIModel})
@@ -74,8 +74,8 @@ func newAIAPI(cfg *config.Config, db *store.DB, site agent.SiteDeps, tools *agen
 		metrics:     m,
 		agent:       agent.New(agent.Options{Client: client, Tools: tools, Site: site, Logger: logger}),
 		streams:     httpx.NewStreams(heartbeat, 0),
-		anonymousIP: ratelimit.New(20, 15*time.Second),
-		account:     ratelimit.New(40, 5*time.Second),
+		anonymousIP: ratelimit.New(20, 15*time.Second, share("ai-anonymous-ip")),
+		account:     ratelimit.New(40, 5*time.Second, share("ai-account")),
 		open:        ratelimit.NewSlots(aiStreamsPerCaller, aiStreamsTotal),
 	}
 }

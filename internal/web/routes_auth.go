@@ -29,8 +29,8 @@ type authAPI struct {
 	adoptZone func(ctx context.Context, userID, zone string) (bool, error)
 }
 
-func newAuthAPI(cfg *config.Config, svc *auth.Service, logger *slog.Logger, adoptZone func(ctx context.Context, userID, zone string) (bool, error)) *authAPI {
-	return &authAPI{auth: svc, cfg: cfg, logger: logger, limits: newAuthLimits(), adoptZone: adoptZone}
+func newAuthAPI(cfg *config.Config, svc *auth.Service, logger *slog.Logger, adoptZone func(ctx context.Context, userID, zone string) (bool, error), share shareLimit) *authAPI {
+	return &authAPI{auth: svc, cfg: cfg, logger: logger, limits: newAuthLimits(share), adoptZone: adoptZone}
 }
 
 // adopt saves the browser's zone for u when it sent one and u has none. A

@@ -38,11 +38,11 @@ type bookingAPI struct {
 	book *ratelimit.Limiter
 }
 
-func newBookingAPI(cfg *config.Config, svc *booking.Service, hub *events.Hub, logger *slog.Logger, heartbeat time.Duration) *bookingAPI {
+func newBookingAPI(cfg *config.Config, svc *booking.Service, hub *events.Hub, logger *slog.Logger, heartbeat time.Duration, share shareLimit) *bookingAPI {
 	return &bookingAPI{
 		booking: svc, cfg: cfg, hub: hub, logger: logger, proxies: cfg.TrustedProxies,
 		streams: httpx.NewStreams(heartbeat, eventsRetry),
-		book:    ratelimit.New(20, 6*time.Second),
+		book:    ratelimit.New(20, 6*time.Second, share("booking-holds")),
 	}
 }
 

@@ -21,8 +21,8 @@ type inquiriesAPI struct {
 	send *ratelimit.Limiter
 }
 
-func newInquiriesAPI(svc *inquiries.Service, proxies []netip.Prefix) *inquiriesAPI {
-	return &inquiriesAPI{inquiries: svc, proxies: proxies, send: ratelimit.New(10, 6*time.Minute)}
+func newInquiriesAPI(svc *inquiries.Service, proxies []netip.Prefix, share shareLimit) *inquiriesAPI {
+	return &inquiriesAPI{inquiries: svc, proxies: proxies, send: ratelimit.New(10, 6*time.Minute, share("inquiries"))}
 }
 
 func (a *inquiriesAPI) register(g *registrar) error {

@@ -30,10 +30,10 @@ type kbAPI struct {
 	searchIP *ratelimit.Limiter
 }
 
-func newKBAPI(cfg *config.Config, kbs *kb.Service, gs *gaps.Service, site *content.Site) *kbAPI {
+func newKBAPI(cfg *config.Config, kbs *kb.Service, gs *gaps.Service, site *content.Site, share shareLimit) *kbAPI {
 	// Generous for a person at the console (and the browser tests, which
 	// all come from one address); a script is held to one search a second.
-	return &kbAPI{kb: kbs, gaps: gs, content: site, cfg: cfg, searchIP: ratelimit.New(30, time.Second)}
+	return &kbAPI{kb: kbs, gaps: gs, content: site, cfg: cfg, searchIP: ratelimit.New(30, time.Second, share("kb-search-ip"))}
 }
 
 func (a *kbAPI) register(g *registrar) error {

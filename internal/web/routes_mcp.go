@@ -46,8 +46,8 @@ type mcpAPI struct {
 
 // newMCPAPI serves the very tools the AI chat offers, so both answer from
 // the same registry, and the knowledge base's documents as resources.
-func newMCPAPI(cfg *config.Config, opts mcp.Options, app http.Handler) *mcpAPI {
-	return &mcpAPI{opts: opts, cfg: cfg, app: app, perIP: ratelimit.New(mcpBurst, mcpInterval)}
+func newMCPAPI(cfg *config.Config, opts mcp.Options, app http.Handler, share shareLimit) *mcpAPI {
+	return &mcpAPI{opts: opts, cfg: cfg, app: app, perIP: ratelimit.New(mcpBurst, mcpInterval, share("mcp-ip"))}
 }
 
 // register adds the MCP endpoint at /mcp (POST for JSON-RPC, OPTIONS for

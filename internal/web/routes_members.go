@@ -16,6 +16,7 @@ import (
 	"tribe/internal/events"
 	"tribe/internal/httpx"
 	"tribe/internal/notify"
+	"tribe/internal/storage"
 	"tribe/internal/store"
 )
 
@@ -210,9 +211,12 @@ func (a *membersAPI) deleteAvatar(w http.ResponseWriter, r *http.Request) error 
 var errNoAvatar = errs.New(errs.NotFound, "No such avatar.")
 
 func (a *membersAPI) serveAvatar(w http.ResponseWriter, r *http.Request) error {
-	f, st, contentType, err := community.OpenAvatar(a.avatars.Dir(), r.PathValue("name"))
-	if err != nil {
+	f, info, contentType, err := a.avatars.Open(r.Context(), r.PathValue("name"))
+	if errors.Is(err, storage.ErrNotFound) || errs.Is(err, errs.NotFound) {
 		return errNoAvatar
+	}
+	if err != nil {
+		return err // the store is unreachable: a 500, logged, not a 404 cached as one
 	}
 	defer func() { _ = f.Close() }()
 	h := w.Header()
@@ -220,7 +224,7 @@ func (a *membersAPI) serveAvatar(w http.ResponseWriter, r *http.Request) error {
 	h.Set("X-Content-Type-Options", "nosniff")
 	// A new upload gets a new random name, so a name's bytes never change.
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	http.ServeContent(w, r, "", st.ModTime(), f)
+	http.ServeContent(w, r, "", info.ModTime, f)
 	return nil
 }
 

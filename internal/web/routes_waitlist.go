@@ -24,9 +24,9 @@ type waitlistAPI struct {
 	perEmail *ratelimit.Limiter
 }
 
-func newWaitlistAPI(cfg *config.Config, db *store.DB, logger *slog.Logger) *waitlistAPI {
+func newWaitlistAPI(cfg *config.Config, db *store.DB, logger *slog.Logger, share shareLimit) *waitlistAPI {
 	return &waitlistAPI{db: db, cfg: cfg, logger: logger,
-		perIP: ratelimit.New(20, 30*time.Second), perEmail: ratelimit.New(5, 10*time.Minute)}
+		perIP: ratelimit.New(20, 30*time.Second, share("waitlist-ip")), perEmail: ratelimit.New(5, 10*time.Minute, share("waitlist-email"))}
 }
 
 func (a *waitlistAPI) register(g *registrar) error {

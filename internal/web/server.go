@@ -121,12 +121,13 @@ func newServer(o Options) (*server, http.Handler, error) {
 		return nil, nil, err
 	}
 	pub := publisher{hub: svc.Hub, logger: o.Logger}
+	share := sharedLimits(o.DB)
 	areas := []area{
 		&opsAPI{db: o.DB, cfg: o.Config, logger: o.Logger, version: o.Version, metrics: m},
 		&publicAPI{content: o.Content, baseURL: o.Config.BaseURL},
-		newAuthAPI(o.Config, svc.Auth, o.Logger, svc.Notify.AdoptTimeZone),
-		newWaitlistAPI(o.Config, o.DB, o.Logger),
-		&billingAPI{billing: svc.Billing, metrics: m, pub: pub, proxies: o.Config.TrustedProxies, limits: newBillingLimits()},
+		newAuthAPI(o.Config, svc.Auth, o.Logger, svc.Notify.AdoptTimeZone, share),
+		newWaitlistAPI(o.Config, o.DB, o.Logger, share),
+		&billingAPI{billing: svc.Billing, metrics: m, pub: pub, proxies: o.Config.TrustedProxies, limits: newBillingLimits(share)},
 		&membersAPI{db: o.DB, cfg: o.Config, billing: svc.Billing, auth: svc.Auth, avatars: svc.Avatars, now: svc.Clock, pub: pub, notify: svc.Notify},
 		&notifyAPI{notify: svc.Notify, inbox: svc.Inbox},
 		newInboxAPI(svc.Inbox, svc.Push),
@@ -135,12 +136,12 @@ func newServer(o Options) (*server, http.Handler, error) {
 		&insightsAPI{db: o.DB, billing: svc.Billing, now: svc.Clock},
 		&devMailAPI{db: o.DB, cfg: o.Config, logger: o.Logger},
 		newEventsAPI(svc.Hub, svc.Auth, o.Logger, o.heartbeatOr(eventsHeartbeat)),
-		newBookingAPI(o.Config, svc.Booking, svc.Hub, o.Logger, o.heartbeatOr(eventsHeartbeat)),
-		newInquiriesAPI(svc.Inquiries, o.Config.TrustedProxies),
-		newKBAPI(o.Config, svc.KB, svc.Gaps, o.Content),
+		newBookingAPI(o.Config, svc.Booking, svc.Hub, o.Logger, o.heartbeatOr(eventsHeartbeat), share),
+		newInquiriesAPI(svc.Inquiries, o.Config.TrustedProxies, share),
+		newKBAPI(o.Config, svc.KB, svc.Gaps, o.Content, share),
 		&transferAPI{db: o.DB, svc: svc, logger: o.Logger, pub: pub},
-		newAIAPI(o.Config, o.DB, siteDeps, tools, m, o.Logger, o.heartbeatOr(aiHeartbeat)),
-		newMCPAPI(o.Config, mcp.Options{Tools: tools, Site: o.Content, Documents: svc.KB, BaseURL: o.Config.BaseURL, Version: o.Version, Logger: o.Logger}, site),
+		newAIAPI(o.Config, o.DB, siteDeps, tools, m, o.Logger, o.heartbeatOr(aiHeartbeat), share),
+		newMCPAPI(o.Config, mcp.Options{Tools: tools, Site: o.Content, Documents: svc.KB, BaseURL: o.Config.BaseURL, Version: o.Version, Logger: o.Logger}, site, share),
 	}
 	mux := http.NewServeMux()
 	g := &registrar{mux: mux}

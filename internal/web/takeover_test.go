@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tribe/internal/billing/billingtest"
+	"tribe/internal/community"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -55,7 +56,7 @@ func TestSquattersDataIsClearedOnTakeover(t *testing.T) {
 			t.Fatalf("avatar: %d %s", r.status, r.body)
 		}
 		avatarURL := r.json["profile"].(map[string]any)["avatar_url"].(string)
-		avatarFile := filepath.Join(m.s.Services.Avatars.Dir(), strings.TrimPrefix(avatarURL, "/avatars/"))
+		avatarFile := filepath.Join(community.AvatarDir(m.cfg.DataDir), strings.TrimPrefix(avatarURL, "/avatars/"))
 		if _, err := os.Stat(avatarFile); err != nil {
 			t.Fatalf("avatar file: %v", err)
 		}

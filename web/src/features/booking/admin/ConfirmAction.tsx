@@ -1,3 +1,4 @@
+import type { RefObject } from 'react';
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { sending, useSubmitGuard } from '@/lib/use-submit-guard';
@@ -12,6 +13,8 @@ export interface ConfirmActionProps {
   danger?: boolean;
   /** The action; when it returns its sending (a promise), a second press is ignored until it settles. */
   onConfirm: () => unknown;
+  /** Gets focus when the dialog closes, for an action that removes the button that opened it. */
+  returnFocusTo?: RefObject<HTMLElement | null>;
 }
 
 /** Asks before an action on a booking that mails its booker and cannot be undone. */
@@ -24,6 +27,7 @@ export function ConfirmAction({
   busy,
   danger = false,
   onConfirm,
+  returnFocusTo,
 }: ConfirmActionProps) {
   const guard = useSubmitGuard();
   return (
@@ -34,6 +38,7 @@ export function ConfirmAction({
       windowTitle="~ $ booking --confirm"
       title={title}
       description={description}
+      returnFocusTo={returnFocusTo}
     >
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Button variant="outline" onClick={() => onOpenChange(false)}>

@@ -217,3 +217,41 @@ describe('a group date’s move', () => {
     expect(posted(server, 'POST')).toEqual([{ start: '2099-05-04T14:00:00Z', duration: 7 }]);
   });
 });
+
+describe('a group date’s cancellation', () => {
+  it('gives focus to the date’s lines once its buttons are gone, not to the page', async () => {
+    const user = userEvent.setup();
+    let cancelled = false;
+    const server = fakeServer([
+      ({ method, url }) =>
+        method === 'GET' && url.pathname === '/api/admin/booking/events'
+          ? jsonResponse(200, {
+              events: [event(cancelled ? { status: 'cancelled' } : {})],
+            })
+          : undefined,
+      ({ method, url }) => {
+        if (method !== 'POST' || url.pathname !== '/api/admin/booking/events/ev-1/cancel')
+          return undefined;
+        cancelled = true;
+        return jsonResponse(200, { event: event({ status: 'cancelled' }), refunds: [] });
+      },
+    ]);
+    render(
+      <QueryClientProvider
+        client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+      >
+        <GroupTrainings ownerZone="America/Toronto" type={group} />
+      </QueryClientProvider>,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Cancel date' }));
+    const dialog = await screen.findByRole('alertdialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel date' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    // The row now says cancelled and has no buttons; focus is on its date lines.
+    expect(await screen.findByText(/· cancelled/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cancel date' })).toBeNull();
+    await waitFor(() => expect(document.activeElement).not.toBe(document.body));
+    expect(document.activeElement).toHaveTextContent(/cancelled/);
+    expect(server.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+  });
+});

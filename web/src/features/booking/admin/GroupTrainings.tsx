@@ -1,5 +1,5 @@
 import { Armchair, CalendarClock, type LucideIcon, Mail, Users, XCircle } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
@@ -189,12 +189,17 @@ const PANELS: ReadonlyArray<{ panel: Panel; label: string; Icon: LucideIcon }> =
 function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: string }) {
   const [open, setOpen] = useState<Panel | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // A cancelled date loses its buttons, the one that opened the confirmation included: focus goes
+  // to the date's own lines, which then say "cancelled", instead of falling to the page.
+  const [cancelledNow, setCancelledNow] = useState(false);
+  const dateRef = useRef<HTMLDivElement>(null);
   const panelId = useId();
   const cancelled = e.status === 'cancelled';
   const taken = e.seats - e.seats_left;
   const cancel = useCancelEvent({
     mutationConfig: {
       onSuccess: (reply) => {
+        setCancelledNow(true);
         setConfirming(false);
         toast.success(
           'Date cancelled',
@@ -218,7 +223,11 @@ function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: str
       )}
     >
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
+        <div
+          ref={dateRef}
+          tabIndex={-1}
+          className="rounded-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-term-cyan"
+        >
           <p className="text-sm font-medium text-fg">{formatInZone(e.start, ownerZone)}</p>
           <p className="font-mono text-xs text-muted">
             {durationText(e.duration)} ·{' '}
@@ -271,6 +280,7 @@ function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: str
         danger
         busy={cancel.isPending}
         onConfirm={() => cancel.mutateAsync(e.id)}
+        returnFocusTo={cancelledNow ? dateRef : undefined}
       />
     </li>
   );

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs versitygw, the S3 gateway whose posix backend the storage tests
+# run as a real S3 server over a temporary folder, when it is missing (from
+# the Go module proxy, with go install; it compiles a large module tree, so
+# once). The version must match storagetest.VersityGWVersion.
+set -euo pipefail
+version=v1.8.0
+bin=$(go env GOBIN)
+[ -n "$bin" ] || bin="$(go env GOPATH | cut -d: -f1)/bin"
+if command -v versitygw >/dev/null || [ -x "$bin/versitygw" ]; then
+  exit 0
+fi
+echo "installing versitygw $version into $bin"
+go install "github.com/versity/versitygw/cmd/versitygw@$version"
