@@ -63,7 +63,7 @@ report_lint() {
 # store. Their concurrency tests (holds, seats, webhooks, two instances) run under it there; the HTTP
 # package's concurrency tests run in the heavy lane without it and still assert exact counts.
 # GO_RACE=all puts every package under the race detector in one run instead.
-RACE_PKGS="./internal/booking/... ./internal/holds/... ./internal/billing/... ./internal/events/... ./internal/mail/... ./internal/ratelimit/... ./internal/httpx/... ./internal/store/... ./internal/community/... ./internal/auth/... ./internal/levels/... ./internal/notify/..."
+RACE_PKGS="./internal/booking/... ./internal/holds/... ./internal/billing/... ./internal/events/... ./internal/mail/... ./internal/ratelimit/... ./internal/httpx/... ./internal/store/... ./internal/community/... ./internal/auth/... ./internal/levels/... ./internal/notify/... ./internal/inbox/... ./internal/push/..."
 HEAVY_PKGS="./internal/web ./cmd/tribe"
 go_cmd() {
   # The workers' and commands' tests run the binary the build made rather than building their own.

@@ -261,6 +261,7 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 		worker{"knowledge gaps", func(ctx context.Context) { set.Gaps.Run(ctx, time.Hour) }},
 		worker{"calendars", calendarWork(set.Booking, cfg.SweepInterval, logger)},
 		worker{"notify", notifyWork(set.Notify, cfg.SweepInterval, logger)},
+		worker{"push", func(ctx context.Context) { set.Inbox.Run(ctx, cfg.SweepInterval) }},
 		worker{"rate limits", limitsWork(db, cfg.SweepInterval, logger)},
 		worker{"stored files", filesWork(db, set.Files, time.Hour, logger)},
 	)

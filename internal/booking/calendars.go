@@ -8,15 +8,14 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"tribe/internal/content"
 	"tribe/internal/errs"
+	"tribe/internal/netguard"
 	"tribe/internal/store"
 )
 
@@ -70,45 +69,7 @@ func (c *calendarConfig) wake() chan struct{} {
 func WithPrivateCalendars(allow bool) Option { return func(s *Service) { s.cal.allowPrivate = allow } }
 
 // errPrivateAddress is a fetch refused because its host is not public.
-var errPrivateAddress = errors.New("the address leads to a private or local network, which the server does not fetch from")
-
-// publicAddr reports whether ip is an address on the public internet: not
-// loopback, private, link-local, shared (carrier NAT), multicast or
-// reserved, nor an IPv6 form of an IPv4 address that is not public
-// (IPv4-mapped, -compatible, -translated, NAT64, 6to4, Teredo).
-func publicAddr(ip netip.Addr) bool {
-	ip = ip.Unmap()
-	if !ip.IsValid() || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() {
-		return false
-	}
-	for _, p := range reservedPrefixes {
-		if p.Contains(ip) {
-			return false
-		}
-	}
-	// A 6to4 address (2002::/16) carries an IPv4 address that relays
-	// reach: it is public only when that address is.
-	if sixToFour.Contains(ip) {
-		b := ip.As16()
-		return publicAddr(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}))
-	}
-	return true
-}
-
-var sixToFour = netip.MustParsePrefix("2002::/16")
-
-var reservedPrefixes = func() []netip.Prefix {
-	var out []netip.Prefix
-	for _, s := range []string{"0.0.0.0/8", "100.64.0.0/10", "192.0.0.0/24", "192.0.2.0/24", "198.18.0.0/15",
-		"198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "2001:db8::/32",
-		// IPv4-compatible (::a.b.c.d, deprecated), IPv4-translated and
-		// Teredo addresses carry an IPv4 address some stacks reach directly.
-		"::/96", "::ffff:0:0:0/96", "2001::/32"} {
-		out = append(out, netip.MustParsePrefix(s))
-	}
-	return out
-}()
+var errPrivateAddress = netguard.ErrPrivateAddress
 
 // httpClient is the client calendars are fetched with. Its dialer checks
 // the address it actually connects to, after name resolution and on every
@@ -120,35 +81,9 @@ func (c *calendarConfig) httpClient() *http.Client {
 		if c.client != nil {
 			return
 		}
-		allow := c.allowPrivate
-		dialer := &net.Dialer{Timeout: 10 * time.Second, Control: func(_, address string, _ syscall.RawConn) error {
-			host, _, err := net.SplitHostPort(address)
-			if err != nil {
-				return errPrivateAddress
-			}
-			ip, err := netip.ParseAddr(host)
-			if err != nil || (!allow && !publicAddr(ip)) {
-				return errPrivateAddress
-			}
-			return nil
-		}}
-		c.client = &http.Client{
-			Timeout: fetchTimeout,
-			Transport: &http.Transport{
-				Proxy: nil, DialContext: dialer.DialContext, ForceAttemptHTTP2: true,
-				TLSHandshakeTimeout: 10 * time.Second, ResponseHeaderTimeout: 15 * time.Second,
-				MaxIdleConns: 4, IdleConnTimeout: 30 * time.Second,
-			},
-			CheckRedirect: func(req *http.Request, via []*http.Request) error {
-				if len(via) > maxRedirects {
-					return fmt.Errorf("more than %d redirects", maxRedirects)
-				}
-				if !c.schemeAllowed(req.URL.Scheme) {
-					return errors.New("redirected away from https")
-				}
-				return nil
-			},
-		}
+		c.client = netguard.Client(netguard.ClientOptions{
+			AllowPrivate: c.allowPrivate, Timeout: fetchTimeout, MaxRedirects: maxRedirects, SchemeAllowed: c.schemeAllowed,
+		})
 	})
 	return c.client
 }
@@ -178,11 +113,7 @@ func (c *calendarConfig) normalizeCalendarURL(raw string) (string, error) {
 	}
 	u.Fragment = ""
 	if !c.allowPrivate {
-		host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
-		ip, err := netip.ParseAddr(host)
-		private := err == nil && !publicAddr(ip)
-		local := err != nil && (host == "localhost" || strings.HasSuffix(host, ".localhost") || !strings.Contains(host, "."))
-		if private || local {
+		if netguard.LocalHost(u) {
 			return bad("That calendar address leads to a private or local network; give the public address your calendar app publishes.")
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"tribe/internal/clock/clocktest"
 	"tribe/internal/errs"
+	"tribe/internal/netguard"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -290,12 +291,12 @@ func TestOwnerCalendarRefusesPrivateAddressesAndLimitsRedirects(t *testing.T) {
 		}
 	}
 	for _, a := range []string{"127.0.0.1", "10.0.0.1", "172.16.0.1", "192.168.0.1", "169.254.169.254", "::1", "fe80::1", "fc00::1", "::ffff:127.0.0.1", "0.0.0.0", "100.64.1.1"} {
-		if publicAddr(netip.MustParseAddr(a)) {
+		if netguard.PublicAddr(netip.MustParseAddr(a)) {
 			t.Errorf("%s counted as public", a)
 		}
 	}
 	for _, a := range []string{"8.8.8.8", "2606:4700:4700::1111"} {
-		if !publicAddr(netip.MustParseAddr(a)) {
+		if !netguard.PublicAddr(netip.MustParseAddr(a)) {
 			t.Errorf("%s counted as private", a)
 		}
 	}

@@ -69,6 +69,11 @@ type Config struct {
 	// tests and local development only.
 	CalendarAllowPrivate bool
 
+	// PushAllowPrivate lets members' push endpoints be plain http and name
+	// private or loopback hosts (TRIBE_PUSH_ALLOW_PRIVATE): for tests and
+	// local development only.
+	PushAllowPrivate bool
+
 	// SweepInterval is how often the background work runs (TRIBE_SWEEP_INTERVAL):
 	// holds lapse, reminders and members' mail are planned and calendars are
 	// looked at within this of their time.
@@ -133,6 +138,7 @@ var Vars = []Var{
 	{"TRIBE_GOAL_WIDGET_URL", "none: the built-in goal planner", "an external goal-planning widget script (https, or http on localhost) loaded by /goal and /?goal=true instead"},
 	{"TRIBE_SWEEP_INTERVAL", "30s", "how often background work runs (lapsed holds, reminders, members' mail, calendar refresh), from 1s to 10m"},
 	{"TRIBE_CPU_PROFILE", "none", "write a CPU profile of serve to this file until it stops (bench/pgo.sh records the build's cmd/tribe/default.pgo this way)"},
+	{"TRIBE_PUSH_ALLOW_PRIVATE", "false", "true lets members' Web Push endpoints be plain http and name private or loopback hosts: for tests and local development only"},
 	{"TRIBE_CALENDAR_ALLOW_PRIVATE", "false", "true lets the owner's calendar addresses (Admin → Booking) be plain http and name private or loopback hosts: for tests and local development only"},
 	{"AI_EMBEDDING_MODEL", "none: full-text search only", "embedding model served at AI_BASE_URL/embeddings, e.g. text-embedding-3-small; adds vector similarity to knowledge-base search"},
 }
@@ -187,6 +193,13 @@ func Load(getenv func(string) string, dotenvPath string) (*Config, error) {
 	case "false", "0", "no":
 	default:
 		return nil, fmt.Errorf("TRIBE_CALENDAR_ALLOW_PRIVATE=%q is not true or false; leave it unset in production", v)
+	}
+	switch v := strings.ToLower(get("TRIBE_PUSH_ALLOW_PRIVATE", "false")); v {
+	case "true", "1", "yes":
+		c.PushAllowPrivate = true
+	case "false", "0", "no":
+	default:
+		return nil, fmt.Errorf("TRIBE_PUSH_ALLOW_PRIVATE=%q is not true or false; leave it unset in production", v)
 	}
 	if err := c.readAdmins(get("TRIBE_ADMIN_EMAILS", ""), get("TRIBE_ADMIN_DOMAIN", "")); err != nil {
 		return nil, err

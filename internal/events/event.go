@@ -26,6 +26,9 @@ const (
 	// posted, edited, hidden or deleted, a reaction, an accepted answer);
 	// sent to everyone, who refetch what they may see.
 	TopicCommunity = "community"
+	// TopicNotifications: a member's notification centre changed (a new
+	// notification, some read); sent to that member only.
+	TopicNotifications = "notifications"
 )
 
 // BookingStream is the subscriber name of a booking's page: a booking's

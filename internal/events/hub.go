@@ -35,7 +35,7 @@ var (
 // else may reach the stream.
 func Known(topic string) bool {
 	switch topic {
-	case TopicCohorts, TopicSessions, TopicSubscription, TopicProfile, TopicTribe, TopicBooking, TopicProgress, TopicProjects, TopicCommunity:
+	case TopicCohorts, TopicSessions, TopicSubscription, TopicProfile, TopicTribe, TopicBooking, TopicProgress, TopicProjects, TopicCommunity, TopicNotifications:
 		return true
 	}
 	return false
@@ -46,7 +46,7 @@ func Known(topic string) bool {
 func serverTopic(topic string) bool { return topic == TopicKB }
 
 // allTopics is what a subscriber is told after notices may have been missed.
-var allTopics = []string{TopicCohorts, TopicSessions, TopicSubscription, TopicProfile, TopicTribe, TopicBooking, TopicProgress, TopicProjects, TopicCommunity}
+var allTopics = []string{TopicCohorts, TopicSessions, TopicSubscription, TopicProfile, TopicTribe, TopicBooking, TopicProgress, TopicProjects, TopicCommunity, TopicNotifications}
 
 // Hub fans change notices out to the open browser streams of this process
 // and, on PostgreSQL, through LISTEN/NOTIFY to those of every other instance
@@ -294,6 +294,15 @@ func (s *Subscription) Close() {
 		close(s.done)
 		s.hub.remove(s)
 	})
+}
+
+// Connected reports whether userID has a live-update stream open in this
+// process: an open tab of the members area, which shows new notifications
+// itself, so they need no push.
+func (h *Hub) Connected(userID string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.perUser[userID] > 0
 }
 
 // Open is the number of live-update streams open in this process.

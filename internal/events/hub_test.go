@@ -207,7 +207,7 @@ func TestListenerRecoversFromATerminatedConnection(t *testing.T) {
 	}
 	// Once back, the listener asks every stream to refresh everything,
 	// since notices sent while it was away are lost.
-	collect(t, s, TopicCohorts, TopicSessions, TopicSubscription, TopicProfile, TopicTribe, TopicProgress, TopicProjects, TopicCommunity)
+	collect(t, s, TopicCohorts, TopicSessions, TopicSubscription, TopicProfile, TopicTribe, TopicProgress, TopicProjects, TopicCommunity, TopicNotifications)
 	if now := l.pid.Load(); now == 0 || now == pid {
 		t.Fatalf("listener backend after reconnect: %d (was %d)", now, pid)
 	}

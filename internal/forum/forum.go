@@ -129,9 +129,9 @@ func New(db *store.DB, now clock.Clock, o Options) *Service {
 		o.Logger = slog.Default()
 	}
 	return &Service{
-		db:      db,
-		now:     now,
-		opts:    o,
+		db:   db,
+		now:  now,
+		opts: o,
 		// Counted in the database on PostgreSQL, so N instances allow what one does.
 		threads: ratelimit.New(ThreadsPerHour, time.Hour/ThreadsPerHour, ratelimit.WithClock(now), ratelimit.Shared(db, "forum-threads")),
 		replies: ratelimit.New(RepliesPerHour, time.Hour/RepliesPerHour, ratelimit.WithClock(now), ratelimit.Shared(db, "forum-replies")),

@@ -89,7 +89,7 @@ func (s *Service) digest(ctx context.Context, m *member, all []*member, sessions
 	if err != nil || !ok {
 		return false, err
 	}
-	msg, err := s.optOut(ctx, m.UserID, KindWeeklyDigest, c)
+	msg, err := s.OptOut(ctx, m.UserID, KindWeeklyDigest, c)
 	if err != nil {
 		return false, err
 	}

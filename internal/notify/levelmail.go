@@ -83,7 +83,7 @@ func (s *Service) announceLevel(ctx context.Context, rc recipient, confirmed boo
 		} else {
 			paras = append(paras, "That is the highest level there is. Thank you for all you bring to the tribe.")
 		}
-		m, err := s.optOut(ctx, rc.UserID, KindLevelReached, mail.Content{
+		m, err := s.OptOut(ctx, rc.UserID, KindLevelReached, mail.Content{
 			To: rc.Email, Subject: "You reached " + st.Level + "!", Heading: "Congratulations, you reached " + st.Level,
 			Paragraphs: paras, Button: &mail.Link{Label: "See your progress", URL: s.baseURL + "/members"},
 		})
@@ -92,7 +92,7 @@ func (s *Service) announceLevel(ctx context.Context, rc recipient, confirmed boo
 		}
 		msg = &m
 	}
-	queued := false
+	queued, rose := false, false
 	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
 		_, announced, err := s.lockActivity(ctx, tx, rc.UserID)
 		if err != nil {
@@ -109,11 +109,20 @@ func (s *Service) announceLevel(ctx context.Context, rc recipient, confirmed boo
 			st.Level, false, rc.UserID); err != nil {
 			return fmt.Errorf("record level announced: %w", err)
 		}
+		rose = !baseline
 		if msg == nil || baseline {
 			return nil
 		}
 		queued, err = mail.EnqueueOnce(ctx, tx, "level-reached-"+rc.UserID+"-"+st.Level, *msg)
 		return err
 	})
+	// The rise is recorded once between instances (the row lock above), so
+	// the notification centre hears of it once too.
+	if err == nil && rose && s.inApp != nil {
+		if ierr := s.inApp(ctx, rc.UserID, "level", "You reached "+st.Level+"!",
+			"The sessions you came to and what you gave made it happen.", "/members"); ierr != nil {
+			s.logger.Warn("level notification not recorded", "user", rc.UserID, "err", ierr)
+		}
+	}
 	return queued, err
 }

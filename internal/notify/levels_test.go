@@ -2,7 +2,9 @@ package notify
 
 import (
 	"context"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,6 +31,18 @@ func TestLevelReachedMailOnceAcrossInstancesAndNotWhenOff(t *testing.T) {
 		ctx := context.Background()
 		f := newFixture(t, db, time.Date(2027, time.January, 10, 9, 0, 0, 0, time.UTC))
 		other := instance(db, f.clock)
+		// The notification centre hears of each rise once between the
+		// instances, mail on or off, and never of a baseline level.
+		var inAppMu sync.Mutex
+		var inApp []string
+		record := func(_ context.Context, userID, kind, title, _, link string) error {
+			inAppMu.Lock()
+			defer inAppMu.Unlock()
+			inApp = append(inApp, userID+" "+kind+" "+title+" "+link)
+			return nil
+		}
+		f.svc.SetInApp(record)
+		other.SetInApp(record)
 		lv := levels.New(db)
 		ada := f.user("ada", "active")
 		bob := f.user("bob", "active")
@@ -82,6 +96,12 @@ func TestLevelReachedMailOnceAcrossInstancesAndNotWhenOff(t *testing.T) {
 		sweep()
 		if n := len(f.queued("level-reached-")); n != 1 {
 			t.Fatalf("%d level mails, want 1", n)
+		}
+		slices.Sort(inApp)
+		want := []string{ada + " level You reached Contributor! /members", bob + " level You reached Contributor! /members"}
+		slices.Sort(want)
+		if !slices.Equal(inApp, want) {
+			t.Fatalf("in-app level notices: %v, want %v", inApp, want)
 		}
 	})
 }

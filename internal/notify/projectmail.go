@@ -63,7 +63,7 @@ func (s *Service) announceProject(ctx context.Context, m *member, cohort string,
 		paras = append(paras, d)
 	}
 	paras = append(paras, "See it: "+p.Link, "React and comment on the projects board.")
-	msg, err := s.optOut(ctx, m.UserID, KindCohortProjects, mail.Content{
+	msg, err := s.OptOut(ctx, m.UserID, KindCohortProjects, mail.Content{
 		To: m.Email, Subject: p.AuthorName + " shared " + p.Title, Heading: "New in your cohort: " + p.Title,
 		Paragraphs: paras, Button: &mail.Link{Label: "Open the projects board", URL: s.baseURL + "/members"},
 	})

@@ -109,6 +109,7 @@ func (s *Service) remind(ctx context.Context, seen *community.Session, r reminde
 		}
 	}
 	queued := 0
+	var told []recipient // those whose reminder was queued now, for the notification centre
 	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
 		// Read again under the lock: a cancel or a move that committed
 		// since is seen, and one that comes later drops what is queued.
@@ -126,12 +127,23 @@ func (s *Service) remind(ctx context.Context, seen *community.Session, r reminde
 			}
 			if ok {
 				queued++
+				told = append(told, rc)
 			}
 		}
 		return nil
 	})
 	if err != nil {
 		return 0, err
+	}
+	// The mail's outbox key makes each reminder once between instances;
+	// the notification centre follows it.
+	if s.inApp != nil {
+		title := "Starting in " + inWords(seen.StartsAt.Sub(now)) + ": " + seen.Title
+		for _, rc := range told {
+			if err := s.inApp(ctx, rc.UserID, "reminder", title, "A live session you have not declined.", "/members"); err != nil {
+				s.logger.Warn("reminder notification not recorded", "user", rc.UserID, "err", err)
+			}
+		}
 	}
 	return queued, nil
 }
@@ -187,7 +199,7 @@ func (s *Service) reminderMail(ctx context.Context, sess *community.Session, rc 
 		paras = append(paras, sess.Description)
 	}
 	paras = append(paras, "The calendar file is attached. Can't make it? Say so in the members area, so your place goes to someone else.")
-	m, err := s.optOut(ctx, rc.UserID, KindSessionReminders, mail.Content{
+	m, err := s.OptOut(ctx, rc.UserID, KindSessionReminders, mail.Content{
 		To:         rc.Email,
 		Subject:    "Reminder: " + sess.Title + " starts in " + in,
 		Heading:    sess.Title + " starts in " + in,

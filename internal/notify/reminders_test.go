@@ -2,8 +2,10 @@ package notify
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,12 +33,22 @@ func TestSessionRemindersOnceToSubscribersNeverCancelledReplannedWhenMoved(t *te
 		ctx := context.Background()
 		f := newFixture(t, db, time.Date(2027, time.January, 4, 9, 0, 0, 0, time.UTC))
 		other := instance(db, f.clock)
-		f.user("ada", "active")
+		ada := f.user("ada", "active")
 		bob := f.user("bob", "active")
 		f.user("cy", "") // free member: no reminders
 		dee := f.user("dee", "active")
 		f.user("eve", "canceled")
 		f.user("fay", "past_due") // still has access while Stripe retries
+		var inAppMu sync.Mutex
+		var inApp []string
+		record := func(_ context.Context, userID, kind, title, _, _ string) error {
+			inAppMu.Lock()
+			defer inAppMu.Unlock()
+			inApp = append(inApp, userID+" "+kind+" "+title)
+			return nil
+		}
+		f.svc.SetInApp(record)
+		other.SetInApp(record)
 		kept := f.session("Weekly build", "2027-01-07", "10:00", "UTC")
 		gone := f.session("Office hours", "2027-01-07", "12:00", "UTC")
 		moved := f.session("Demo day", "2027-01-07", "14:00", "UTC")
@@ -60,6 +72,10 @@ func TestSessionRemindersOnceToSubscribersNeverCancelledReplannedWhenMoved(t *te
 		want := []string{"ada@example.com | Reminder: Weekly build starts in 24 hours", "fay@example.com | Reminder: Weekly build starts in 24 hours"}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Fatalf("24-hour reminders of the first session:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		// The notification centre gets each reminder once, like the mail.
+		if len(inApp) != 2 || !slices.Contains(inApp, ada+" reminder Starting in 24 hours: Weekly build") {
+			t.Fatalf("in-app reminders: %v", inApp)
 		}
 		// Office hours' 24-hour reminder is queued, then it is cancelled
 		// before the mail goes: the reminder is dropped, never sent.

@@ -29,7 +29,19 @@ type Service struct {
 
 	keyMu sync.Mutex
 	key   []byte // the unsubscribe signing key, once read
+
+	extraMu sync.Mutex
+	extra   map[string]optOutKind // kinds of mail other packages send (AddOptOut)
+	inApp   InApp                 // the notification centre (SetInApp)
 }
+
+// InApp puts a notice in a member's notification centre: kind "level" or
+// "reminder", a title, a body and a path on the site.
+type InApp func(ctx context.Context, userID, kind, title, body, link string) error
+
+// SetInApp gives the service the notification centre, which it tells of
+// levels reached. Call it while building the services.
+func (s *Service) SetInApp(fn InApp) { s.inApp = fn }
 
 // Option changes how New builds a Service.
 type Option func(*Service)

@@ -145,8 +145,45 @@ func writeSettings(ctx context.Context, tx *sql.Tx, userID string, st Settings, 
 	return nil
 }
 
+// optOutKind is a kind of mail another package sends and lets members stop
+// with the same one-click links (AddOptOut).
+type optOutKind struct {
+	label string
+	off   func(ctx context.Context, userID string) error
+}
+
+// AddOptOut lets kind of mail, sent by another package through OptOut, be
+// stopped with the one-click unsubscribe links: label names it for people
+// (plural: "mentions"), off turns it off for a member. Call it while
+// building the services, before any request.
+func (s *Service) AddOptOut(kind, label string, off func(ctx context.Context, userID string) error) {
+	s.extraMu.Lock()
+	defer s.extraMu.Unlock()
+	if s.extra == nil {
+		s.extra = map[string]optOutKind{}
+	}
+	s.extra[kind] = optOutKind{label: label, off: off}
+}
+
+// Label names a kind of mail for people, the settings' kinds and those
+// added with AddOptOut; empty for an unknown kind.
+func (s *Service) Label(kind string) string {
+	if l := KindLabel(kind); l != "" {
+		return l
+	}
+	s.extraMu.Lock()
+	defer s.extraMu.Unlock()
+	return s.extra[kind].label
+}
+
 // turnOff sets one kind of mail off for the member.
 func (s *Service) turnOff(ctx context.Context, userID, kind string) error {
+	s.extraMu.Lock()
+	extra, ok := s.extra[kind]
+	s.extraMu.Unlock()
+	if ok {
+		return extra.off(ctx, userID)
+	}
 	f := false
 	in := SettingsInput{}
 	switch kind {

@@ -154,7 +154,7 @@ func (s *Service) CheckToken(ctx context.Context, token string) (userID, kind st
 		return "", "", errBadToken
 	}
 	kind, userID, ok = strings.Cut(payload, ":")
-	if !ok || userID == "" || KindLabel(kind) == "" {
+	if !ok || userID == "" || s.Label(kind) == "" {
 		return "", "", errBadToken
 	}
 	return userID, kind, nil
@@ -171,5 +171,5 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) (Unsubscribed, 
 	if err := s.turnOff(ctx, userID, kind); err != nil {
 		return Unsubscribed{}, err
 	}
-	return Unsubscribed{Kind: kind, Label: KindLabel(kind)}, nil
+	return Unsubscribed{Kind: kind, Label: s.Label(kind)}, nil
 }

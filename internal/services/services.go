@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"tribe/internal/access"
@@ -22,10 +23,12 @@ import (
 	"tribe/internal/events"
 	"tribe/internal/forum"
 	"tribe/internal/gaps"
+	"tribe/internal/inbox"
 	"tribe/internal/inquiries"
 	"tribe/internal/kb"
 	"tribe/internal/levels"
 	"tribe/internal/notify"
+	"tribe/internal/push"
 	"tribe/internal/ratelimit"
 	"tribe/internal/storage"
 	"tribe/internal/store"
@@ -71,9 +74,15 @@ type Set struct {
 	// digests and congratulations; it also records when they were last seen.
 	Notify *notify.Service
 	// Forum is the community's threads and replies. It tells members what
-	// happened through its Notifier (the notification centre), set with
-	// SetNotifier; until then its notices are dropped.
+	// happened through the notification centre (forumNotices).
 	Forum *forum.Service
+	// Push keeps the site's VAPID keys and members' browsers, and sends
+	// Web Push.
+	Push *push.Service
+	// Inbox is the notification centre: what other services have to tell
+	// a member lands there, live, and on their devices or by mail as they
+	// chose; its worker drains the push outbox.
+	Inbox *inbox.Service
 	// Clock is the time of the members area's rules that hang on it (RSVPs
 	// close at the start, a join counts from 15 minutes before): time.Now,
 	// or a test's clock given with WithClock. Handlers that pass the time to
@@ -121,6 +130,12 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 		u, err := au.User(ctx, id)
 		return u != nil && u.IsAdmin, err
 	}
+	nt := notify.New(db, lv, cfg.BaseURL, notify.WithClock(o.now), notify.WithLogger(logger))
+	ps := push.New(db, push.Options{AllowPrivate: cfg.PushAllowPrivate, Contact: pushContact(cfg), Clock: o.now, Logger: logger})
+	in := inbox.New(db, inbox.Options{Hub: hub, Push: ps, Mailer: nt, BaseURL: cfg.BaseURL, Clock: o.now, Logger: logger})
+	nt.SetInApp(func(ctx context.Context, userID, kind, title, body, link string) error {
+		return in.Notify(ctx, []inbox.Notice{{MemberID: userID, Kind: kind, Title: title, Body: body, Link: link}})
+	})
 	return &Set{
 		Booking:   bk,
 		Inquiries: inquiries.New(db, owner, cfg.BaseURL, inquiries.WithClock(o.now)),
@@ -131,7 +146,7 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 		Files:     files,
 		Avatars:   avatars,
 		Forum: forum.New(db, o.now, forum.Options{LevelOf: lv.LevelOf, LevelsOfAll: lv.LevelsOfAll,
-			DefaultLevel: levels.Compute(levels.Counts{}).Level, IsAdmin: isAdmin, Logger: logger,
+			DefaultLevel: levels.Compute(levels.Counts{}).Level, IsAdmin: isAdmin, Logger: logger, Notifier: forumNotices{in},
 			SuggestContribution: func(ctx context.Context, id, note string) error {
 				_, err := lv.Suggest(ctx, access.Viewer{UserID: id, Member: true},
 					levels.SuggestionInput{Kind: levels.KindContribution, Note: note})
@@ -139,9 +154,23 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 			}}),
 		Levels: lv,
 		Gaps:   gaps.New(db, o.now, logger),
-		Notify: notify.New(db, lv, cfg.BaseURL, notify.WithClock(o.now), notify.WithLogger(logger)),
+		Notify: nt,
+		Push:   ps,
+		Inbox:  in,
 		Clock:  o.now,
 	}
+}
+
+// pushContact is the operator's contact in the VAPID claim (RFC 8292): the
+// site's address when it is https, else the first admin's mail address.
+func pushContact(cfg *config.Config) string {
+	if strings.HasPrefix(cfg.BaseURL, "https://") {
+		return cfg.BaseURL
+	}
+	if len(cfg.AdminEmails) > 0 {
+		return cfg.AdminEmails[0]
+	}
+	return ""
 }
 
 // newBooking builds booking over billing's Stripe client and gives billing
@@ -208,4 +237,17 @@ func NewFiles(cfg *config.Config) storage.Store {
 		panic(fmt.Sprintf("TRIBE_STORAGE_URL passed config.Load but: %v", err))
 	}
 	return s3
+}
+
+// forumNotices hands the forum's notices to the notification centre: the
+// forum names who is told what, the centre records it and delivers it on
+// each member's channels.
+type forumNotices struct{ in *inbox.Service }
+
+func (f forumNotices) Notify(ctx context.Context, notices []forum.Notice) error {
+	out := make([]inbox.Notice, len(notices))
+	for i, n := range notices {
+		out[i] = inbox.Notice(n)
+	}
+	return f.in.Notify(ctx, out)
 }

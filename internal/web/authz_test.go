@@ -2,6 +2,9 @@ package web
 
 import (
 	"context"
+	"crypto/ecdh"
+	"crypto/rand"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -126,6 +129,11 @@ func TestAuthorization(t *testing.T) {
 			return scenario{pattern: pattern, path: fixed(path)}
 		}
 		with := func(s scenario, body func(int) any, w want) scenario { s.body, s.want = body, w; return s }
+		browserKey, err := ecdh.P256().GenerateKey(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pushKey := base64.RawURLEncoding.EncodeToString(browserKey.PublicKey().Bytes())
 		is := func(s scenario, w want) scenario { s.want = w; return s }
 		doc, err := m.s.Services.KB.Create(ctx, kb.Input{Title: "Handbook", Content: "How the tribe works."})
 		if err != nil {
@@ -428,6 +436,14 @@ func TestAuthorization(t *testing.T) {
 			{pattern: "POST /api/unsubscribe", path: fixed("/api/unsubscribe?token=" + unsubscribeToken), body: same(map[string]string{}), want: all(200)},
 			{pattern: "POST /api/unsubscribe", path: fixed("/api/unsubscribe?token=forged.token"), body: same(map[string]string{}), want: all(400)},
 			is(at("GET /api/admin/at-risk"), adminOnly(200)),
+			// The notification centre and Web Push: every signed-in member, each their own.
+			is(at("GET /api/notifications"), signedIn(200)),
+			with(at("POST /api/notifications/read"), same(map[string]any{"all": true}), signedIn(200)),
+			is(at("GET /api/push/key"), signedIn(200)),
+			with(at("POST /api/push/subscriptions"), perRole(func(role string) any {
+				return map[string]any{"endpoint": "https://push.example.com/send/" + role, "keys": map[string]string{"p256dh": pushKey, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}
+			}), signedIn(201)),
+			with(at("DELETE /api/push/subscriptions"), same(map[string]any{"endpoint": "https://push.example.com/send/x"}), signedIn(204)),
 			is(at("GET /api/members/me/progress"), signedIn(200)),
 			with(at("PUT /api/members/me/progress/seen"), same(map[string]string{"level": "Apprentice"}), signedIn(204)),
 			is(at("GET /api/members/me/awards"), signedIn(200)),

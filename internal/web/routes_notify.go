@@ -10,6 +10,7 @@ import (
 	"tribe/internal/auth"
 	"tribe/internal/errs"
 	"tribe/internal/httpx"
+	"tribe/internal/inbox"
 	"tribe/internal/notify"
 )
 
@@ -19,6 +20,7 @@ import (
 // contract.
 type notifyAPI struct {
 	notify *notify.Service
+	inbox  *inbox.Service // the per-kind channels beside the mail settings
 }
 
 // unsubscribePattern is the one-click unsubscribe (RFC 8058): a POST with
@@ -35,24 +37,38 @@ func (a *notifyAPI) register(g *registrar) error {
 }
 
 func (a *notifyAPI) settings(w http.ResponseWriter, r *http.Request) error {
-	st, err := a.notify.SettingsOf(r.Context(), caller(r).UserID)
+	user := caller(r).UserID
+	st, err := a.notify.SettingsOf(r.Context(), user)
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, st)
+	ch, err := a.inbox.Channels(r.Context(), user)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, inbox.Preferences{Settings: st, Channels: ch})
 	return nil
 }
 
 func (a *notifyAPI) updateSettings(w http.ResponseWriter, r *http.Request) error {
-	var in notify.SettingsInput
+	var in inbox.PreferencesInput
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
 	}
-	st, err := a.notify.UpdateSettings(r.Context(), caller(r).UserID, in)
+	// The channels are checked first, so a bad one changes nothing.
+	if err := inbox.CheckChannels(in.Channels); err != nil {
+		return err
+	}
+	user := caller(r).UserID
+	st, err := a.notify.UpdateSettings(r.Context(), user, in.SettingsInput)
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, st)
+	ch, err := a.inbox.SetChannels(r.Context(), user, in.Channels)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, inbox.Preferences{Settings: st, Channels: ch})
 	return nil
 }
 
@@ -80,7 +96,7 @@ func (a *notifyAPI) confirmPage(w http.ResponseWriter, r *http.Request) error {
 		}
 		page.Invalid, status = true, http.StatusBadRequest
 	} else {
-		page.Label = notify.KindLabel(kind)
+		page.Label = a.notify.Label(kind)
 	}
 	writeUnsubscribePage(w, status, page)
 	return nil

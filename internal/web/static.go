@@ -222,6 +222,10 @@ func loadStatic(dist fs.FS, baseURL string, pageScripts []byte) (*staticSite, er
 			continue
 		}
 		ct := mime.TypeByExtension(path.Ext(p))
+		if path.Ext(p) == ".webmanifest" {
+			// Not in Go's table; browsers read the manifest by this type.
+			ct = "application/manifest+json"
+		}
 		b, ok := raw[p]
 		if !ok {
 			s.files[p] = &staticFile{src: dist, name: p, contentType: ct}
@@ -417,8 +421,13 @@ func (s *staticSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(p, "/")
 	if f, ok := s.files[name]; ok && !strings.HasSuffix(name, ".html") {
 		cache := cacheHour
-		if strings.HasPrefix(name, "assets/") {
+		switch {
+		case strings.HasPrefix(name, "assets/"):
 			cache = cacheForever
+		case name == "sw.js" || name == "manifest.webmanifest":
+			// The service worker and the manifest keep their names: a
+			// browser must see a new version at its next visit.
+			cache = cacheRevalidate
 		}
 		s.serveFile(w, r, f, http.StatusOK, cache)
 		return

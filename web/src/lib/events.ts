@@ -16,8 +16,15 @@ export const LIVE_TOPICS = [
   'progress',
   'projects',
   'community',
+  'notifications',
 ] as const;
 export type LiveTopic = (typeof LIVE_TOPICS)[number];
+
+/**
+ * The root of the notification centre's query keys (features/inbox). The members area's live
+ * updates invalidate it on a `notifications` notice; the two features share this name, not code.
+ */
+export const NOTIFICATIONS_QUERY_ROOT = ['notifications'] as const;
 
 /** The part of EventSource this client uses (tests pass a fake). */
 export interface EventSourceLike {

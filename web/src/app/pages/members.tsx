@@ -2,13 +2,16 @@ import { BookingAdmin } from '@/features/booking/admin/BookingAdmin';
 import { CommunityReports } from '@/features/forum/CommunityReports';
 import { CommunityTab } from '@/features/forum/CommunityTab';
 import { LatestAnnouncement } from '@/features/forum/LatestAnnouncement';
+import { NotificationBell } from '@/features/inbox/NotificationBell';
+import { NotificationChannels } from '@/features/inbox/NotificationChannels';
 import { InsightsLink } from '@/features/insights/InsightsLink';
 import { MembersPage } from '@/features/members/MembersPage';
 
 /**
  * /members (and /members/community/{id}): the members area, with the community's tab and its
- * pinned announcement on the dashboard, and
- * booking's section, the community's reports and the way to Insights in its Admin tab.
+ * pinned announcement on the dashboard, booking's section, the community's reports and the way to
+ * Insights in its Admin tab, and the notification centre's bell in its header and channel choices in
+ * Profile.
  */
 export function MembersRoute() {
   return (
@@ -17,6 +20,8 @@ export function MembersRoute() {
       community={({ isAdmin, subscribe }) => (
         <CommunityTab isAdmin={isAdmin} subscribe={subscribe} />
       )}
+      headerExtra={<NotificationBell />}
+      profileExtra={<NotificationChannels />}
       adminExtra={
         <>
           <InsightsLink />

@@ -85,12 +85,22 @@ export interface MembersSlots {
   community?: (context: { isAdmin: boolean; subscribe: ReactNode }) => ReactNode;
   /** Shown at the top of the Dashboard tab (the community's pinned announcement). */
   dashboardExtra?: ReactNode;
+  /** Beside the header's buttons (the notification bell). */
+  headerExtra?: ReactNode;
+  /** Below the Profile tab's own sections. */
+  profileExtra?: ReactNode;
 }
 
 /** The path prefix of the Community tab and its threads. */
 const COMMUNITY_PATH = '/members/community';
 
-function MembersArea({ adminExtra, community, dashboardExtra }: MembersSlots) {
+function MembersArea({
+  adminExtra,
+  community,
+  dashboardExtra,
+  headerExtra,
+  profileExtra,
+}: MembersSlots) {
   const state = useSession();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -131,6 +141,8 @@ function MembersArea({ adminExtra, community, dashboardExtra }: MembersSlots) {
       adminExtra={adminExtra}
       community={community}
       dashboardExtra={dashboardExtra}
+      headerExtra={headerExtra}
+      profileExtra={profileExtra}
     />
   );
 }
@@ -229,6 +241,8 @@ function SignedInArea({
   adminExtra,
   community,
   dashboardExtra,
+  headerExtra,
+  profileExtra,
 }: MembersSlots & {
   user: User;
   onSignOut: () => Promise<void>;
@@ -283,6 +297,7 @@ function SignedInArea({
         lead="Your dashboard, live sessions, cohort, the tribe's projects and members, and your profile."
       >
         <div className="mt-6 flex flex-wrap gap-3">
+          {headerExtra}
           <Button variant="outline" size="sm" onClick={() => void refresh()} disabled={refreshing}>
             <RefreshCw
               size={16}
@@ -418,6 +433,7 @@ function SignedInArea({
         </TabsContent>
         <TabsContent value="profile">
           <ProfileTab isAdmin={isAdmin} />
+          {profileExtra ? <div className="mt-6">{profileExtra}</div> : null}
         </TabsContent>
         {isAdmin ? (
           <TabsContent value="admin">

@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
+import { NOTIFICATIONS_QUERY_ROOT } from '@/lib/events';
 import { session } from '@/lib/session';
 import { membersKeys } from './keys';
 import { invalidateTopic } from './live-updates';
@@ -56,5 +57,12 @@ describe('invalidateTopic', () => {
     invalidateTopic(t.client, 'projects');
     expect(t.refresh).not.toHaveBeenCalled();
     expect(t.invalidated()).toEqual([membersKeys.projects, membersKeys.directory]);
+  });
+
+  it('refetches the notification centre on a notifications notice', () => {
+    const t = setup();
+    invalidateTopic(t.client, 'notifications');
+    expect(t.refresh).not.toHaveBeenCalled();
+    expect(t.invalidated()).toEqual([NOTIFICATIONS_QUERY_ROOT]);
   });
 });

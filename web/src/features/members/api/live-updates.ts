@@ -1,6 +1,6 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { connectLiveEvents, type LiveTopic } from '@/lib/events';
+import { connectLiveEvents, type LiveTopic, NOTIFICATIONS_QUERY_ROOT } from '@/lib/events';
 import { session } from '@/lib/session';
 import { membersKeys } from './keys';
 
@@ -46,6 +46,10 @@ export function invalidateTopic(client: QueryClient, topic: LiveTopic): void {
       // the community's lists and threads (the forum feature's queries live under this key).
       void client.invalidateQueries({ queryKey: ['community'] });
       return;
+    case 'notifications':
+      // A new notification or some read: the bell's count and the list.
+      void client.invalidateQueries({ queryKey: NOTIFICATIONS_QUERY_ROOT });
+      return;
   }
 }
 
@@ -59,6 +63,7 @@ export function useLiveUpdates(enabled: boolean): void {
       onResync: () => {
         void session.refresh();
         void client.invalidateQueries({ queryKey: membersKeys.all });
+        void client.invalidateQueries({ queryKey: NOTIFICATIONS_QUERY_ROOT });
       },
       isSignedIn: async () => (await session.refresh()).status === 'signed-in',
       onSignedOut: () => session.signedOut(),
