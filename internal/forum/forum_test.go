@@ -366,6 +366,33 @@ func TestSearchFindsThreadsByTheirRepliesWithFilters(t *testing.T) {
 	})
 }
 
+// TestSearchRanksARareWordAboveACommonOneRepeated: the knowledge base's
+// ranking rule on both engines. With OR'd terms, a post repeating a word
+// most posts hold must not beat the one post holding the rare word the
+// search is about (ts_rank_cd alone ranks it first on PostgreSQL).
+func TestSearchRanksARareWordAboveACommonOneRepeated(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := newFixture(t, db)
+		ada, bob := f.member("Ada Lovelace"), f.member("Bob Builder")
+		for i := range 8 {
+			f.post(bob, CategoryGeneral, fmt.Sprintf("Agents, week %d", i), "Agents agents agents: my agents this week.")
+		}
+		rare := f.post(ada, CategoryQuestion, "Tracing question", "How do you trace an agent with OpenTelemetry?")
+		list, err := f.svc.List(ctx, ada, ListQuery{Q: "agents opentelemetry"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Threads) != 9 || list.Threads[0].ID != rare.ID {
+			first := ""
+			if len(list.Threads) > 0 {
+				first = list.Threads[0].Title
+			}
+			t.Fatalf("%d threads, first %q; want the OpenTelemetry question first of 9", len(list.Threads), first)
+		}
+	})
+}
+
 // TestAuthorsEditAndDeleteTheirOwnOnly.
 func TestAuthorsEditAndDeleteTheirOwnOnly(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {

@@ -11,8 +11,9 @@ import (
 
 // search ranks the threads v may see by a search text, with the knowledge
 // base's rules (kb.ParseTerms: its terms, stop words and OR'd matching;
-// a title counting four times the text on SQLite's bm25 as kb_fts does, and
-// weight A over C on PostgreSQL as kb_chunks do). A thread is found by its
+// a title counting four times the text on SQLite's bm25 as kb_fts does; on
+// PostgreSQL the knowledge base's BM25-like sum over the terms, title
+// weight A over text C). A thread is found by its
 // own title and body or by any reply v may see, and ranks by its best post.
 func (s *Service) search(ctx context.Context, text string, a *args, viewer, now, admin string, where []string) ([]*threadRow, error) {
 	terms := kb.ParseTerms(text)
@@ -21,15 +22,35 @@ func (s *Service) search(ctx context.Context, text string, a *args, viewer, now,
 	}
 	var q string
 	if s.db.Dialect == store.Postgres {
-		q = `WITH query AS (SELECT websearch_to_tsquery('english', ` + a.add(terms.Postgres()) + `) AS q),
-posts AS (
-    SELECT t.id AS thread_id, ts_rank_cd(t.search, query.q, 32) AS score
-      FROM forum_threads t, query WHERE t.search @@ query.q
+		// As the knowledge base ranks on PostgreSQL (kb's postgresSearchSQL):
+		// each term scores its inverse document frequency among the posts
+		// times its ts_rank_cd in the post, so a rare word a question is
+		// about beats a common one repeated; a post's score is the sum over
+		// the terms it holds, and a thread ranks by its best post.
+		q = `WITH terms AS MATERIALIZED (
+    SELECT row_number() OVER () AS i, q
+      FROM unnest(` + a.add(terms.PostgresTerms()) + `::text[]) AS term, websearch_to_tsquery('english', term) AS q
+     WHERE numnode(q) > 0),
+query AS (SELECT websearch_to_tsquery('english', ` + a.add(terms.Postgres()) + `) AS q),
+candidates AS MATERIALIZED (
+    SELECT 't' || t.id AS post, t.id AS thread_id, t.search FROM forum_threads t, query WHERE t.search @@ query.q
     UNION ALL
-    SELECT r.thread_id, ts_rank_cd(r.search, query.q, 32)
+    SELECT 'r' || r.id, r.thread_id, r.search
       FROM forum_replies r, query
      WHERE r.search @@ query.q AND (r.hidden_at IS NULL OR r.user_id = ` + viewer + ` OR ` + admin + `)),
-best AS (SELECT thread_id, MAX(score) AS score FROM posts GROUP BY thread_id),
+hits AS MATERIALIZED (
+    SELECT k.post, k.thread_id, t.i, ts_rank_cd(k.search, t.q, 32) AS r
+      FROM candidates k JOIN terms t ON k.search @@ t.q),
+df AS (SELECT i, count(*) AS n FROM hits GROUP BY i),
+total AS (
+    SELECT greatest((SELECT reltuples FROM pg_class WHERE oid = 'forum_threads'::regclass) +
+                    (SELECT reltuples FROM pg_class WHERE oid = 'forum_replies'::regclass),
+                    (SELECT count(*) FROM candidates)) AS n),
+scored AS (
+    SELECT h.thread_id, h.post, sum(ln(1 + (total.n - df.n + 0.5) / (df.n + 0.5)) * h.r) AS score
+      FROM hits h JOIN df ON df.i = h.i CROSS JOIN total
+     GROUP BY h.thread_id, h.post),
+best AS (SELECT thread_id, MAX(score) AS score FROM scored GROUP BY thread_id),
 ` + top(where, "DESC") + strings.Replace(threadSelect(viewer, now), `FROM forum_threads t LEFT JOIN`, `FROM top b JOIN forum_threads t ON t.id = b.id LEFT JOIN`, 1) +
 			` ORDER BY b.score DESC, t.id`
 	} else {
