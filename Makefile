@@ -60,8 +60,6 @@ web/node_modules/.installed: web/package-lock.json
 
 test: web/node_modules/.installed ## every suite: lint, Go (SQLite + PostgreSQL), web units, browser end-to-end
 	scripts/ensure-chromium.sh
-	scripts/ensure-stripe-mock.sh
-	scripts/ensure-s3.sh
 	scripts/run-tests.sh
 
 test-build: web/node_modules/.api-types bin/tribe-test bin/fakeai ## what the test suites run: the web app, bin/tribe-test, bin/fakeai

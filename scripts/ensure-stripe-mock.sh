@@ -3,6 +3,10 @@
 # against, when it is missing (from the Go module proxy, with go install).
 # The version must match billingtest.StripeMockVersion.
 set -euo pipefail
+# One install at a time: .ci/run starts it beside the build, and `make test` calls it again, then
+# waits here for that install to finish instead of compiling the same tree twice.
+exec 9>"${TMPDIR:-/tmp}/tribe-ensure-stripe-mock.lock"
+flock 9
 version=v0.203.0
 bin=$(go env GOBIN)
 [ -n "$bin" ] || bin="$(go env GOPATH | cut -d: -f1)/bin"

@@ -1,15 +1,18 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { confirmedPage } from './accounts';
-import { axeAtBothWidths } from './checks';
+import { axeAtBothWidths, screenshots } from './checks';
 
 /**
  * The community end to end against the real server: a subscriber asks a question on a phone
- * (375 px), another subscriber on a desktop (1440 px) sees it arrive in the list without a
- * reload, opens it, mentions the asker through the picker and answers; the asker's open thread
- * shows the answer live and she accepts it; the owner saves it into the knowledge base and
- * announces, and a free member sees the announcement (in the list with a prompt to subscribe, and
- * on the dashboard) and nothing else. Axe is clean on every state.
+ * (375 px) mentioning another, who on a desktop (1440 px) sees the question arrive in the list and
+ * the bell's count rise without a reload, opens it, mentions the asker through the picker and
+ * answers; the asker's bell rises and her open thread shows the answer live, and she accepts it;
+ * the owner saves it into the knowledge base and announces, and a free member sees the
+ * announcement (in the list with a prompt to subscribe, and on the dashboard) and nothing else.
+ * Axe is clean on every state. Screenshots land in test-results/forum/.
  */
+
+const shots = screenshots('test-results/forum');
 
 const ADMIN_EMAIL = 'forum-admin@example.test';
 
@@ -51,7 +54,9 @@ test('a member asks, another answers live, the asker accepts; the owner announce
   await a.setViewportSize({ width: 375, height: 800 });
   await b.setViewportSize({ width: 1440, height: 900 });
 
-  // Bob keeps the list open: the question must arrive without a reload.
+  // Bob keeps the list open: the question must arrive without a reload, and his bell rise.
+  const bobBell = b.getByRole('button', { name: /^Notifications/ });
+  await expect(bobBell).toHaveAccessibleName('Notifications');
   await b.getByRole('tab', { name: 'Community' }).click();
   await expect(
     b.getByRole('tabpanel', { name: 'Community' }).getByRole('heading', { name: 'Community' }),
@@ -65,7 +70,7 @@ test('a member asks, another answers live, the asker accepts; the owner announce
   await form.getByLabel('Title').fill(question);
   await form
     .getByLabel('Body')
-    .fill('I need **memory** across sessions. See https://example.com/notes');
+    .fill('I need **memory** across sessions, @Bob Builder. See https://example.com/notes');
   expect(await axeAtBothWidths(a, '[role="tabpanel"]')).toEqual([]);
   await form.getByRole('button', { name: 'Post thread' }).click();
   await expect(a).toHaveURL(/\/members\/community\/[^/]+$/);
@@ -74,10 +79,13 @@ test('a member asks, another answers live, the asker accepts; the owner announce
   await expect(link).toHaveAttribute('rel', 'nofollow ugc noopener');
   expect(await axeAtBothWidths(a, '[role="tabpanel"]')).toEqual([]);
 
-  // Live in Bob's list; he opens it, mentions Ada through the picker and answers.
+  // Live in Bob's list, and he was mentioned: his bell counts it without a reload.
   const row = b.getByRole('link', { name: question });
   await expect(row).toBeVisible();
+  await expect(bobBell).toHaveAccessibleName('Notifications 1 unread', { timeout: 20_000 });
   expect(await axeAtBothWidths(b, '[role="tabpanel"]')).toEqual([]);
+  await shots.now(b, 'community-list');
+  // He opens it, mentions Ada through the picker and answers.
   await row.click();
   await expect(b.getByRole('heading', { name: question })).toBeVisible();
   const answer = b.getByLabel('Your reply');
@@ -87,14 +95,18 @@ test('a member asks, another answers live, the asker accepts; the owner announce
     .getByRole('button', { name: `@Ada Asker ${stamp}` })
     .click();
   await expect(answer).toHaveValue(`Try a vector store, @Ada Asker ${stamp} `);
-  await answer.fill('Try a vector store with embeddings.');
+  await answer.pressSequentially('with embeddings.');
+  const adaBell = a.getByRole('button', { name: /^Notifications/ });
+  await expect(adaBell).toHaveAccessibleName('Notifications');
   await b.getByRole('button', { name: 'Post reply' }).click();
-  await expect(b.getByText('Try a vector store with embeddings.')).toBeVisible();
+  await expect(b.getByText(/with embeddings\./)).toBeVisible();
   expect(await axeAtBothWidths(b, '[role="tabpanel"]')).toEqual([]);
 
-  // Ada's open thread shows the answer live; she accepts it.
+  // Ada's open thread shows the answer live, and her bell counts the reply that mentions her.
   const replies = a.getByRole('list', { name: 'Replies' });
-  await expect(replies.getByText('Try a vector store with embeddings.')).toBeVisible();
+  await expect(replies.getByText(/with embeddings\./)).toBeVisible();
+  await expect(adaBell).toHaveAccessibleName(/^Notifications \d+ unread$/, { timeout: 20_000 });
+  await shots.now(a, 'community-thread');
   await replies.getByRole('button', { name: 'Accept answer' }).click();
   await expect(replies.getByText('Accepted answer')).toBeVisible();
   await expect(b.getByText('Accepted answer')).toBeVisible();
@@ -107,7 +119,7 @@ test('a member asks, another answers live, the asker accepts; the owner announce
   const kb = o.getByRole('dialog', { name: 'Save to the knowledge base' });
   await expect(kb.getByLabel('Title')).toHaveValue(question);
   await expect(kb.getByLabel('Content')).toHaveValue(
-    /## Answer\n\nTry a vector store with embeddings\./,
+    /## Answer\n\nTry a vector store, @Ada Asker \d+ with embeddings\./,
   );
   expect(await axeAtBothWidths(o, '[role="dialog"]')).toEqual([]);
   await kb.getByLabel('Title').fill(`Agent memory ${stamp}`);
