@@ -85,12 +85,12 @@ type ThreadList struct {
 
 // ThreadEnvelope is the answer carrying one thread.
 type ThreadEnvelope struct {
-	Thread *ThreadDetail `json:"thread"`
+	Thread *ThreadDetail `json:"thread" tstype:"ThreadDetail,required"` // never nil when written
 }
 
 // ReplyEnvelope is the answer carrying one reply.
 type ReplyEnvelope struct {
-	Reply *Reply `json:"reply"`
+	Reply *Reply `json:"reply" tstype:"Reply,required"` // never nil when written
 }
 
 // ThreadInput is what POST /api/community/threads takes.

@@ -119,13 +119,13 @@ export interface ThreadList {
  * ThreadEnvelope is the answer carrying one thread.
  */
 export interface ThreadEnvelope {
-  thread?: ThreadDetail;
+  thread: ThreadDetail; // never nil when written
 }
 /**
  * ReplyEnvelope is the answer carrying one reply.
  */
 export interface ReplyEnvelope {
-  reply?: Reply;
+  reply: Reply; // never nil when written
 }
 /**
  * ThreadInput is what POST /api/community/threads takes.
