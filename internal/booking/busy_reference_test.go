@@ -216,7 +216,6 @@ func diffLines(want, got []string) (missing, extra []string) {
 			g[l]--
 		}
 	}
-	g = in(got)
 	for _, l := range got {
 		if w[l] == 0 {
 			extra = append(extra, l)

@@ -75,7 +75,7 @@ function watchErrors(page: Page): string[] {
 test('sign up, log out, sign in by the modal, reset the password by mail, join the wait list', async ({
   page,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(150_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
   const email = uniqueEmail('journey');
   const firstPassword = 'first-password-1';
   const newPassword = 'second-password-2';

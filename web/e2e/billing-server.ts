@@ -237,7 +237,7 @@ export async function startBillingServer(adminEmail: string): Promise<BillingSer
 export function withBillingServer(adminEmail: string): () => BillingServer {
   let server: BillingServer | undefined;
   test.beforeAll(async () => {
-    test.setTimeout(60_000);
+    test.setTimeout(60_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
     server = await startBillingServer(adminEmail);
   });
   test.afterAll(async () => {

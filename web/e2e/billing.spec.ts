@@ -92,7 +92,7 @@ async function expectToast(page: Page, title: string) {
 test('a member subscribes, the webhook turns the open dashboard active, and Manage opens the portal', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(120_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
   const admin = await adminRequest(browser);
   const title = `Paid session ${Date.now()}`;
   await createSession(admin.request, title);
@@ -219,7 +219,7 @@ test('a member subscribes, the webhook turns the open dashboard active, and Mana
 test('a canceled checkout says so, and the tribe page offers a member Subscribe', async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(60_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
   const context = await browser.newContext({ baseURL: billing().baseURL });
   await signUp(context, 'Carl Canceled', `e2e-billing-cancel-${Date.now()}@example.test`);
   const page = await context.newPage();
@@ -236,7 +236,7 @@ test('a canceled checkout says so, and the tribe page offers a member Subscribe'
 });
 
 test('an admin makes a member complimentary from the Admin tab', async ({ browser }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(90_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
   const adminContext = await adminRequest(browser);
   const member = await browser.newContext({ baseURL: billing().baseURL });
   const email = `e2e-billing-comp-${Date.now()}@example.test`;
@@ -273,7 +273,7 @@ test('an admin makes a member complimentary from the Admin tab', async ({ browse
 });
 
 test('without Stripe (the default server) nothing pretends to take money', async ({ browser }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(60_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
   // The suite's own server runs without Stripe settings, like `make run`.
   const context = await browser.newContext();
   const page = await context.newPage();

@@ -46,7 +46,7 @@ function icsAt(start: Date): string {
 }
 
 test.beforeAll(async () => {
-  test.setTimeout(60_000);
+  test.setTimeout(60_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
   feedServer = createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/calendar' });
     res.end(feedBody);
@@ -81,7 +81,7 @@ for (const width of [375, 1440]) {
   test(`the owner adds a calendar at ${width} px and its event's time leaves the booking page`, async ({
     browser,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(120_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
     const visitor = await browser.newContext({
       baseURL: tribe.baseURL,
       timezoneId: ZONE,

@@ -48,7 +48,7 @@ async function slots(api: APIRequestContext, from: string, to: string): Promise<
 test('the owner sets a room template; a call shows its own room inside the join window only', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(120_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
   const owner = await confirmedPage(browser, OWNER, { fullName: 'Reuven Owner' });
   const api = owner.context.request;
   const before = await (await api.get('/api/admin/booking/settings')).json();

@@ -110,7 +110,7 @@ test.describe('booking with payments off', () => {
     test(`a visitor requests a 30-minute session at ${width} px; the owner sets hours and confirms it`, async ({
       browser,
     }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(120_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
       const context = await browser.newContext({
         timezoneId: VISITOR_ZONE,
         viewport: { width, height: 900 },
@@ -217,7 +217,7 @@ test.describe('booking with payments on', () => {
     test(`a visitor pays for a 30-minute session at ${width} px and the open page turns Confirmed`, async ({
       browser,
     }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(90_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
       const context: BrowserContext = await browser.newContext({
         baseURL: billing().baseURL,
         timezoneId: VISITOR_ZONE,

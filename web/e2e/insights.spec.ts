@@ -33,7 +33,7 @@ async function checkWidths(page: Page, name: string) {
 test('an admin sees MRR after a subscription webhook and switches the period', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(120_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
   // The member: an account whose subscription Stripe reports by webhook.
   const member = await browser.newContext({ baseURL: billing().baseURL });
   const signup = await member.request.post('/api/auth/signup', {

@@ -42,7 +42,7 @@ async function reminderLink(request: APIRequestContext, email: string): Promise<
 }
 
 test('notification settings, a one-click unsubscribe and the at-risk list', async ({ browser }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(240_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
   const admin = await confirmedPage(browser, ADMIN_EMAIL, { fullName: 'Nia Notify' });
 
   // A subscriber whose browser is in Paris.

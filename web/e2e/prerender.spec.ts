@@ -146,7 +146,7 @@ test.describe('prerendered pages', () => {
     page,
     baseURL,
   }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(60_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
     /** The head tags a page carries, in a form two documents can be compared by. */
     const headOf = (html: string | null) =>
       page.evaluate((source) => {

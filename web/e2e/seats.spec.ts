@@ -24,7 +24,7 @@ test.describe('group training seats and enterprise inquiries', () => {
     test(`the owner schedules a date and a visitor takes a seat at ${width} px`, async ({
       browser,
     }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(120_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
       const owner = await confirmedPage(browser, OWNER, { fullName: 'Reuven Owner' });
       await owner.page.setViewportSize({ width, height: 900 });
       await owner.page.goto('/members');
@@ -152,7 +152,7 @@ test.describe('group training seats and enterprise inquiries', () => {
     test(`a team sends the enterprise inquiry and the owner follows it up at ${width} px`, async ({
       browser,
     }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(90_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
       const context = await browser.newContext({ viewport: { width, height: 900 } });
       const page = await context.newPage();
       await page.emulateMedia({ reducedMotion: 'reduce' });
