@@ -1,4 +1,6 @@
 /// <reference types="vitest/config" />
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
@@ -23,6 +25,28 @@ const serverPaths = [
 ];
 
 const contentDir = fileURLToPath(new URL('../content', import.meta.url));
+
+/**
+ * Test files that replace modules (`vi.mock`, `vi.doMock`, `vi.resetModules`) need a module graph of
+ * their own; every other file shares its worker's DOM and modules with the files before it, which
+ * saves setting up jsdom and importing React once per file (most of the suite's processor time).
+ * src/test/setup.ts resets what a file could leave behind (storage, the URL, the document, timers).
+ */
+function filesThatMockModules(dir: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !/\.test\.(ts|tsx|mjs)$/.test(entry.name)) continue;
+    const path = join(entry.parentPath, entry.name);
+    if (/vi\.(mock|doMock|resetModules)\(/.test(readFileSync(path, 'utf8'))) found.push(path);
+  }
+  return found;
+}
+const webRoot = fileURLToPath(new URL('.', import.meta.url));
+const testFiles = ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.mjs'];
+const isolatedFiles = [
+  ...filesThatMockModules(join(webRoot, 'src')),
+  ...filesThatMockModules(join(webRoot, 'scripts')),
+].map((path) => path.slice(webRoot.length));
 
 const goServer = process.env.TRIBE_DEV_SERVER ?? 'http://localhost:8080';
 
@@ -52,10 +76,17 @@ export default defineConfig({
     environment: 'jsdom',
     globals: true,
     setupFiles: ['./src/test/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.mjs'],
     css: false,
     restoreMocks: true,
+    unstubGlobals: true,
     // CI runs these beside the Go suite on the same cores; a slow test is not a failing one.
     testTimeout: 15_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'shared', include: testFiles, exclude: isolatedFiles, isolate: false },
+      },
+      { extends: true, test: { name: 'isolated', include: isolatedFiles, isolate: true } },
+    ],
   },
 });
