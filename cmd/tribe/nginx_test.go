@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -17,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -176,30 +178,40 @@ type proxyCall struct {
 
 func send(t *testing.T, c *http.Client, method, url string, header map[string]string, body io.Reader) proxyCall {
 	t.Helper()
-	req, err := http.NewRequest(method, url, body)
+	r, err := do(c, method, url, header, body)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return r
+}
+
+// do is send for goroutines, which may not end the test themselves.
+func do(c *http.Client, method, url string, header map[string]string, body io.Reader) (proxyCall, error) {
+	req, err := http.NewRequest(method, url, body)
+	if err != nil {
+		return proxyCall{}, err
 	}
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
 	resp, err := c.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return proxyCall{}, err
 	}
 	defer func() { _ = resp.Body.Close() }()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		t.Fatal(err)
+		return proxyCall{}, fmt.Errorf("%s %s: %w", method, url, err)
 	}
-	return proxyCall{status: resp.StatusCode, upstream: resp.Header.Get("X-Upstream"), header: resp.Header, body: b}
+	return proxyCall{status: resp.StatusCode, upstream: resp.Header.Get("X-Upstream"), header: resp.Header, body: b}, nil
 }
 
 // TestTwoInstancesBehindNginx: two binaries on one PostgreSQL database and
 // one S3 bucket, behind a real nginx balancing round-robin, behave as one
 // site: an avatar uploaded through one instance is served by the other, a
 // per-client limit counts each client (by the address nginx forwards) once
-// across both, and the live-update stream works through the proxy.
+// across both, one time booked at once through both is held once, and the
+// live-update stream works through the proxy.
 func TestTwoInstancesBehindNginx(t *testing.T) {
 	bin := buildBinary(t)
 	if _, err := findNginx(); err != nil && os.Getenv("CI") != "true" {
@@ -339,6 +351,65 @@ func TestTwoInstancesBehindNginx(t *testing.T) {
 		if r := send(t, clientFrom("127.0.0.4"), "POST", proxy+"/api/auth/signin", jsonHeader,
 			strings.NewReader(`{"email":"ada@example.com","password":"analytical engine"}`)); r.status != http.StatusOK {
 			t.Fatalf("the right password from another client: %d %s", r.status, r.body)
+		}
+	})
+
+	t.Run("one time booked at once through both instances is held once", func(t *testing.T) {
+		today := time.Now().UTC()
+		r := send(t, ada, "GET", fmt.Sprintf("%s/api/booking/slots?type=session-15&from=%s&to=%s&tz=UTC", proxy,
+			today.Format(time.DateOnly), today.AddDate(0, 0, 30).Format(time.DateOnly)), nil, nil)
+		var slots struct {
+			Days []struct{ Slots []string } `json:"days"`
+		}
+		if err := json.Unmarshal(r.body, &slots); r.status != http.StatusOK || err != nil {
+			t.Fatalf("slots: %d %s %v", r.status, r.body, err)
+		}
+		start := ""
+		for _, d := range slots.Days {
+			if len(d.Slots) > 0 {
+				start = d.Slots[0]
+				break
+			}
+		}
+		if start == "" {
+			t.Fatalf("no slot offered in 30 days: %s", r.body)
+		}
+		// Eight people, each from an address of their own, press at once.
+		const people = 8
+		results := make(chan proxyCall, people)
+		errs := make(chan error, people)
+		var wg sync.WaitGroup
+		for i := range people {
+			wg.Go(func() {
+				r, err := do(clientFrom(fmt.Sprintf("127.0.1.%d", i+1)), "POST", proxy+"/api/bookings", jsonHeader, strings.NewReader(fmt.Sprintf(
+					`{"type":"session-15","start":%q,"name":"Booker %d","email":"booker%d@example.com","time_zone":"UTC"}`, start, i, i)))
+				results <- r
+				errs <- err
+			})
+		}
+		wg.Wait()
+		close(results)
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		held, taken := 0, 0
+		upstreams := map[string]bool{}
+		for r := range results {
+			upstreams[r.upstream] = true
+			switch r.status {
+			case http.StatusCreated:
+				held++
+			case http.StatusConflict:
+				taken++
+			default:
+				t.Fatalf("booking through %s: %d %s", r.upstream, r.status, r.body)
+			}
+		}
+		if held != 1 || taken != people-1 || !upstreams[hostA] || !upstreams[hostB] {
+			t.Fatalf("%d held and %d refused of %d at once through %v; want exactly one held", held, taken, people, upstreams)
 		}
 	})
 
