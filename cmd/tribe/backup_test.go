@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"tribe/internal/config"
 	"tribe/internal/storage/storagetest"
 )
 
@@ -126,5 +127,34 @@ func TestBackupWithFilesOnS3RestoresIntoANewBucket(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Fatalf("the refused restore left %s: %v", dir, err)
+	}
+}
+
+// tribe backup takes one file and --with-files on either side of it; any
+// other arguments get the usage line and exit 2. Without a bucket the flag
+// changes nothing: the data directory's files are always in the archive.
+func TestBackupArguments(t *testing.T) {
+	t.Setenv("TRIBE_DATA_DIR", t.TempDir())
+	cfg, err := config.Load(os.Getenv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, _, err := openMigrated(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = db.Close()
+	for _, args := range [][]string{{}, {"a.tar.gz", "b.tar.gz"}, {"--bogus", "a.tar.gz"}, {"--with-files"}, {"-h"}} {
+		var out, errb bytes.Buffer
+		if code := runBackup(args, &out, &errb); code != 2 || !strings.Contains(errb.String(), "usage: tribe backup [--with-files] FILE") {
+			t.Errorf("tribe backup %q: exit %d, %q", args, code, errb.String())
+		}
+	}
+	dir := t.TempDir()
+	for _, args := range [][]string{{filepath.Join(dir, "one.tar.gz"), "--with-files"}, {"--with-files", filepath.Join(dir, "two.tar.gz")}} {
+		var out, errb bytes.Buffer
+		if code := runBackup(args, &out, &errb); code != 0 || !strings.Contains(out.String(), "backed up the SQLite database") {
+			t.Errorf("tribe backup %q: exit %d, %q %q", args, code, out.String(), errb.String())
+		}
 	}
 }
