@@ -60,6 +60,7 @@ web/node_modules/.installed: web/package-lock.json
 
 test: web/node_modules/.installed ## every suite: lint, Go (SQLite + PostgreSQL), web units, browser end-to-end
 	scripts/ensure-chromium.sh
+	scripts/ensure-nginx.sh || echo "nginx is missing: the two-instance test will skip (CI=true fails it)"
 	scripts/run-tests.sh
 
 test-build: web/node_modules/.api-types bin/tribe-test bin/fakeai ## what the test suites run: the web app, bin/tribe-test, bin/fakeai

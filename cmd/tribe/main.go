@@ -46,8 +46,12 @@ Usage:
   tribe billing reconcile [--apply]
                    compare Stripe's subscriptions with the site's memberships and MRR;
                    --apply fixes the site's side (tribe billing help)
-  tribe backup F   write one archive of the database (SQLite) and uploaded files to F, while serving
-  tribe restore F  unpack archive F into an empty TRIBE_DATA_DIR
+  tribe backup [--with-files] F
+                   write one archive of the database (SQLite) and uploaded files to F, while
+                   serving; with TRIBE_STORAGE_URL the files stay in the bucket unless
+                   --with-files streams them into the archive
+  tribe restore F  unpack archive F into an empty TRIBE_DATA_DIR (its files into the bucket
+                   of TRIBE_STORAGE_URL, which must hold none, when it is set)
   tribe storage migrate
                    copy the uploaded files of TRIBE_DATA_DIR to the bucket of TRIBE_STORAGE_URL,
                    checking each (size and SHA-256); a second run copies nothing

@@ -10,7 +10,6 @@ import (
 
 	"tribe/internal/community"
 	"tribe/internal/config"
-	"tribe/internal/services"
 	"tribe/internal/storage"
 )
 
@@ -46,11 +45,8 @@ func migrateFiles(ctx context.Context, cfg *config.Config, stdout io.Writer) err
 	if cfg.S3 == nil {
 		return fmt.Errorf("TRIBE_STORAGE_URL is not set, so the files already live where the site reads them (%s); set it to the bucket to copy them to", cfg.DataDir)
 	}
-	dst, ok := services.NewFiles(cfg).(*storage.S3)
-	if !ok {
-		return fmt.Errorf("TRIBE_STORAGE_URL names no bucket")
-	}
-	if err := dst.Check(ctx); err != nil {
+	dst, err := openBucket(ctx, cfg)
+	if err != nil {
 		return err
 	}
 	src := storage.NewLocal(cfg.DataDir)

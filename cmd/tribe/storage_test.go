@@ -104,7 +104,7 @@ func TestBackupOnS3SaysWhereTheFilesAre(t *testing.T) {
 	}
 	_ = db.Close()
 	var out bytes.Buffer
-	if err := writeBackup(ctx, cfg, filepath.Join(t.TempDir(), "b.tar.gz"), &out); err != nil {
+	if err := writeBackup(ctx, cfg, filepath.Join(t.TempDir(), "b.tar.gz"), false, &out); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(out.String(), "warning") || !strings.Contains(out.String(), "uploaded files are in the bucket tribe-files") {

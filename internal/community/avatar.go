@@ -439,11 +439,12 @@ func AvatarKey(name string) (key, contentType string, ok bool) {
 }
 
 // AvatarKeyPrefix is the folder of the avatars' storage keys;
-// replacedPrefix that of the replaced ones waiting to be deleted
+// ReplacedAvatarKeyPrefix that of the replaced ones waiting to be deleted
 // (ReplacedAvatarDir on disk).
 const (
-	AvatarKeyPrefix = "avatars/"
-	replacedPrefix  = AvatarKeyPrefix + ".replaced/"
+	AvatarKeyPrefix         = "avatars/"
+	ReplacedAvatarKeyPrefix = AvatarKeyPrefix + ".replaced/"
+	replacedPrefix          = ReplacedAvatarKeyPrefix
 )
 
 // storeAvatar stores a rendered avatar under a random name, points the
