@@ -4,6 +4,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { FormProblem } from '@/components/ui/form-problem';
+import { EmptyState, LoadError, LoadingBlock } from '@/components/ui/query-state';
 import { CountedTextarea, TextField } from '@/components/ui/text-field';
 import { ApiError, errorMessage } from '@/lib/api';
 import type { Thread } from '@/lib/api-types/forum';
@@ -132,24 +133,28 @@ function ThreadList({ subscribe }: { subscribe?: ReactNode }) {
       ) : null}
 
       {query.isPending ? (
-        <p role="status" className="text-sm text-muted">
-          Loading threads…
-        </p>
+        <LoadingBlock label="Loading threads…" />
       ) : query.isError ? (
-        <div role="alert" className="flex flex-col items-start gap-3 text-sm text-term-red">
-          <p>The threads could not be loaded: {errorMessage(query.error)}</p>
-          <Button size="sm" variant="outline" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError
+          message={`The threads could not be loaded: ${errorMessage(query.error)}`}
+          onRetry={() => void query.refetch()}
+        />
       ) : threads.length === 0 ? (
-        <p className="rounded-md border border-dashed border-ink-600 p-6 text-center text-sm text-muted">
+        <EmptyState
+          title={
+            q || category || unanswered
+              ? 'No thread matches.'
+              : canPost
+                ? 'No threads yet.'
+                : 'No announcements yet.'
+          }
+        >
           {q || category || unanswered
-            ? 'No thread matches. Try other words or another filter.'
+            ? 'Try other words or another filter.'
             : canPost
-              ? 'No threads yet. Start the first one!'
-              : 'No announcements yet.'}
-        </p>
+              ? 'Start the first one!'
+              : null}
+        </EmptyState>
       ) : (
         <ul aria-label="Threads" className="flex flex-col gap-3">
           {threads.map((t) => (
