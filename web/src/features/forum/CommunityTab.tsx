@@ -1,5 +1,5 @@
 import { CheckCircle2, Flame, MessageSquare, Pin, Plus, Search } from 'lucide-react';
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -238,15 +238,32 @@ function NewThread({ canAnnounce, onDone }: { canAnnounce: boolean; onDone: () =
     null,
   );
   const create = useCreateThread();
+  const sending = useRef(false);
   const navigate = useNavigate();
   const categoryId = useId();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    // Enter in the title submits too, even while the button is disabled, and a second press can
+    // come before React re-renders: the ref lets one post through until it is answered.
+    if (sending.current) return;
+    // The server's rules, checked first so an empty field is named without a round trip.
+    const missing = !title.trim() ? 'title' : !body.trim() ? 'body' : null;
+    if (missing) {
+      setProblem({
+        field: missing,
+        message: `${missing === 'title' ? 'Title' : 'Body'} is required.`,
+      });
+      return;
+    }
     setProblem(null);
+    sending.current = true;
     create.mutate(
       { category, title, body },
       {
+        onSettled: () => {
+          sending.current = false;
+        },
         onSuccess: (t) => {
           onDone();
           navigate(threadPath(t.id));
