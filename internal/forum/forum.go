@@ -47,6 +47,8 @@ const (
 	PageSize = 20
 	// MaxSearchResults is how many threads a search answers.
 	MaxSearchResults = 50
+	// MaxRanked bounds how many matching posts a search ranks (search.go).
+	MaxRanked = 2000
 	// ThreadsPerHour and RepliesPerHour are what one member may post.
 	ThreadsPerHour = 10
 	RepliesPerHour = 30

@@ -9,7 +9,16 @@
 CREATE TABLE live_presence (
     instance     TEXT NOT NULL,
     user_id      TEXT NOT NULL, -- no foreign key: a deleted account's rows expire with its streams
-    expires_unix INTEGER NOT NULL,
+    expires_unix BIGINT NOT NULL,
     PRIMARY KEY (user_id, instance)
 );
 CREATE INDEX live_presence_expires ON live_presence (expires_unix);
+
+-- The community at speed (issue 30: 5,000 threads × 20 replies). A thread's
+-- reply count, in the list and the thread, counts the shown replies: this
+-- index answers it from the index alone instead of reading each reply's
+-- row for hidden_at. The search ranks the newest matching posts only (see
+-- internal/forum/search.go), which on PostgreSQL walks the replies newest
+-- first: forum_replies_created is that order.
+CREATE INDEX forum_replies_shown ON forum_replies(thread_id) WHERE hidden_at IS NULL;
+CREATE INDEX forum_replies_created ON forum_replies(created_at DESC);
