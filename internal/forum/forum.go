@@ -48,7 +48,7 @@ const (
 	// MaxSearchResults is how many threads a search answers.
 	MaxSearchResults = 50
 	// MaxRanked bounds how many matching posts a search ranks (search.go).
-	MaxRanked = 2000
+	MaxRanked = 1000
 	// ThreadsPerHour and RepliesPerHour are what one member may post.
 	ThreadsPerHour = 10
 	RepliesPerHour = 30
