@@ -20,6 +20,7 @@ import (
 
 	"tribe/internal/config"
 	"tribe/internal/content"
+	"tribe/internal/events"
 	"tribe/internal/httpx"
 	"tribe/internal/kb"
 	"tribe/internal/mail"
@@ -266,6 +267,7 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 		worker{"calendars", calendarWork(set.Booking, cfg.SweepInterval, logger)},
 		worker{"notify", notifyWork(set.Notify, cfg.SweepInterval, logger)},
 		worker{"push", func(ctx context.Context) { set.Inbox.Run(ctx, cfg.SweepInterval) }},
+		worker{"live presence", func(ctx context.Context) { set.Hub.KeepPresence(ctx, events.PresenceBeat) }},
 		worker{"rate limits", limitsWork(db, cfg.SweepInterval, logger)},
 		worker{"stored files", filesWork(db, set.Files, time.Hour, logger)},
 	)

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"tribe/internal/clock"
 	"tribe/internal/store"
 )
 
@@ -66,18 +67,26 @@ type Hub struct {
 	closed    bool
 	listener  *listener // nil while nobody is subscribed or on SQLite
 	listeners sync.WaitGroup
+
+	now        clock.Clock // presence expiry (presence.go)
+	presenceMu sync.Mutex  // one presence write at a time, each reading the count as it runs
 }
 
 // New returns a hub for db. On SQLite (one instance by design) notices stay in
 // the process; on PostgreSQL they also go through the database.
-func New(db *store.DB, logger *slog.Logger) *Hub {
-	return &Hub{
+func New(db *store.DB, logger *slog.Logger, opts ...Option) *Hub {
+	h := &Hub{
 		db:       db,
 		logger:   logger,
 		instance: store.NewID(),
 		subs:     make(map[*Subscription]struct{}),
 		perUser:  make(map[string]int),
+		now:      time.Now,
 	}
+	for _, o := range opts {
+		o(h)
+	}
+	return h
 }
 
 func (h *Hub) bridged() bool { return h.db != nil && h.db.Dialect == store.Postgres }
@@ -170,8 +179,10 @@ func (h *Hub) subscribe(ctx context.Context, userID string, topics []string) (*S
 		return nil, ErrTooMany
 	}
 	h.subs[s] = struct{}{}
+	first := false
 	if topics == nil {
 		h.perUser[userID]++
+		first = h.perUser[userID] == 1
 	}
 	var ready <-chan struct{}
 	if h.bridged() {
@@ -182,6 +193,13 @@ func (h *Hub) subscribe(ctx context.Context, userID string, topics []string) (*S
 	}
 	h.mu.Unlock()
 
+	if first {
+		if err := h.syncPresence(ctx, userID); err != nil {
+			// The stream works without it; this member may get a push
+			// their open tab already shows until the next heartbeat.
+			h.logger.Warn("live presence not recorded", "err", err)
+		}
+	}
 	if ready == nil {
 		return s, nil
 	}
@@ -200,22 +218,29 @@ func (h *Hub) subscribe(ctx context.Context, userID string, topics []string) (*S
 	return s, nil
 }
 
-// remove drops s and stops the listener when s was the last subscriber.
+// remove drops s and stops the listener when s was the last subscriber;
+// the member's presence here goes with their last stream.
 func (h *Hub) remove(s *Subscription) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if _, ok := h.subs[s]; !ok {
+		h.mu.Unlock()
 		return
 	}
 	delete(h.subs, s)
+	last := false
 	if s.topics == nil {
 		if h.perUser[s.userID]--; h.perUser[s.userID] <= 0 {
 			delete(h.perUser, s.userID)
+			last = !h.closed // a closing hub forgets all its rows at once
 		}
 	}
 	if len(h.subs) == 0 && h.listener != nil {
 		h.listener.stop()
 		h.listener = nil
+	}
+	h.mu.Unlock()
+	if last {
+		h.streamEnded(s.userID)
 	}
 }
 
@@ -232,6 +257,7 @@ func (h *Hub) Close() {
 	for _, s := range subs {
 		s.Close()
 	}
+	h.forgetInstance()
 	h.listeners.Wait()
 }
 
@@ -294,15 +320,6 @@ func (s *Subscription) Close() {
 		close(s.done)
 		s.hub.remove(s)
 	})
-}
-
-// Connected reports whether userID has a live-update stream open in this
-// process: an open tab of the members area, which shows new notifications
-// itself, so they need no push.
-func (h *Hub) Connected(userID string) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.perUser[userID] > 0
 }
 
 // Open is the number of live-update streams open in this process.

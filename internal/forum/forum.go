@@ -47,6 +47,8 @@ const (
 	PageSize = 20
 	// MaxSearchResults is how many threads a search answers.
 	MaxSearchResults = 50
+	// MaxRanked bounds how many matching posts a search ranks (search.go).
+	MaxRanked = 1000
 	// ThreadsPerHour and RepliesPerHour are what one member may post.
 	ThreadsPerHour = 10
 	RepliesPerHour = 30
@@ -120,6 +122,9 @@ type Service struct {
 	opts    Options
 	threads *ratelimit.Limiter
 	replies *ratelimit.Limiter
+	// lookup finds the members named by a post's mention keys
+	// (membersNamed; a test watches what it is asked).
+	lookup func(ctx context.Context, keys []string) ([]named, error)
 }
 
 // New returns the discussion space over db, its time and its writing
@@ -128,7 +133,7 @@ func New(db *store.DB, now clock.Clock, o Options) *Service {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	return &Service{
+	s := &Service{
 		db:   db,
 		now:  now,
 		opts: o,
@@ -136,6 +141,8 @@ func New(db *store.DB, now clock.Clock, o Options) *Service {
 		threads: ratelimit.New(ThreadsPerHour, time.Hour/ThreadsPerHour, ratelimit.WithClock(now), ratelimit.Shared(db, "forum-threads")),
 		replies: ratelimit.New(RepliesPerHour, time.Hour/RepliesPerHour, ratelimit.WithClock(now), ratelimit.Shared(db, "forum-replies")),
 	}
+	s.lookup = s.membersNamed
+	return s
 }
 
 // SetNotifier sets who delivers the notices (the notification centre),

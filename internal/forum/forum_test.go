@@ -560,3 +560,69 @@ func TestHighlightsForTheDigest(t *testing.T) {
 		}
 	})
 }
+
+// TestMentionsLookUpOnlyTheNamesAfterAt: a post's mentions read only the
+// members whose names start with a word right after an "@", never the
+// whole directory; a member named without "@" is neither read nor told,
+// and an "@" before a name nobody has does nothing.
+func TestMentionsLookUpOnlyTheNamesAfterAt(t *testing.T) {
+	if got, want := mentionKeys("Hi @Ada Lovelace, @carol's notes, @ada again, mail bob@Example.com, @ and @@Zed"),
+		[]string{"Ada", "carol", "Example", "Zed"}; !slices.Equal(got, want) {
+		t.Fatalf("keys %q, want %q", got, want)
+	}
+	many := strings.Repeat("@x1 ", 3*maxMentions)
+	if got := mentionKeys(many); len(got) != 1 {
+		t.Fatalf("keys of a body full of the same mention: %q", got)
+	}
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		f := newFixture(t, db)
+		ada, bob := f.member("Ada Lovelace"), f.member("Bob Builder")
+		f.member("Carol")
+		f.member("Adam Smith")
+		for i := range 30 {
+			f.member(fmt.Sprintf("Member %02d", i))
+		}
+		var asked [][]string
+		var read []string
+		lookup := f.svc.lookup
+		f.svc.lookup = func(ctx context.Context, keys []string) ([]named, error) {
+			asked = append(asked, keys)
+			got, err := lookup(ctx, keys)
+			for _, m := range got {
+				read = append(read, m.name)
+			}
+			return got, err
+		}
+
+		f.post(ada, CategoryQuestion, "Who knows?", "Bob Builder and Carol, ask @Adam Smith. @Nobody Here?")
+		if want := [][]string{{"Adam", "Nobody"}}; !slices.EqualFunc(asked, want, slices.Equal) {
+			t.Fatalf("looked up %q, want %q", asked, want)
+		}
+		if !slices.Equal(read, []string{"Adam Smith"}) {
+			t.Fatalf("members read: %q, want only Adam Smith", read)
+		}
+		if got := f.told(f.rec.take()); !slices.Equal(got, []string{"Adam Smith:mention"}) {
+			t.Fatalf("told: %v", got)
+		}
+
+		// "@Ada" starts two names; the longer one written wins, and a post
+		// without "@" looks nothing up.
+		asked, read = nil, nil
+		q := f.post(bob, CategoryGeneral, "Thanks", "Thanks @ada lovelace!")
+		if got := f.told(f.rec.take()); !slices.Equal(got, []string{"Ada Lovelace:mention"}) {
+			t.Fatalf("told: %v", got)
+		}
+		slices.Sort(read)
+		if !slices.Equal(read, []string{"Ada Lovelace", "Adam Smith"}) {
+			t.Fatalf("members read for @ada: %q", read)
+		}
+		asked = nil
+		f.reply(ada, q.ID, "You are welcome, Bob Builder.")
+		if len(asked) != 0 {
+			t.Fatalf("a reply without @ looked up %q", asked)
+		}
+		if got := f.told(f.rec.take()); !slices.Equal(got, []string{"Bob Builder:reply"}) {
+			t.Fatalf("told of the reply: %v", got)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package forum
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 	"unicode"
@@ -30,32 +31,88 @@ func (s *Service) nameOf(ctx context.Context, id string) string {
 	return name
 }
 
+// maxMentions bounds how many "@" of one body are looked up: no real post
+// mentions more people than that, and a body full of "@" costs no more.
+const maxMentions = 50
+
+// mentionKeys is what a body's mentions look up: for each "@" (up to
+// maxMentions), the word right after it (letters and digits, "@Ada
+// Lovelace," gives "Ada"), distinct. A mentioned member's name starts
+// with one of them; only those names are read, never the directory.
+func mentionKeys(body string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for from, n := 0, 0; n < maxMentions; n++ {
+		i := strings.IndexByte(body[from:], '@')
+		if i < 0 {
+			break
+		}
+		from += i + 1
+		word := body[from:]
+		if end := strings.IndexFunc(word, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }); end >= 0 {
+			word = word[:end]
+		}
+		if k := strings.ToLower(word); k != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, word)
+		}
+	}
+	return out
+}
+
+// named is a member the directory lists under a name.
+type named struct{ id, name string }
+
+// membersNamed is the members listed in the directory (what the mention
+// picker offers) whose full name starts with one of keys, ignoring case.
+// A key holds letters and digits only, so it is a LIKE pattern as it is.
+// SQLite's lower() folds ASCII only: there, a name whose first letter is
+// not ASCII is found when typed in its own case, as the picker writes it.
+func (s *Service) membersNamed(ctx context.Context, keys []string) ([]named, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	var a args
+	like := make([]string, len(keys))
+	for i, k := range keys {
+		like[i] = `lower(p.full_name) LIKE lower(` + a.add(k) + `) || '%'`
+	}
+	rows, err := s.db.ReadRows(ctx, `SELECT p.id, p.full_name FROM profiles p JOIN users u ON u.id = p.id
+		WHERE p.in_directory AND u.email_confirmed_at IS NOT NULL AND p.full_name <> ''
+		  AND (`+strings.Join(like, ` OR `)+`)`, a...)
+	if err != nil {
+		return nil, fmt.Errorf("read mentioned members: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	var out []named
+	for rows.Next() {
+		var m named
+		if err := rows.Scan(&m.id, &m.name); err != nil {
+			return nil, fmt.Errorf("read mentioned members: %w", err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
 // mentions is the members a body mentions: "@" followed by the full name
-// of a member listed in the member directory (what the mention picker
-// offers), ignoring case, not followed by another letter or digit. The
-// longest name wins where names overlap ("@Ada Lovelace" is not "@Ada").
+// of a member listed in the member directory, ignoring case, not followed
+// by another letter or digit. The longest name wins where names overlap
+// ("@Ada Lovelace" is not "@Ada"). Only the names that follow an "@" are
+// looked up (mentionKeys), so a post costs a few rows whatever the size of
+// the tribe.
 func (s *Service) mentions(ctx context.Context, body string) []string {
 	if !strings.Contains(body, "@") {
 		return nil
 	}
-	rows, err := s.db.ReadRows(ctx, `SELECT p.id, p.full_name FROM profiles p JOIN users u ON u.id = p.id
-		WHERE p.in_directory AND u.email_confirmed_at IS NOT NULL AND p.full_name <> ''`)
+	members, err := s.lookup(ctx, mentionKeys(body))
 	if err != nil {
 		s.opts.Logger.Warn("community: mentions not read", "err", err)
 		return nil
 	}
-	type member struct{ id, name string }
-	var members []member
-	func() {
-		defer func() { _ = rows.Close() }()
-		for rows.Next() {
-			var m member
-			if rows.Scan(&m.id, &m.name) == nil {
-				m.name = strings.ToLower(strings.TrimSpace(m.name))
-				members = append(members, m)
-			}
-		}
-	}()
+	for i := range members {
+		members[i].name = strings.ToLower(strings.TrimSpace(members[i].name))
+	}
 	sort.SliceStable(members, func(i, j int) bool { return len(members[i].name) > len(members[j].name) })
 	text := strings.ToLower(body)
 	var out []string

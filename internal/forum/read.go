@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -221,10 +222,20 @@ func (s *Service) page(ctx context.Context, cursor string, a *args, viewer, now 
 	var out []*threadRow
 	base := threadSelect(viewer, now) + ` WHERE ` + strings.Join(where, ` AND `)
 	if cursor == "" {
-		top, err := s.query(ctx, base+` AND `+pinned+` ORDER BY t.last_activity_at DESC, t.id DESC`, *a...)
+		// Pinned threads are few and sorted here: with an ORDER BY, SQLite
+		// walks the activity index over every thread for them instead of the
+		// partial index of pinned ones (5,000 rows per page at the
+		// benchmark's size).
+		top, err := s.query(ctx, base+` AND `+pinned, *a...)
 		if err != nil {
 			return nil, nil, err
 		}
+		slices.SortFunc(top, func(x, y *threadRow) int {
+			if c := y.LastActivityAt.Compare(x.LastActivityAt); c != 0 {
+				return c
+			}
+			return strings.Compare(y.ID, x.ID)
+		})
 		out = top
 	}
 	q := base + ` AND NOT ` + pinned

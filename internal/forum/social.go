@@ -13,35 +13,53 @@ import (
 	"tribe/internal/store"
 )
 
-// ReactThread gives (on) or takes back v's "🔥" on a thread. Both are
-// idempotent: a member counts once however often they press. The author
-// is told of a new one (grouped per thread by the notification centre).
-func (s *Service) ReactThread(ctx context.Context, v access.Viewer, id string, on bool) (*ThreadDetail, error) {
-	var author string
-	added := false
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+// reactions names the table of one kind of post's 🔥 and the column of
+// the post it is on.
+type reactions struct{ table, post string }
+
+var (
+	threadReactions = reactions{table: "forum_thread_reactions", post: "thread_id"}
+	replyReactions  = reactions{table: "forum_reply_reactions", post: "reply_id"}
+)
+
+// react gives (on) or takes back v's 🔥 on post id in one transaction:
+// owner checks inside it that v may react on the post and answers its
+// thread and author. Both directions are idempotent (a member counts once
+// however often they press); added says whether a 🔥 was new.
+func (s *Service) react(ctx context.Context, v access.Viewer, in reactions, id string, on bool,
+	owner func(tx *sql.Tx) (thread, author string, err error)) (thread, author string, added bool, err error) {
+	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
 		var err error
-		if author, err = s.openThread(ctx, tx, v, id); err != nil {
+		if thread, author, err = owner(tx); err != nil {
 			return err
 		}
 		if author == v.UserID {
 			return ErrOwnPost
 		}
-		var res sql.Result
-		if on {
-			res, err = tx.ExecContext(ctx, `INSERT INTO forum_thread_reactions (thread_id, user_id, created_at) VALUES ($1, $2, $3)
-				ON CONFLICT (thread_id, user_id) DO NOTHING`, id, v.UserID, store.At(s.now()))
-		} else {
-			_, err = tx.ExecContext(ctx, `DELETE FROM forum_thread_reactions WHERE thread_id = $1 AND user_id = $2`, id, v.UserID)
+		if !on {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM `+in.table+` WHERE `+in.post+` = $1 AND user_id = $2`, id, v.UserID); err != nil {
+				return fmt.Errorf("take back 🔥 on %s: %w", id, err)
+			}
+			return nil
 		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO `+in.table+` (`+in.post+`, user_id, created_at) VALUES ($1, $2, $3)
+			ON CONFLICT (`+in.post+`, user_id) DO NOTHING`, id, v.UserID, store.At(s.now()))
 		if err != nil {
-			return fmt.Errorf("react to thread %s: %w", id, err)
+			return fmt.Errorf("give 🔥 on %s: %w", id, err)
 		}
-		if res != nil {
-			n, _ := res.RowsAffected()
-			added = n == 1
-		}
+		n, _ := res.RowsAffected()
+		added = n == 1
 		return nil
+	})
+	return thread, author, added, err
+}
+
+// ReactThread gives (on) or takes back v's "🔥" on a thread. The author
+// is told of a new one (grouped per thread by the notification centre).
+func (s *Service) ReactThread(ctx context.Context, v access.Viewer, id string, on bool) (*ThreadDetail, error) {
+	_, author, added, err := s.react(ctx, v, threadReactions, id, on, func(tx *sql.Tx) (string, string, error) {
+		author, err := s.openThread(ctx, tx, v, id)
+		return id, author, err
 	})
 	if err != nil {
 		return nil, err
@@ -56,44 +74,24 @@ func (s *Service) ReactThread(ctx context.Context, v access.Viewer, id string, o
 	return d, nil
 }
 
-// ReactReply is ReactThread for a reply.
+// ReactReply is ReactThread for a reply of a shown thread; a hidden reply
+// takes none.
 func (s *Service) ReactReply(ctx context.Context, v access.Viewer, id string, on bool) (*Reply, error) {
-	var thread, author string
-	added := false
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
-		var hidden bool
-		var err error
-		thread, author, hidden, err = s.lockReply(ctx, tx, id)
+	thread, author, added, err := s.react(ctx, v, replyReactions, id, on, func(tx *sql.Tx) (string, string, error) {
+		thread, author, hidden, err := s.lockReply(ctx, tx, id)
 		if err != nil {
-			return err
+			return "", "", err
 		}
 		if hidden && !v.Admin && author != v.UserID {
-			return notFound("Reply")
+			return "", "", notFound("Reply")
 		}
 		if _, err := s.openThread(ctx, tx, v, thread); err != nil {
-			return err
+			return "", "", err
 		}
-		switch {
-		case hidden:
-			return ErrHidden
-		case author == v.UserID:
-			return ErrOwnPost
+		if hidden {
+			return "", "", ErrHidden
 		}
-		var res sql.Result
-		if on {
-			res, err = tx.ExecContext(ctx, `INSERT INTO forum_reply_reactions (reply_id, user_id, created_at) VALUES ($1, $2, $3)
-				ON CONFLICT (reply_id, user_id) DO NOTHING`, id, v.UserID, store.At(s.now()))
-		} else {
-			_, err = tx.ExecContext(ctx, `DELETE FROM forum_reply_reactions WHERE reply_id = $1 AND user_id = $2`, id, v.UserID)
-		}
-		if err != nil {
-			return fmt.Errorf("react to reply %s: %w", id, err)
-		}
-		if res != nil {
-			n, _ := res.RowsAffected()
-			added = n == 1
-		}
-		return nil
+		return thread, author, nil
 	})
 	if err != nil {
 		return nil, err

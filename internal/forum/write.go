@@ -13,14 +13,36 @@ import (
 	"tribe/internal/store"
 )
 
-func checkCategory(v access.Viewer, c string) error {
-	if !validCategory(c) {
-		return errs.Field("category", "Category must be one of "+strings.Join(Categories, ", ")+".")
+// validateThread checks a thread's fields, in the order the form shows
+// them, and returns them cleaned: all three of a new thread, the ones an
+// edit names (nil keeps its value). Create and Update refuse alike.
+func validateThread(v access.Viewer, in ThreadPatch) (ThreadPatch, error) {
+	var out ThreadPatch
+	if in.Category != nil {
+		c := *in.Category
+		if !validCategory(c) {
+			return out, errs.Field("category", "Category must be one of "+strings.Join(Categories, ", ")+".")
+		}
+		if c == CategoryAnnouncement && !v.Admin {
+			return out, ErrAnnouncementOnly
+		}
+		out.Category = &c
 	}
-	if c == CategoryAnnouncement && !v.Admin {
-		return ErrAnnouncementOnly
+	if in.Title != nil {
+		t, err := community.CheckText("title", "Title", *in.Title, MaxTitle, false)
+		if err != nil {
+			return out, err
+		}
+		out.Title = &t
 	}
-	return nil
+	if in.Body != nil {
+		b, err := community.CheckText("body", "Body", *in.Body, MaxBody, true)
+		if err != nil {
+			return out, err
+		}
+		out.Body = &b
+	}
+	return out, nil
 }
 
 // Create starts a thread of v's. An announcement (admins only) is pinned
@@ -30,17 +52,11 @@ func (s *Service) Create(ctx context.Context, v access.Viewer, in ThreadInput) (
 	if !v.SeesPaidContent() {
 		return nil, ErrForMembers
 	}
-	if err := checkCategory(v, in.Category); err != nil {
-		return nil, err
-	}
-	title, err := community.CheckText("title", "Title", in.Title, MaxTitle, false)
+	f, err := validateThread(v, ThreadPatch{Category: &in.Category, Title: &in.Title, Body: &in.Body})
 	if err != nil {
 		return nil, err
 	}
-	body, err := community.CheckText("body", "Body", in.Body, MaxBody, true)
-	if err != nil {
-		return nil, err
-	}
+	title, body := *f.Title, *f.Body
 	if err := allow(s.threads, v.UserID, "threads"); err != nil {
 		return nil, err
 	}
@@ -102,30 +118,23 @@ func (s *Service) Update(ctx context.Context, v access.Viewer, id string, in Thr
 	if in.Category == nil && in.Title == nil && in.Body == nil {
 		return nil, errNoChange
 	}
+	f, err := validateThread(v, in)
+	if err != nil {
+		return nil, err
+	}
 	sets, a := []string{}, args{}
-	if in.Category != nil {
-		if err := checkCategory(v, *in.Category); err != nil {
-			return nil, err
-		}
-		sets = append(sets, `category = `+a.add(*in.Category))
+	if f.Category != nil {
+		sets = append(sets, `category = `+a.add(*f.Category))
 	}
-	if in.Title != nil {
-		t, err := community.CheckText("title", "Title", *in.Title, MaxTitle, false)
-		if err != nil {
-			return nil, err
-		}
-		sets = append(sets, `title = `+a.add(t))
+	if f.Title != nil {
+		sets = append(sets, `title = `+a.add(*f.Title))
 	}
-	if in.Body != nil {
-		b, err := community.CheckText("body", "Body", *in.Body, MaxBody, true)
-		if err != nil {
-			return nil, err
-		}
-		sets = append(sets, `body = `+a.add(b))
+	if f.Body != nil {
+		sets = append(sets, `body = `+a.add(*f.Body))
 	}
 	sets = append(sets, `edited_at = `+a.add(store.At(s.now())))
 	var before string
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
 		author, category, hidden, err := s.lockThread(ctx, tx, id, "UPDATE")
 		if err != nil {
 			return err

@@ -374,3 +374,47 @@ func TestTwoInstancesPushOnce(t *testing.T) {
 		}
 	})
 }
+
+// TestNoPushToATabOnAnotherInstance: with two instances on one database, a
+// member whose tab is open on instance B gets no push from instance A,
+// which drains the outbox; once the tab closes, the next notification is
+// pushed.
+func TestNoPushToATabOnAnotherInstance(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		a, b := newSite(t, db), newSite(t, db)
+		ps := pushtest.New(t)
+		ada, bob := a.member("ada"), a.member("bob")
+		for _, m := range []string{ada, bob} {
+			br := ps.NewBrowser()
+			var in push.SubscriptionInput
+			in.Endpoint, in.Keys.P256dh, in.Keys.Auth = br.Endpoint, br.P256dh(), br.AuthKey()
+			if err := a.push.Subscribe(ctx, m, in); err != nil {
+				t.Fatal(err)
+			}
+		}
+		bobTab, err := b.hub.Subscribe(ctx, bob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.notifyAll(
+			inbox.Notice{MemberID: ada, Kind: inbox.KindMention, Title: "For Ada"},
+			inbox.Notice{MemberID: bob, Kind: inbox.KindMention, Title: "For Bob, whose tab is on B"},
+		)
+		if n, err := a.inbox.DrainPush(ctx); err != nil || n != 2 {
+			t.Fatalf("A drained %d (%v), want 2", n, err)
+		}
+		got := ps.Received()
+		if len(got) != 1 || got[0].Message().Title != "For Ada" {
+			t.Fatalf("pushes %d, want Ada's alone", len(got))
+		}
+		bobTab.Close()
+		a.notifyAll(inbox.Notice{MemberID: bob, Kind: inbox.KindMention, Title: "For Bob, tab closed"})
+		if n, err := a.inbox.DrainPush(ctx); err != nil || n != 1 {
+			t.Fatalf("A drained %d (%v), want 1", n, err)
+		}
+		if got := ps.Received(); len(got) != 2 || got[1].Message().Title != "For Bob, tab closed" {
+			t.Fatalf("pushes %d, want Bob's after his tab closed", len(got))
+		}
+	})
+}

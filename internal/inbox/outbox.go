@@ -129,10 +129,16 @@ func (s *Service) pushOne(ctx context.Context, id string, now time.Time) (bool, 
 	if err != nil {
 		return false, fmt.Errorf("read claimed push: %w", err)
 	}
-	// A member with the members area open sees the notification arrive in
-	// it; a push on top would tell them twice.
-	if s.hub != nil && s.hub.Connected(userID) {
-		return true, s.forget(ctx, id, token)
+	// A member with the members area open, on any instance, sees the
+	// notification arrive in it; a push on top would tell them twice.
+	if s.hub != nil {
+		open, err := s.hub.Present(ctx, userID)
+		if err != nil {
+			return false, err // the lease lapses and the push is tried again
+		}
+		if open {
+			return true, s.forget(ctx, id, token)
+		}
 	}
 	tag := group
 	if tag == "" {

@@ -14,8 +14,10 @@ import (
 	"tribe/internal/store"
 )
 
-// Session reminders go to every subscriber who has not declined the session
-// and keeps reminders on, 24 hours and 1 hour before it starts, in elapsed
+// Session reminders go to every subscriber who has not declined the session,
+// 24 hours and 1 hour before it starts: by mail to those who keep reminder
+// mail on, and in the notification centre to all of them (turning the mail
+// off is not asking to be told nothing), in elapsed
 // time (across a clock change the 24-hour one comes at another reading of
 // the clock than the session, but 24 hours before it).
 //
@@ -72,9 +74,15 @@ func (s *Service) SessionChanged(ctx context.Context, id string) error {
 }
 
 // PlanReminders queues the session reminders that are due and returns how
-// many it queued.
+// many mails it queued.
 func (s *Service) PlanReminders(ctx context.Context) (int, error) {
 	now := s.now()
+	// The in-app reminders told of sessions that started two days ago and
+	// more are no use any more: no reminder of those is ever due again.
+	if _, err := s.db.Write.ExecContext(ctx, `DELETE FROM session_reminder_notices WHERE starts_unix < $1`,
+		now.Add(-48*time.Hour).Unix()); err != nil {
+		return 0, fmt.Errorf("forget past reminder notices: %w", err)
+	}
 	all, err := community.Sessions(ctx, s.db)
 	if err != nil {
 		return 0, err
@@ -94,7 +102,11 @@ func (s *Service) PlanReminders(ctx context.Context) (int, error) {
 	return queued, nil
 }
 
-// remind queues reminder r of one session to each member it is for.
+// remind queues reminder r of one session to each member it is for: a mail
+// under the outbox key of the session, reminder, start and member, and an
+// in-app notice under the same four in session_reminder_notices, so each
+// goes once between instances and restarts. The mail and the notice are
+// independent: a member with reminder mail off still gets the notice.
 func (s *Service) remind(ctx context.Context, seen *community.Session, r reminder, now time.Time) (int, error) {
 	to, err := s.reminderRecipients(ctx, seen.ID, now)
 	if err != nil || len(to) == 0 {
@@ -102,14 +114,19 @@ func (s *Service) remind(ctx context.Context, seen *community.Session, r reminde
 	}
 	// The mails are written before the transaction: their links are signed
 	// with a key that may have to be read first.
-	msgs := make([]mail.Message, len(to))
+	msgs := make([]*mail.Message, len(to))
 	for i, rc := range to {
-		if msgs[i], err = s.reminderMail(ctx, seen, rc, now); err != nil {
+		if !rc.mail {
+			continue
+		}
+		m, err := s.reminderMail(ctx, seen, rc.recipient, now)
+		if err != nil {
 			return 0, err
 		}
+		msgs[i] = &m
 	}
 	queued := 0
-	var told []recipient // those whose reminder was queued now, for the notification centre
+	var told []string // members whose in-app reminder this instance records, after the commit
 	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
 		// Read again under the lock: a cancel or a move that committed
 		// since is seen, and one that comes later drops what is queued.
@@ -121,13 +138,25 @@ func (s *Service) remind(ctx context.Context, seen *community.Session, r reminde
 			return nil // changed meanwhile: the next sweep plans what holds now
 		}
 		for i, rc := range to {
-			ok, err := mail.EnqueueOnce(ctx, tx, reminderKey(sess, r, rc.UserID), msgs[i])
-			if err != nil {
-				return err
+			if msgs[i] != nil {
+				ok, err := mail.EnqueueOnce(ctx, tx, reminderKey(sess, r, rc.UserID), *msgs[i])
+				if err != nil {
+					return err
+				}
+				if ok {
+					queued++
+				}
 			}
-			if ok {
-				queued++
-				told = append(told, rc)
+			if s.inApp == nil {
+				continue
+			}
+			res, err := tx.ExecContext(ctx, `INSERT INTO session_reminder_notices (session_id, reminder, starts_unix, user_id)
+				VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, sess.ID, r.kind, sess.StartsAt.Unix(), rc.UserID)
+			if err != nil {
+				return fmt.Errorf("record reminder notice: %w", err)
+			}
+			if n, _ := res.RowsAffected(); n == 1 {
+				told = append(told, rc.UserID)
 			}
 		}
 		return nil
@@ -135,39 +164,49 @@ func (s *Service) remind(ctx context.Context, seen *community.Session, r reminde
 	if err != nil {
 		return 0, err
 	}
-	// The mail's outbox key makes each reminder once between instances;
-	// the notification centre follows it.
+	// The notice row committed with this instance's insert: only this
+	// instance tells the member. An instance that stops between the commit
+	// and here loses that one notice (the mail, if any, still goes).
 	if s.inApp != nil {
 		title := "Starting in " + inWords(seen.StartsAt.Sub(now)) + ": " + seen.Title
-		for _, rc := range told {
-			if err := s.inApp(ctx, rc.UserID, "reminder", title, "A live session you have not declined.", "/members"); err != nil {
-				s.logger.Warn("reminder notification not recorded", "user", rc.UserID, "err", err)
+		for _, id := range told {
+			if err := s.inApp(ctx, id, "reminder", title, "A live session you have not declined.", "/members"); err != nil {
+				s.logger.Warn("reminder notification not recorded", "user", id, "err", err)
 			}
 		}
 	}
 	return queued, nil
 }
 
+// reminded is a member a reminder is for, and whether they keep reminder
+// mail on.
+type reminded struct {
+	recipient
+	mail bool
+}
+
 // reminderRecipients are the members with tribe access and a confirmed
-// address who keep reminders on and have not said they are not going.
-func (s *Service) reminderRecipients(ctx context.Context, sessionID string, now time.Time) ([]recipient, error) {
-	rows, err := s.db.ReadRows(ctx, `SELECT u.id, u.email, COALESCE(p.full_name, ''), COALESCE(n.time_zone, '')
+// address who have not said they are not going, each with whether they
+// keep reminder mail on.
+func (s *Service) reminderRecipients(ctx context.Context, sessionID string, now time.Time) ([]reminded, error) {
+	rows, err := s.db.ReadRows(ctx, `SELECT u.id, u.email, COALESCE(p.full_name, ''), COALESCE(n.time_zone, ''),
+		n.user_id IS NULL OR n.session_reminders
 		FROM subscriptions sub
 		JOIN users u ON u.id = sub.user_id
 		LEFT JOIN profiles p ON p.id = u.id
 		LEFT JOIN notification_settings n ON n.user_id = u.id
 		LEFT JOIN session_rsvps r ON r.session_id = $2 AND r.user_id = u.id
 		WHERE `+billing.AccessCondition("sub", 1)+` AND u.email_confirmed_at IS NOT NULL
-		  AND (n.user_id IS NULL OR n.session_reminders) AND (r.user_id IS NULL OR r.going)
+		  AND (r.user_id IS NULL OR r.going)
 		ORDER BY u.id`, store.At(now), sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("list reminder recipients: %w", err)
 	}
 	defer func() { _ = rows.Close() }()
-	var out []recipient
+	var out []reminded
 	for rows.Next() {
-		var rc recipient
-		if err := rows.Scan(&rc.UserID, &rc.Email, &rc.Name, &rc.Zone); err != nil {
+		var rc reminded
+		if err := rows.Scan(&rc.UserID, &rc.Email, &rc.Name, &rc.Zone, &rc.mail); err != nil {
 			return nil, fmt.Errorf("list reminder recipients: %w", err)
 		}
 		out = append(out, rc)

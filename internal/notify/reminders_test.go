@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,8 +74,10 @@ func TestSessionRemindersOnceToSubscribersNeverCancelledReplannedWhenMoved(t *te
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Fatalf("24-hour reminders of the first session:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
-		// The notification centre gets each reminder once, like the mail.
-		if len(inApp) != 2 || !slices.Contains(inApp, ada+" reminder Starting in 24 hours: Weekly build") {
+		// The notification centre gets each reminder once, like the mail,
+		// and Dee, who turned the mail off, gets it there too.
+		if len(inApp) != 3 || !slices.Contains(inApp, ada+" reminder Starting in 24 hours: Weekly build") ||
+			!slices.Contains(inApp, dee+" reminder Starting in 24 hours: Weekly build") {
 			t.Fatalf("in-app reminders: %v", inApp)
 		}
 		// Office hours' 24-hour reminder is queued, then it is cancelled
@@ -189,6 +192,68 @@ func TestReminderAcrossDaylightSavingInMembersZoneWithCalendarAndOneClickUnsubsc
 		f.clock.Set(s.StartsAt.Add(-time.Hour))
 		if n, err := f.svc.PlanReminders(ctx); err != nil || n != 0 {
 			t.Fatalf("after unsubscribing: %d %v", n, err)
+		}
+	})
+}
+
+// TestRemindersReachTheCentreWithReminderMailOff: turning reminder mail off
+// stops the mail, not the notification centre's reminder. Two instances
+// planning at the same moments (on one database) tell each member once per
+// reminder; a member who said they are not going is told nothing; a moved
+// session is told again at its new time.
+func TestRemindersReachTheCentreWithReminderMailOff(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := newFixture(t, db, time.Date(2027, time.March, 1, 9, 0, 0, 0, time.UTC))
+		other := instance(db, f.clock)
+		quiet := f.user("quiet", "active")
+		loud := f.user("loud", "active")
+		away := f.user("away", "active")
+		var mu sync.Mutex
+		told := map[string]int{}
+		record := func(_ context.Context, userID, kind, title, _, _ string) error {
+			mu.Lock()
+			defer mu.Unlock()
+			told[userID+" "+kind+" "+title]++
+			return nil
+		}
+		f.svc.SetInApp(record)
+		other.SetInApp(record)
+		off := false
+		for _, id := range []string{quiet, away} {
+			if _, err := f.svc.UpdateSettings(ctx, id, SettingsInput{SessionReminders: &off}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := f.session("Hot seat", "2027-03-03", "10:00", "UTC")
+		if err := community.SetRSVP(ctx, db, access.Viewer{UserID: away, Member: true}, s.ID, community.RSVPInput{Going: &off}, f.clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+		for _, at := range []time.Time{s.StartsAt.Add(-24 * time.Hour), s.StartsAt.Add(-24*time.Hour + time.Minute), s.StartsAt.Add(-time.Hour)} {
+			f.clock.Set(at)
+			plan(t, f.svc, other)
+			plan(t, f.svc, other)
+		}
+		want := map[string]int{
+			quiet + " reminder Starting in 24 hours: Hot seat": 1, quiet + " reminder Starting in 1 hour: Hot seat": 1,
+			loud + " reminder Starting in 24 hours: Hot seat": 1, loud + " reminder Starting in 1 hour: Hot seat": 1,
+		}
+		if !maps.Equal(told, want) {
+			t.Fatalf("in-app reminders %v, want %v", told, want)
+		}
+		mails := f.queued("session-reminder-" + s.ID)
+		if len(mails) != 2 || !strings.HasPrefix(mails[0], "loud@example.com") || !strings.HasPrefix(mails[1], "loud@example.com") {
+			t.Fatalf("reminder mails %v, want loud's two only", mails)
+		}
+		var rows int
+		if err := db.Read.QueryRow(`SELECT COUNT(*) FROM session_reminder_notices WHERE session_id = $1`, s.ID).Scan(&rows); err != nil || rows != 4 {
+			t.Fatalf("%d notice rows (%v), want 4", rows, err)
+		}
+		// Two days after the start the rows are gone.
+		f.clock.Set(s.StartsAt.Add(49 * time.Hour))
+		plan(t, f.svc)
+		if err := db.Read.QueryRow(`SELECT COUNT(*) FROM session_reminder_notices`).Scan(&rows); err != nil || rows != 0 {
+			t.Fatalf("%d notice rows left two days after (%v)", rows, err)
 		}
 	})
 }

@@ -107,7 +107,7 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 	for _, opt := range opts {
 		opt(&o)
 	}
-	hub := events.New(db, logger)
+	hub := events.New(db, logger, events.WithClock(o.now))
 	bill := billing.New(db, cfg, billing.WithLogger(logger))
 	files := NewFiles(cfg)
 	avatars := community.NewAvatars(files, community.DefaultAvatarDecodes, ratelimit.Shared(db, "avatar-uploads"))

@@ -3,7 +3,9 @@ package web
 import (
 	"net/http"
 
+	"tribe/internal/access"
 	"tribe/internal/httpx"
+	"tribe/internal/store"
 )
 
 // handlerFunc is the shape of every route handler: it writes its answer and
@@ -46,4 +48,27 @@ func (g *registrar) route(pattern string, a who, h handlerFunc) {
 func (g *registrar) handle(pattern string, a who, h http.Handler) {
 	g.routes = append(g.routes, pattern)
 	g.mux.Handle(pattern, allow(a, h))
+}
+
+// noBody is the input of a route that takes no JSON body.
+type noBody struct{}
+
+// withViewer is the shape most API routes share: read the JSON body into
+// an In (nothing for noBody) with the site's one reader, find who is
+// asking, and hand both to call, which answers. A body that does not parse
+// is refused before the viewer costs a read.
+func withViewer[In any](db *store.DB, call func(w http.ResponseWriter, r *http.Request, v access.Viewer, in In) error) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var in In
+		if _, none := any(in).(noBody); !none {
+			if err := httpx.ReadJSON(w, r, &in); err != nil {
+				return err
+			}
+		}
+		v, err := viewer(r, db)
+		if err != nil {
+			return err
+		}
+		return call(w, r, v, in)
+	}
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 
+	"tribe/internal/access"
 	"tribe/internal/events"
 	"tribe/internal/forum"
 	"tribe/internal/httpx"
@@ -11,8 +12,8 @@ import (
 
 // forumAPI serves the community's threads (docs/api.md, "Community").
 // internal/forum decides who may read, write, react, accept and moderate,
-// and whom each change is told to; these handlers read the request, call
-// it, and tell open tabs to refetch.
+// and whom each change is told to; these handlers read the request (through
+// withViewer), call it, and tell open tabs to refetch.
 type forumAPI struct {
 	db    *store.DB
 	forum *forum.Service
@@ -20,25 +21,26 @@ type forumAPI struct {
 }
 
 func (a *forumAPI) register(g *registrar) error {
-	g.route("GET /api/community/threads", member, a.list) // free members: announcements, decided in forum
-	g.route("POST /api/community/threads", member, a.create)
-	g.route("GET /api/community/threads/{id}", member, a.get)
-	g.route("PATCH /api/community/threads/{id}", member, a.update)  // the author, decided in forum
-	g.route("DELETE /api/community/threads/{id}", member, a.remove) // the author or an admin
-	g.route("POST /api/community/threads/{id}/replies", member, a.reply)
-	g.route("PATCH /api/community/replies/{id}", member, a.updateReply)
-	g.route("DELETE /api/community/replies/{id}", member, a.removeReply)
-	g.route("PUT /api/community/threads/{id}/reaction", member, a.reactThread)
-	g.route("DELETE /api/community/threads/{id}/reaction", member, a.unreactThread)
-	g.route("PUT /api/community/replies/{id}/reaction", member, a.reactReply)
-	g.route("DELETE /api/community/replies/{id}/reaction", member, a.unreactReply)
-	g.route("PUT /api/community/threads/{id}/accepted", member, a.accept) // the asker or an admin
-	g.route("PUT /api/community/threads/{id}/mute", member, a.mute)
-	g.route("POST /api/community/reports", member, a.report)
-	g.route("GET /api/admin/community/reports", admin, a.reports)
-	g.route("POST /api/admin/community/reports/{id}/resolve", admin, a.resolve)
-	g.route("PUT /api/admin/community/threads/{id}", admin, a.moderateThread)
-	g.route("PUT /api/admin/community/replies/{id}", admin, a.moderateReply)
+	db := a.db
+	g.route("GET /api/community/threads", member, withViewer(db, a.list)) // free members: announcements, decided in forum
+	g.route("POST /api/community/threads", member, withViewer(db, a.create))
+	g.route("GET /api/community/threads/{id}", member, withViewer(db, a.get))
+	g.route("PATCH /api/community/threads/{id}", member, withViewer(db, a.update))  // the author, decided in forum
+	g.route("DELETE /api/community/threads/{id}", member, withViewer(db, a.remove)) // the author or an admin
+	g.route("POST /api/community/threads/{id}/replies", member, withViewer(db, a.reply))
+	g.route("PATCH /api/community/replies/{id}", member, withViewer(db, a.updateReply))
+	g.route("DELETE /api/community/replies/{id}", member, withViewer(db, a.removeReply))
+	g.route("PUT /api/community/threads/{id}/reaction", member, withViewer(db, a.reactThread(true)))
+	g.route("DELETE /api/community/threads/{id}/reaction", member, withViewer(db, a.reactThread(false)))
+	g.route("PUT /api/community/replies/{id}/reaction", member, withViewer(db, a.reactReply(true)))
+	g.route("DELETE /api/community/replies/{id}/reaction", member, withViewer(db, a.reactReply(false)))
+	g.route("PUT /api/community/threads/{id}/accepted", member, withViewer(db, a.accept)) // the asker or an admin
+	g.route("PUT /api/community/threads/{id}/mute", member, withViewer(db, a.mute))
+	g.route("POST /api/community/reports", member, withViewer(db, a.report))
+	g.route("GET /api/admin/community/reports", admin, withViewer(db, a.reports))
+	g.route("POST /api/admin/community/reports/{id}/resolve", admin, withViewer(db, a.resolve))
+	g.route("PUT /api/admin/community/threads/{id}", admin, withViewer(db, a.moderateThread))
+	g.route("PUT /api/admin/community/replies/{id}", admin, withViewer(db, a.moderateReply))
 	return nil
 }
 
@@ -47,11 +49,44 @@ func (a *forumAPI) changed(r *http.Request) {
 	a.pub.publish(r.Context(), events.Event{Topic: events.TopicCommunity})
 }
 
-func (a *forumAPI) list(w http.ResponseWriter, r *http.Request) error {
-	v, err := viewer(r, a.db)
+// thread answers one thread with status (after a change, open tabs are
+// told), or the error of the call that read it.
+func (a *forumAPI) thread(w http.ResponseWriter, r *http.Request, status int, d *forum.ThreadDetail, err error) error {
 	if err != nil {
 		return err
 	}
+	if status != http.StatusOK || r.Method != http.MethodGet {
+		a.changed(r)
+	}
+	httpx.WriteJSON(w, status, forum.ThreadEnvelope{Thread: d})
+	return nil
+}
+
+// replyAnswer answers one reply with status and tells open tabs, or the
+// error of the call that changed it.
+func (a *forumAPI) replyAnswer(w http.ResponseWriter, r *http.Request, status int, rep *forum.Reply, err error) error {
+	if err != nil {
+		return err
+	}
+	a.changed(r)
+	httpx.WriteJSON(w, status, forum.ReplyEnvelope{Reply: rep})
+	return nil
+}
+
+// done answers 204 to a change that returns nothing, telling open tabs
+// when the community's content changed.
+func (a *forumAPI) done(w http.ResponseWriter, r *http.Request, tell bool, err error) error {
+	if err != nil {
+		return err
+	}
+	if tell {
+		a.changed(r)
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (a *forumAPI) list(w http.ResponseWriter, r *http.Request, v access.Viewer, _ noBody) error {
 	q := r.URL.Query()
 	list, err := a.forum.List(r.Context(), v, forum.ListQuery{Category: q.Get("category"), Q: q.Get("q"),
 		Unanswered: q.Get("unanswered") == "1" || q.Get("unanswered") == "true", Cursor: q.Get("cursor")})
@@ -62,195 +97,61 @@ func (a *forumAPI) list(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// thread answers one thread with status, after a change when changed.
-func (a *forumAPI) thread(w http.ResponseWriter, r *http.Request, status int, d *forum.ThreadDetail) {
-	if status != http.StatusOK || r.Method != http.MethodGet {
-		a.changed(r)
-	}
-	httpx.WriteJSON(w, status, forum.ThreadEnvelope{Thread: d})
-}
-
-func (a *forumAPI) create(w http.ResponseWriter, r *http.Request) error {
-	var in forum.ThreadInput
-	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		return err
-	}
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
-	}
+func (a *forumAPI) create(w http.ResponseWriter, r *http.Request, v access.Viewer, in forum.ThreadInput) error {
 	d, err := a.forum.Create(r.Context(), v, in)
-	if err != nil {
-		return err
-	}
-	a.thread(w, r, http.StatusCreated, d)
-	return nil
+	return a.thread(w, r, http.StatusCreated, d, err)
 }
 
-func (a *forumAPI) get(w http.ResponseWriter, r *http.Request) error {
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
-	}
+func (a *forumAPI) get(w http.ResponseWriter, r *http.Request, v access.Viewer, _ noBody) error {
 	d, err := a.forum.Get(r.Context(), v, r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	a.thread(w, r, http.StatusOK, d)
-	return nil
+	return a.thread(w, r, http.StatusOK, d, err)
 }
 
-func (a *forumAPI) update(w http.ResponseWriter, r *http.Request) error {
-	var in forum.ThreadPatch
-	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		return err
-	}
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
-	}
+func (a *forumAPI) update(w http.ResponseWriter, r *http.Request, v access.Viewer, in forum.ThreadPatch) error {
 	d, err := a.forum.Update(r.Context(), v, r.PathValue("id"), in)
-	if err != nil {
-		return err
-	}
-	a.thread(w, r, http.StatusOK, d)
-	return nil
+	return a.thread(w, r, http.StatusOK, d, err)
 }
 
-func (a *forumAPI) remove(w http.ResponseWriter, r *http.Request) error {
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
-	}
-	if err := a.forum.Delete(r.Context(), v, r.PathValue("id")); err != nil {
-		return err
-	}
-	a.changed(r)
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+func (a *forumAPI) remove(w http.ResponseWriter, r *http.Request, v access.Viewer, _ noBody) error {
+	return a.done(w, r, true, a.forum.Delete(r.Context(), v, r.PathValue("id")))
 }
 
-// replyAnswer answers one reply with status and tells open tabs.
-func (a *forumAPI) replyAnswer(w http.ResponseWriter, r *http.Request, status int, rep *forum.Reply) {
-	a.changed(r)
-	httpx.WriteJSON(w, status, forum.ReplyEnvelope{Reply: rep})
-}
-
-func (a *forumAPI) reply(w http.ResponseWriter, r *http.Request) error {
-	var in forum.ReplyInput
-	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		return err
-	}
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
-	}
+func (a *forumAPI) reply(w http.ResponseWriter, r *http.Request, v access.Viewer, in forum.ReplyInput) error {
 	rep, err := a.forum.AddReply(r.Context(), v, r.PathValue("id"), in)
-	if err != nil {
-		return err
-	}
-	a.replyAnswer(w, r, http.StatusCreated, rep)
-	return nil
+	return a.replyAnswer(w, r, http.StatusCreated, rep, err)
 }
 
-func (a *forumAPI) updateReply(w http.ResponseWriter, r *http.Request) error {
-	var in forum.ReplyInput
-	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		return err
-	}
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
-	}
+func (a *forumAPI) updateReply(w http.ResponseWriter, r *http.Request, v access.Viewer, in forum.ReplyInput) error {
 	rep, err := a.forum.UpdateReply(r.Context(), v, r.PathValue("id"), in)
-	if err != nil {
-		return err
-	}
-	a.replyAnswer(w, r, http.StatusOK, rep)
-	return nil
+	return a.replyAnswer(w, r, http.StatusOK, rep, err)
 }
 
-func (a *forumAPI) removeReply(w http.ResponseWriter, r *http.Request) error {
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
-	}
-	if err := a.forum.DeleteReply(r.Context(), v, r.PathValue("id")); err != nil {
-		return err
-	}
-	a.changed(r)
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+func (a *forumAPI) removeReply(w http.ResponseWriter, r *http.Request, v access.Viewer, _ noBody) error {
+	return a.done(w, r, true, a.forum.DeleteReply(r.Context(), v, r.PathValue("id")))
 }
 
-func (a *forumAPI) reactThreadAs(w http.ResponseWriter, r *http.Request, on bool) error {
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
+// reactThread gives (on) or takes back the viewer's 🔥 on a thread.
+func (a *forumAPI) reactThread(on bool) func(http.ResponseWriter, *http.Request, access.Viewer, noBody) error {
+	return func(w http.ResponseWriter, r *http.Request, v access.Viewer, _ noBody) error {
+		d, err := a.forum.ReactThread(r.Context(), v, r.PathValue("id"), on)
+		return a.thread(w, r, http.StatusOK, d, err)
 	}
-	d, err := a.forum.ReactThread(r.Context(), v, r.PathValue("id"), on)
-	if err != nil {
-		return err
-	}
-	a.thread(w, r, http.StatusOK, d)
-	return nil
 }
 
-func (a *forumAPI) reactThread(w http.ResponseWriter, r *http.Request) error {
-	return a.reactThreadAs(w, r, true)
-}
-
-func (a *forumAPI) unreactThread(w http.ResponseWriter, r *http.Request) error {
-	return a.reactThreadAs(w, r, false)
-}
-
-func (a *forumAPI) reactReplyAs(w http.ResponseWriter, r *http.Request, on bool) error {
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
+// reactReply gives (on) or takes back the viewer's 🔥 on a reply.
+func (a *forumAPI) reactReply(on bool) func(http.ResponseWriter, *http.Request, access.Viewer, noBody) error {
+	return func(w http.ResponseWriter, r *http.Request, v access.Viewer, _ noBody) error {
+		rep, err := a.forum.ReactReply(r.Context(), v, r.PathValue("id"), on)
+		return a.replyAnswer(w, r, http.StatusOK, rep, err)
 	}
-	rep, err := a.forum.ReactReply(r.Context(), v, r.PathValue("id"), on)
-	if err != nil {
-		return err
-	}
-	a.replyAnswer(w, r, http.StatusOK, rep)
-	return nil
 }
 
-func (a *forumAPI) reactReply(w http.ResponseWriter, r *http.Request) error {
-	return a.reactReplyAs(w, r, true)
-}
-
-func (a *forumAPI) unreactReply(w http.ResponseWriter, r *http.Request) error {
-	return a.reactReplyAs(w, r, false)
-}
-
-func (a *forumAPI) accept(w http.ResponseWriter, r *http.Request) error {
-	var in forum.AcceptInput
-	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		return err
-	}
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
-	}
+func (a *forumAPI) accept(w http.ResponseWriter, r *http.Request, v access.Viewer, in forum.AcceptInput) error {
 	d, err := a.forum.Accept(r.Context(), v, r.PathValue("id"), in)
-	if err != nil {
-		return err
-	}
-	a.thread(w, r, http.StatusOK, d)
-	return nil
+	return a.thread(w, r, http.StatusOK, d, err)
 }
 
-func (a *forumAPI) mute(w http.ResponseWriter, r *http.Request) error {
-	var in forum.MuteInput
-	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		return err
-	}
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
-	}
+func (a *forumAPI) mute(w http.ResponseWriter, r *http.Request, v access.Viewer, in forum.MuteInput) error {
 	if err := a.forum.Mute(r.Context(), v, r.PathValue("id"), in.Muted); err != nil {
 		return err
 	}
@@ -258,27 +159,12 @@ func (a *forumAPI) mute(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *forumAPI) report(w http.ResponseWriter, r *http.Request) error {
-	var in forum.ReportInput
-	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		return err
-	}
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
-	}
-	if err := a.forum.Report(r.Context(), v, in); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+// report and resolve change nothing any tab shows, so tabs are not told.
+func (a *forumAPI) report(w http.ResponseWriter, r *http.Request, v access.Viewer, in forum.ReportInput) error {
+	return a.done(w, r, false, a.forum.Report(r.Context(), v, in))
 }
 
-func (a *forumAPI) reports(w http.ResponseWriter, r *http.Request) error {
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
-	}
+func (a *forumAPI) reports(w http.ResponseWriter, r *http.Request, v access.Viewer, _ noBody) error {
 	list, err := a.forum.Reports(r.Context(), v)
 	if err != nil {
 		return err
@@ -287,48 +173,16 @@ func (a *forumAPI) reports(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *forumAPI) resolve(w http.ResponseWriter, r *http.Request) error {
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
-	}
-	if err := a.forum.ResolveReport(r.Context(), v, r.PathValue("id")); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+func (a *forumAPI) resolve(w http.ResponseWriter, r *http.Request, v access.Viewer, _ noBody) error {
+	return a.done(w, r, false, a.forum.ResolveReport(r.Context(), v, r.PathValue("id")))
 }
 
-func (a *forumAPI) moderateThread(w http.ResponseWriter, r *http.Request) error {
-	var in forum.Moderation
-	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		return err
-	}
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
-	}
+func (a *forumAPI) moderateThread(w http.ResponseWriter, r *http.Request, v access.Viewer, in forum.Moderation) error {
 	d, err := a.forum.ModerateThread(r.Context(), v, r.PathValue("id"), in)
-	if err != nil {
-		return err
-	}
-	a.thread(w, r, http.StatusOK, d)
-	return nil
+	return a.thread(w, r, http.StatusOK, d, err)
 }
 
-func (a *forumAPI) moderateReply(w http.ResponseWriter, r *http.Request) error {
-	var in forum.Moderation
-	if err := httpx.ReadJSON(w, r, &in); err != nil {
-		return err
-	}
-	v, err := viewer(r, a.db)
-	if err != nil {
-		return err
-	}
+func (a *forumAPI) moderateReply(w http.ResponseWriter, r *http.Request, v access.Viewer, in forum.Moderation) error {
 	rep, err := a.forum.ModerateReply(r.Context(), v, r.PathValue("id"), in)
-	if err != nil {
-		return err
-	}
-	a.replyAnswer(w, r, http.StatusOK, rep)
-	return nil
+	return a.replyAnswer(w, r, http.StatusOK, rep, err)
 }

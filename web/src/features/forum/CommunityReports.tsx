@@ -1,6 +1,7 @@
 import { Flag } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { EmptyState, LoadError, LoadingBlock } from '@/components/ui/query-state';
 import { errorMessage } from '@/lib/api';
 import { Link } from '@/lib/router';
 import { toast } from '@/lib/toast';
@@ -22,15 +23,14 @@ export function CommunityReports() {
         Community reports
       </h3>
       {query.isPending ? (
-        <p role="status" className="text-sm text-muted">
-          Loading reports…
-        </p>
+        <LoadingBlock label="Loading reports…" rows={2} />
       ) : query.isError ? (
-        <p role="alert" className="text-sm text-term-red">
-          The reports could not be loaded: {errorMessage(query.error)}
-        </p>
+        <LoadError
+          message={`The reports could not be loaded: ${errorMessage(query.error)}`}
+          onRetry={() => void query.refetch()}
+        />
       ) : reports.length === 0 ? (
-        <p className="text-sm text-muted">No open reports.</p>
+        <EmptyState title="No open reports." />
       ) : (
         <ul className="flex flex-col gap-3">
           {reports.map((r) => (

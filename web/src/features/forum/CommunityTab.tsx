@@ -1,9 +1,10 @@
 import { CheckCircle2, Flame, MessageSquare, Pin, Plus, Search } from 'lucide-react';
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { FormProblem } from '@/components/ui/form-problem';
+import { EmptyState, LoadError, LoadingBlock } from '@/components/ui/query-state';
 import { CountedTextarea, TextField } from '@/components/ui/text-field';
 import { ApiError, errorMessage } from '@/lib/api';
 import type { Thread } from '@/lib/api-types/forum';
@@ -132,24 +133,28 @@ function ThreadList({ subscribe }: { subscribe?: ReactNode }) {
       ) : null}
 
       {query.isPending ? (
-        <p role="status" className="text-sm text-muted">
-          Loading threads…
-        </p>
+        <LoadingBlock label="Loading threads…" />
       ) : query.isError ? (
-        <div role="alert" className="flex flex-col items-start gap-3 text-sm text-term-red">
-          <p>The threads could not be loaded: {errorMessage(query.error)}</p>
-          <Button size="sm" variant="outline" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError
+          message={`The threads could not be loaded: ${errorMessage(query.error)}`}
+          onRetry={() => void query.refetch()}
+        />
       ) : threads.length === 0 ? (
-        <p className="rounded-md border border-dashed border-ink-600 p-6 text-center text-sm text-muted">
+        <EmptyState
+          title={
+            q || category || unanswered
+              ? 'No thread matches.'
+              : canPost
+                ? 'No threads yet.'
+                : 'No announcements yet.'
+          }
+        >
           {q || category || unanswered
-            ? 'No thread matches. Try other words or another filter.'
+            ? 'Try other words or another filter.'
             : canPost
-              ? 'No threads yet. Start the first one!'
-              : 'No announcements yet.'}
-        </p>
+              ? 'Start the first one!'
+              : null}
+        </EmptyState>
       ) : (
         <ul aria-label="Threads" className="flex flex-col gap-3">
           {threads.map((t) => (
@@ -233,15 +238,32 @@ function NewThread({ canAnnounce, onDone }: { canAnnounce: boolean; onDone: () =
     null,
   );
   const create = useCreateThread();
+  const sending = useRef(false);
   const navigate = useNavigate();
   const categoryId = useId();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    // Enter in the title submits too, even while the button is disabled, and a second press can
+    // come before React re-renders: the ref lets one post through until it is answered.
+    if (sending.current) return;
+    // The server's rules, checked first so an empty field is named without a round trip.
+    const missing = !title.trim() ? 'title' : !body.trim() ? 'body' : null;
+    if (missing) {
+      setProblem({
+        field: missing,
+        message: `${missing === 'title' ? 'Title' : 'Body'} is required.`,
+      });
+      return;
+    }
     setProblem(null);
+    sending.current = true;
     create.mutate(
       { category, title, body },
       {
+        onSettled: () => {
+          sending.current = false;
+        },
         onSuccess: (t) => {
           onDone();
           navigate(threadPath(t.id));

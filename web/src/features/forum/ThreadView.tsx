@@ -1,16 +1,4 @@
-import {
-  ArrowLeft,
-  Bell,
-  BellOff,
-  BookPlus,
-  CheckCircle2,
-  EyeOff,
-  Flag,
-  Flame,
-  Pencil,
-  Pin,
-  Trash2,
-} from 'lucide-react';
+import { ArrowLeft, Bell, BellOff, BookPlus, CheckCircle2, EyeOff, Pin } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -18,6 +6,7 @@ import { Card } from '@/components/ui/card';
 import { FormProblem } from '@/components/ui/form-problem';
 import { Markdown } from '@/components/ui/markdown';
 import { Modal } from '@/components/ui/modal';
+import { LoadError, LoadingBlock } from '@/components/ui/query-state';
 import { CountedTextarea, TextField } from '@/components/ui/text-field';
 import { ApiError, errorMessage } from '@/lib/api';
 import type { Author, Reply, ThreadDetail } from '@/lib/api-types/forum';
@@ -32,7 +21,6 @@ import {
   useMentionNames,
   useModerate,
   useMute,
-  useReact,
   useReport,
   useThread,
   useUpdateReply,
@@ -47,6 +35,7 @@ import {
   mentionQuery,
   when,
 } from './logic';
+import { PostActions } from './PostActions';
 
 /** Members' posts: links marked as user content. */
 const UGC = 'nofollow ugc noopener';
@@ -83,16 +72,14 @@ export function ThreadView({ id, isAdmin }: { id: string; isAdmin: boolean }) {
         All threads
       </Link>
       {query.isPending ? (
-        <p role="status" className="text-sm text-muted">
-          Loading the thread…
-        </p>
+        <LoadingBlock label="Loading the thread…" rows={2} />
       ) : query.isError ? (
-        <div role="alert" className="text-sm text-term-red">
-          <h2 id="thread-heading" className="text-lg font-semibold">
-            This thread cannot be shown
-          </h2>
-          <p className="mt-1">{errorMessage(query.error)}</p>
-        </div>
+        <LoadError
+          title="This thread cannot be shown"
+          titleId="thread-heading"
+          message={errorMessage(query.error)}
+          onRetry={() => void query.refetch()}
+        />
       ) : (
         <Thread thread={query.data} isAdmin={isAdmin} />
       )}
@@ -108,7 +95,6 @@ function Thread({ thread: t, isAdmin }: { thread: ThreadDetail; isAdmin: boolean
   const [hiding, setHiding] = useState<{ kind: 'thread' | 'reply'; id: string } | null>(null);
   const [toDocument, setToDocument] = useState(false);
   const accepted = t.replies.find((r) => r.accepted);
-  const react = useReact();
   const mute = useMute();
   const moderate = useModerate();
   const del = useDeleteThread();
@@ -139,60 +125,41 @@ function Thread({ thread: t, isAdmin }: { thread: ThreadDetail; isAdmin: boolean
         ) : (
           <Markdown text={t.body} linkRel={UGC} className="text-sm text-muted" />
         )}
-        <div className="flex flex-wrap gap-2">
-          <Button
-            size="sm"
-            variant={t.reacted ? 'primary' : 'outline'}
-            aria-pressed={t.reacted}
-            disabled={!t.can_reply || t.mine || react.isPending}
-            onClick={() =>
-              react.mutate({ kind: 'thread', id: t.id, on: !t.reacted }, { onError: fail })
-            }
-          >
-            <Flame size={16} aria-hidden="true" />
-            {t.reactions}
-            <span className="sr-only"> fire reactions{t.reacted ? ', yours included' : ''}</span>
-          </Button>
-          <Button
-            size="sm"
-            variant="ghost"
-            aria-pressed={t.muted}
-            onClick={() => mute.mutate({ id: t.id, input: { muted: !t.muted } }, { onError: fail })}
-          >
-            {t.muted ? (
-              <BellOff size={16} aria-hidden="true" />
-            ) : (
-              <Bell size={16} aria-hidden="true" />
-            )}
-            {t.muted ? 'Muted' : 'Mute'}
-          </Button>
-          {t.mine ? (
-            <Button size="sm" variant="ghost" onClick={() => setEditing(true)}>
-              <Pencil size={16} aria-hidden="true" />
-              Edit
-            </Button>
-          ) : (
-            <Button size="sm" variant="ghost" onClick={() => setReporting({ thread_id: t.id })}>
-              <Flag size={16} aria-hidden="true" />
-              Report
-            </Button>
-          )}
-          {t.mine || isAdmin ? (
+        <PostActions
+          kind="thread"
+          id={t.id}
+          reactions={t.reactions}
+          reacted={t.reacted}
+          canReact={t.can_reply && !t.mine}
+          mine={t.mine}
+          canDelete={t.mine || isAdmin}
+          onEdit={() => setEditing(true)}
+          onReport={() => setReporting({ thread_id: t.id })}
+          onDelete={() => {
+            if (!window.confirm('Delete this thread and its replies?')) return;
+            del.mutate(t.id, {
+              onSuccess: () => navigate('/members'),
+              onError: fail,
+            });
+          }}
+          beside={
             <Button
               size="sm"
               variant="ghost"
-              onClick={() => {
-                if (!window.confirm('Delete this thread and its replies?')) return;
-                del.mutate(t.id, {
-                  onSuccess: () => navigate('/members'),
-                  onError: fail,
-                });
-              }}
+              aria-pressed={t.muted}
+              onClick={() =>
+                mute.mutate({ id: t.id, input: { muted: !t.muted } }, { onError: fail })
+              }
             >
-              <Trash2 size={16} aria-hidden="true" />
-              Delete
+              {t.muted ? (
+                <BellOff size={16} aria-hidden="true" />
+              ) : (
+                <Bell size={16} aria-hidden="true" />
+              )}
+              {t.muted ? 'Muted' : 'Mute'}
             </Button>
-          ) : null}
+          }
+        >
           {isAdmin ? (
             <>
               <Button
@@ -231,7 +198,7 @@ function Thread({ thread: t, isAdmin }: { thread: ThreadDetail; isAdmin: boolean
               ) : null}
             </>
           ) : null}
-        </div>
+        </PostActions>
       </Card>
       {accepted && toDocument ? (
         <DocumentDialog initial={documentFrom(t, accepted)} onClose={() => setToDocument(false)} />
@@ -299,7 +266,6 @@ function ReplyItem({
 }) {
   const [editing, setEditing] = useState(false);
   const [body, setBody] = useState(r.body);
-  const react = useReact();
   const accept = useAccept();
   const update = useUpdateReply();
   const del = useDeleteReply();
@@ -348,59 +314,38 @@ function ReplyItem({
           ) : (
             <Markdown text={r.body} linkRel={UGC} className="text-sm text-muted" />
           )}
-          <div className="flex flex-wrap gap-2">
-            <Button
-              size="sm"
-              variant={r.reacted ? 'primary' : 'outline'}
-              aria-pressed={r.reacted}
-              disabled={!t.can_reply || r.mine || r.hidden || react.isPending}
-              onClick={() =>
-                react.mutate({ kind: 'reply', id: r.id, on: !r.reacted }, { onError: fail })
-              }
-            >
-              <Flame size={16} aria-hidden="true" />
-              {r.reactions}
-              <span className="sr-only"> fire reactions</span>
-            </Button>
-            {t.can_accept && !r.hidden ? (
-              <Button
-                size="sm"
-                variant="ghost"
-                aria-pressed={r.accepted}
-                onClick={() =>
-                  accept.mutate(
-                    { id: t.id, input: { reply_id: r.accepted ? null : r.id } },
-                    { onError: fail },
-                  )
-                }
-              >
-                <CheckCircle2 size={16} aria-hidden="true" />
-                {r.accepted ? 'Unaccept' : 'Accept answer'}
-              </Button>
-            ) : null}
-            {r.mine ? (
-              <Button size="sm" variant="ghost" onClick={() => setEditing(true)}>
-                <Pencil size={16} aria-hidden="true" />
-                Edit
-              </Button>
-            ) : (
-              <Button size="sm" variant="ghost" onClick={onReport}>
-                <Flag size={16} aria-hidden="true" />
-                Report
-              </Button>
-            )}
-            {r.mine || isAdmin ? (
-              <Button
-                size="sm"
-                variant="ghost"
-                onClick={() => {
-                  if (window.confirm('Delete this reply?')) del.mutate(r.id, { onError: fail });
-                }}
-              >
-                <Trash2 size={16} aria-hidden="true" />
-                Delete
-              </Button>
-            ) : null}
+          <PostActions
+            kind="reply"
+            id={r.id}
+            reactions={r.reactions}
+            reacted={r.reacted}
+            canReact={t.can_reply && !r.mine && !r.hidden}
+            mine={r.mine}
+            canDelete={r.mine || isAdmin}
+            onEdit={() => setEditing(true)}
+            onReport={onReport}
+            onDelete={() => {
+              if (window.confirm('Delete this reply?')) del.mutate(r.id, { onError: fail });
+            }}
+            beside={
+              t.can_accept && !r.hidden ? (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-pressed={r.accepted}
+                  onClick={() =>
+                    accept.mutate(
+                      { id: t.id, input: { reply_id: r.accepted ? null : r.id } },
+                      { onError: fail },
+                    )
+                  }
+                >
+                  <CheckCircle2 size={16} aria-hidden="true" />
+                  {r.accepted ? 'Unaccept' : 'Accept answer'}
+                </Button>
+              ) : null
+            }
+          >
             {isAdmin ? (
               <Button
                 size="sm"
@@ -418,7 +363,7 @@ function ReplyItem({
                 {r.hidden ? 'Show' : 'Hide'}
               </Button>
             ) : null}
-          </div>
+          </PostActions>
         </div>
       </Card>
     </li>

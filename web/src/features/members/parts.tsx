@@ -3,11 +3,14 @@
  * The confirmation before a delete is components/ui/edit-confirm-dialog.tsx.
  */
 import type { InputHTMLAttributes, ReactNode, RefObject, TextareaHTMLAttributes } from 'react';
-import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Modal } from '@/components/ui/modal';
 import { cn } from '@/lib/cn';
 import { initials } from './logic';
+
+// The loading, empty and failed states are shared by every feature; the members tabs import them
+// from here as they always have.
+export { EmptyState, LoadError, LoadingBlock, Skeleton } from '@/components/ui/query-state';
 
 export interface MemberDialogProps {
   open: boolean;
@@ -102,61 +105,6 @@ export function TextAreaField({
         />
       )}
     </FormField>
-  );
-}
-
-/**
- * A pulsing placeholder block shown while data loads. A span, so it may stand in running text
- * (a number in a sentence) as well as for a whole block: `inline` keeps it in the line.
- */
-export function Skeleton({ className, inline = false }: { className?: string; inline?: boolean }) {
-  return (
-    <span
-      aria-hidden="true"
-      className={cn(
-        inline ? 'inline-block' : 'block',
-        'rounded-md bg-ink-800 motion-safe:animate-pulse',
-        className,
-      )}
-    />
-  );
-}
-
-/** A labelled group of skeleton rows; screen readers hear one "Loading …". */
-export function LoadingBlock({ label, rows = 3 }: { label: string; rows?: number }) {
-  return (
-    <div role="status" aria-live="polite" className="flex flex-col gap-3">
-      <span className="sr-only">{label}</span>
-      {Array.from({ length: rows }, (_, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: static placeholders
-        <Skeleton key={i} className="h-20 w-full" />
-      ))}
-    </div>
-  );
-}
-
-/** Said when a list has nothing in it. */
-export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
-  return (
-    <div className="rounded-lg border border-dashed border-ink-600 px-4 py-8 text-center">
-      <p className="font-mono text-sm text-fg">{title}</p>
-      {children ? <div className="mt-2 text-sm text-muted">{children}</div> : null}
-    </div>
-  );
-}
-
-/** Says that a load failed, with a retry button. */
-export function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
-  return (
-    <div
-      role="alert"
-      className="flex flex-col items-start gap-3 rounded-lg border border-term-red/40 bg-term-red/5 px-4 py-4 text-sm text-term-red sm:flex-row sm:items-center sm:justify-between"
-    >
-      <span>{message}</span>
-      <Button variant="outline" size="sm" onClick={onRetry}>
-        Try again
-      </Button>
-    </div>
   );
 }
 
