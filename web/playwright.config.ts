@@ -21,11 +21,23 @@ const slow = process.env.CI ? 2 : 1;
 const ownServer = process.env[`E2E_BASE_URL_${process.env.TEST_PARALLEL_INDEX ?? ''}`];
 // Chromium's headless shell (Debian's chromium-headless-shell) renders pages with the same engine
 // without the full browser's window layer, GPU process and built-in UI pages: the same specs took 40 %
-// less processor time and wall time than with the full browser in headless mode. The full browser
-// stays the fallback; CHROMIUM_PATH picks either.
+// less processor time and wall time than with the full browser in headless mode. It has no Push API,
+// so the specs of push on a device (FULL_BROWSER_SPECS) run in the full browser, as users have it.
+// CHROMIUM_PATH sets one browser for every spec.
+const fullBrowser = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const headlessShell = '/usr/lib/chromium/chromium-headless-shell';
-const chromium =
+const shell =
   process.env.CHROMIUM_PATH || (existsSync(headlessShell) ? headlessShell : '/usr/bin/chromium');
+const FULL_BROWSER_SPECS = /inbox\.spec\.ts$/;
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export default defineConfig({
   testDir: './e2e',
@@ -45,17 +57,17 @@ export default defineConfig({
     headless: true,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath: chromium,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
   },
+  projects: [
+    {
+      name: 'headless-shell',
+      testIgnore: FULL_BROWSER_SPECS,
+      use: { launchOptions: { executablePath: shell, args: chromiumArgs } },
+    },
+    {
+      name: 'chromium',
+      testMatch: FULL_BROWSER_SPECS,
+      use: { launchOptions: { executablePath: fullBrowser, args: chromiumArgs } },
+    },
+  ],
 });
