@@ -12,7 +12,9 @@ git clone -q "$root" "$work/repo"
 mkdir -p "$work/shared" # CI lays a copy of shared/ beside the clone
 env=()
 if [ "${1:-}" != --warm ]; then
-  env=(GOCACHE="$work/gocache" GOMODCACHE="$work/gomod" npm_config_cache="$work/npm" GOFLAGS=-modcacherw)
+  # GOPATH too: the test servers that `go install` put in GOPATH/bin are built again, as on a new machine.
+  path=$(echo "$PATH" | tr : '\n' | grep -vxF "$(go env GOPATH)/bin" | paste -sd:)
+  env=(PATH="$path" GOPATH="$work/gopath" GOCACHE="$work/gocache" GOMODCACHE="$work/gomod" npm_config_cache="$work/npm" GOFLAGS=-modcacherw)
 fi
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 start=$(date +%s)
