@@ -18,6 +18,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tribe/internal/gotool"
 )
 
 // StripeMockVersion is the stripe-mock release the tests run against;
@@ -46,17 +48,14 @@ var ErrNoStripeMock = errors.New("stripe-mock is not installed; run scripts/ensu
 // directory. When it is in neither and install is true, it installs it with
 // go install first.
 func FindStripeMock(ctx context.Context, install bool) (string, error) {
-	if p, err := exec.LookPath("stripe-mock"); err == nil {
+	if p, err := gotool.Find(ctx, "stripe-mock"); err == nil {
 		return p, nil
 	}
-	bin, err := goBin(ctx)
+	bin, err := gotool.Bin(ctx)
 	if err != nil {
 		return "", err
 	}
 	p := filepath.Join(bin, "stripe-mock")
-	if _, err := os.Stat(p); err == nil {
-		return p, nil
-	}
 	if !install {
 		return "", ErrNoStripeMock
 	}
@@ -65,22 +64,6 @@ func FindStripeMock(ctx context.Context, install bool) (string, error) {
 		return "", fmt.Errorf("go install stripe-mock: %v: %s", err, strings.TrimSpace(string(out)))
 	}
 	return p, nil
-}
-
-// goBin is where go install puts binaries.
-func goBin(ctx context.Context) (string, error) {
-	out, err := exec.CommandContext(ctx, "go", "env", "GOBIN", "GOPATH").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env: %w", err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) > 0 && strings.TrimSpace(lines[0]) != "" {
-		return strings.TrimSpace(lines[0]), nil
-	}
-	if len(lines) < 2 {
-		return "", errors.New("go env printed no GOPATH")
-	}
-	return filepath.Join(strings.Split(strings.TrimSpace(lines[1]), string(os.PathListSeparator))[0], "bin"), nil
 }
 
 // StartStripeMock starts stripe-mock on 127.0.0.1, on ports the system

@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +21,7 @@ import (
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
 
+	"tribe/internal/gotool"
 	"tribe/internal/storage"
 )
 
@@ -48,21 +48,9 @@ type Server struct {
 
 // Find returns the versitygw binary, on PATH or in Go's bin directory.
 func Find() (string, error) {
-	if p, err := exec.LookPath("versitygw"); err == nil {
-		return p, nil
-	}
-	out, err := exec.Command("go", "env", "GOBIN", "GOPATH").Output()
+	p, err := gotool.Find(context.Background(), "versitygw")
 	if err != nil {
-		return "", ErrNoVersityGW
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	bin := strings.TrimSpace(lines[0])
-	if bin == "" && len(lines) > 1 {
-		bin = filepath.Join(strings.Split(strings.TrimSpace(lines[1]), string(os.PathListSeparator))[0], "bin")
-	}
-	p := filepath.Join(bin, "versitygw")
-	if _, err := os.Stat(p); err != nil {
-		return "", ErrNoVersityGW
+		return "", fmt.Errorf("%w (%v)", ErrNoVersityGW, err)
 	}
 	return p, nil
 }
