@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Member as AdminMember, Subscription } from '@/lib/api-types/billing';
 import type { MembersOverview, User } from '@/lib/api-types/web';
 import { structuralViolations } from '@/test/axe';
@@ -58,6 +58,12 @@ async function expectToast(title: string) {
   expect(heading.closest('[data-sonner-toast]')).not.toBeNull();
   return heading.closest('[data-sonner-toast]') as HTMLElement;
 }
+
+// The members page's chunk is transformed on its first import (12 s of the first test on a quiet
+// machine, more beside the Go suite): load it once here, so each test's waits measure the page.
+beforeAll(async () => {
+  await import('@/app/pages/members');
+}, 120_000);
 
 describe('checkout return', { timeout: 30_000 }, () => {
   beforeEach(() => resetAuthState());
