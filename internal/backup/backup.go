@@ -377,7 +377,7 @@ func addObject(ctx context.Context, tw *tar.Writer, sums *checksums, b storage.S
 		return fmt.Errorf("backup: read %s: %w", o.key, err)
 	}
 	defer func() { _ = f.Close() }()
-	return sums.entry(tw, "files/"+o.rel, info.Size, info.ModTime, ctxReader{ctx: ctx, r: f})
+	return sums.entry(tw, "files/"+o.rel, info.Size, info.ModTime, storage.ReaderWithContext(ctx, f))
 }
 
 // checksums collects the SHA256SUMS lines of the entries written.
@@ -391,20 +391,6 @@ func (s *checksums) entry(tw *tar.Writer, name string, size int64, mod time.Time
 	}
 	fmt.Fprintf(&s.b, "%x  %s\n", h.Sum(nil), name)
 	return nil
-}
-
-// ctxReader fails a copy once ctx ends, so a cancelled backup stops at
-// its next read of an object.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }
 
 // addFile writes a captured copy, which nothing else changes, as the entry name.

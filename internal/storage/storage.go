@@ -116,8 +116,13 @@ func checkExpiry(d time.Duration) time.Duration {
 	return d
 }
 
-// ctxReader fails a copy once ctx ends, so an upload whose request was
-// cancelled stops at its next read.
+// ReaderWithContext reads r until ctx ends, then fails: a copy through it
+// (an upload whose request was cancelled, a backup stopped) ends at its
+// next read.
+func ReaderWithContext(ctx context.Context, r io.Reader) io.Reader {
+	return ctxReader{ctx: ctx, r: r}
+}
+
 type ctxReader struct {
 	ctx context.Context
 	r   io.Reader
