@@ -26,8 +26,11 @@ const ownServer = process.env[`E2E_BASE_URL_${process.env.TEST_PARALLEL_INDEX ??
 // CHROMIUM_PATH sets one browser for every spec.
 const fullBrowser = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const headlessShell = '/usr/lib/chromium/chromium-headless-shell';
+// Opt-in for now (E2E_HEADLESS_SHELL=1): on a quiet clean-machine run four specs that pass in the full
+// browser failed in the shell (early states such as the console's "Processing..." were missed).
 const shell =
-  process.env.CHROMIUM_PATH || (existsSync(headlessShell) ? headlessShell : '/usr/bin/chromium');
+  process.env.CHROMIUM_PATH ||
+  (process.env.E2E_HEADLESS_SHELL === '1' && existsSync(headlessShell) ? headlessShell : fullBrowser);
 const FULL_BROWSER_SPECS = /inbox\.spec\.ts$/;
 const chromiumArgs = [
   '--no-sandbox',
