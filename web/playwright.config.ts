@@ -30,7 +30,9 @@ const headlessShell = '/usr/lib/chromium/chromium-headless-shell';
 // browser failed in the shell (early states such as the console's "Processing..." were missed).
 const shell =
   process.env.CHROMIUM_PATH ||
-  (process.env.E2E_HEADLESS_SHELL === '1' && existsSync(headlessShell) ? headlessShell : fullBrowser);
+  (process.env.E2E_HEADLESS_SHELL === '1' && existsSync(headlessShell)
+    ? headlessShell
+    : fullBrowser);
 const FULL_BROWSER_SPECS = /inbox\.spec\.ts$/;
 const chromiumArgs = [
   '--no-sandbox',

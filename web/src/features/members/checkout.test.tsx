@@ -5,7 +5,7 @@ import type { Member as AdminMember, Subscription } from '@/lib/api-types/billin
 import type { MembersOverview, User } from '@/lib/api-types/web';
 import { structuralViolations } from '@/test/axe';
 import { ada, json, mockApi, resetAuthState } from '@/test/mock-api';
-import { renderRoute } from '@/test/render';
+import { preloadMembersRoute, renderRoute } from '@/test/render';
 import { goToCheckout } from './navigation';
 
 vi.mock('./navigation', async (importOriginal) => ({
@@ -59,11 +59,7 @@ async function expectToast(title: string) {
   return heading.closest('[data-sonner-toast]') as HTMLElement;
 }
 
-// The members page's chunk is transformed on its first import (12 s of the first test on a quiet
-// machine, more beside the Go suite): load it once here, so each test's waits measure the page.
-beforeAll(async () => {
-  await import('@/app/pages/members');
-}, 120_000);
+beforeAll(preloadMembersRoute, 120_000);
 
 describe('checkout return', { timeout: 30_000 }, () => {
   beforeEach(() => resetAuthState());
