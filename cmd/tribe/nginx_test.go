@@ -23,6 +23,8 @@ import (
 	"testing"
 	"time"
 
+	"tribe/internal/billing/billingtest"
+	"tribe/internal/mail/mailtest"
 	"tribe/internal/storage/storagetest"
 	"tribe/internal/store/storetest"
 )
@@ -223,9 +225,14 @@ func TestTwoInstancesBehindNginx(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	smtp := mailtest.Start(t)
+	stripe := billingtest.NewFake(t)
 	env := func() []string {
 		return []string{
 			"DATABASE_URL=" + dbURL, "TRIBE_DATA_DIR=" + t.TempDir(),
+			"SMTP_URL=" + smtp.URL(), "SMTP_FROM=tribe@example.com", "TRIBE_SWEEP_INTERVAL=1s",
+			"TRIBE_ADMIN_EMAILS=owner@example.com",
+			"STRIPE_SECRET_KEY=sk_test_proxy", "STRIPE_PRICE_ID=price_proxy", "STRIPE_API_BASE=" + stripe.URL, "STRIPE_WEBHOOK_SECRET=whsec_proxy",
 			"TRIBE_STORAGE_URL=s3://" + bucket + "?endpoint=http://" + s3.Endpoint + "&region=" + storagetest.Region + "&path_style=1",
 			"TRIBE_S3_ACCESS_KEY_ID=" + storagetest.AccessKeyID, "TRIBE_S3_SECRET_ACCESS_KEY=" + storagetest.SecretAccessKey,
 			// nginx reaches the instances from 127.0.0.1; its X-Forwarded-For names the client.
@@ -245,6 +252,25 @@ func TestTwoInstancesBehindNginx(t *testing.T) {
 		t.Fatalf("sign up through the proxy: %d %s", r.status, r.body)
 	}
 	cookie := strings.Split(r.header.Get("Set-Cookie"), ";")[0]
+	var signedUp struct {
+		User struct{ ID string } `json:"user"`
+	}
+	if err := json.Unmarshal(r.body, &signedUp); err != nil || signedUp.User.ID == "" {
+		t.Fatalf("sign-up answer %s: %v", r.body, err)
+	}
+	// The owner: an admin by TRIBE_ADMIN_EMAILS once the address is confirmed
+	// (Ada confirms hers too: reminders are mailed to confirmed addresses).
+	r = send(t, clientFrom("127.0.0.5"), "POST", proxy+"/api/auth/signup", jsonHeader,
+		strings.NewReader(`{"full_name":"Owner","email":"owner@example.com","password":"the owner's own"}`))
+	if r.status != http.StatusCreated {
+		t.Fatalf("owner's sign up through the proxy: %d %s", r.status, r.body)
+	}
+	ownerCookie := strings.Split(r.header.Get("Set-Cookie"), ";")[0]
+	db := storetest.Open(t, dbURL, t.TempDir())
+	if _, err := db.Write.Exec(`UPDATE users SET email_confirmed_at = $1 WHERE email_normalized IN ('owner@example.com', 'ada@example.com')`, "2026-01-01T00:00:00.000Z"); err != nil {
+		t.Fatal(err)
+	}
+	ownerHeader := map[string]string{"Cookie": ownerCookie, "Content-Type": "application/json"}
 
 	t.Run("avatar uploaded through one instance is served by the other", func(t *testing.T) {
 		form, contentType := avatarForm(t)
@@ -410,6 +436,98 @@ func TestTwoInstancesBehindNginx(t *testing.T) {
 		}
 		if held != 1 || taken != people-1 || !upstreams[hostA] || !upstreams[hostB] {
 			t.Fatalf("%d held and %d refused of %d at once through %v; want exactly one held", held, taken, people, upstreams)
+		}
+	})
+
+	// Unpaid holds may take half of a date's seats (booking's hold ceiling),
+	// so of eight seats four are held and the rest stay for buyers who pay.
+	t.Run("the seat holds of one date taken at once through both instances stop exactly at the ceiling", func(t *testing.T) {
+		start := time.Now().UTC().Truncate(time.Hour).AddDate(0, 0, 12)
+		r := send(t, clientFrom("127.0.0.5"), "POST", proxy+"/api/admin/booking/events", ownerHeader,
+			strings.NewReader(fmt.Sprintf(`{"type":"group","start":%q,"seats":8}`, start.Format(time.RFC3339))))
+		var scheduled struct {
+			Event struct{ ID string } `json:"event"`
+		}
+		if err := json.Unmarshal(r.body, &scheduled); r.status != http.StatusCreated || err != nil {
+			t.Fatalf("schedule a date through the proxy: %d %s %v", r.status, r.body, err)
+		}
+		// Ten buyers, each from an address of their own, press at once.
+		const buyers, ceiling = 10, 4
+		results := make(chan proxyCall, buyers)
+		errs := make(chan error, buyers)
+		var wg sync.WaitGroup
+		for i := range buyers {
+			wg.Go(func() {
+				r, err := do(clientFrom(fmt.Sprintf("127.0.2.%d", i+1)), "POST", proxy+"/api/bookings", jsonHeader, strings.NewReader(fmt.Sprintf(
+					`{"type":"group","event_id":%q,"name":"Buyer %d","email":"buyer%d@example.com","time_zone":"UTC"}`, scheduled.Event.ID, i, i)))
+				results <- r
+				errs <- err
+			})
+		}
+		wg.Wait()
+		close(results)
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		held, soldOut := 0, 0
+		upstreams := map[string]bool{}
+		for r := range results {
+			upstreams[r.upstream] = true
+			switch {
+			case r.status == http.StatusCreated && bytes.Contains(r.body, []byte(`"checkout_url"`)):
+				held++
+			case r.status == http.StatusConflict && bytes.Contains(r.body, []byte(`"sold_out"`)):
+				soldOut++
+			default:
+				t.Fatalf("seat through %s: %d %s", r.upstream, r.status, r.body)
+			}
+		}
+		if held != ceiling || soldOut != buyers-ceiling || !upstreams[hostA] || !upstreams[hostB] {
+			t.Fatalf("%d seats held and %d refused of %d buyers at once through %v; want %d held", held, soldOut, buyers, upstreams, ceiling)
+		}
+		// Both instances count the same seats left.
+		for range 2 {
+			list := send(t, ada, "GET", proxy+"/api/booking/events?type=group", nil, nil)
+			if list.status != http.StatusOK || !bytes.Contains(list.body, []byte(`"seats_left":4`)) {
+				t.Fatalf("dates through %s after the rush: %d %s", list.upstream, list.status, list.body)
+			}
+		}
+	})
+
+	t.Run("a session reminder is mailed once by two instances", func(t *testing.T) {
+		owner := clientFrom("127.0.0.5")
+		if r := send(t, owner, "PUT", proxy+"/api/admin/members/"+signedUp.User.ID+"/complimentary", ownerHeader,
+			strings.NewReader(`{"until":"2099-12-31"}`)); r.status != http.StatusOK {
+			t.Fatalf("complimentary membership for Ada: %d %s", r.status, r.body)
+		}
+		// A session planned at short notice gets its first reminder at the
+		// next sweep: both instances sweep every second.
+		starts := time.Now().UTC().Add(2 * time.Hour)
+		r := send(t, owner, "POST", proxy+"/api/admin/sessions", ownerHeader, strings.NewReader(fmt.Sprintf(
+			`{"title":"Proxied memory","description":"Live build","tags":["agents"],"session_date":%q,"session_time":%q,"duration":"1 hour","timezone":"UTC","max_attendees":50,"meeting_link":"https://meet.example/abc"}`,
+			starts.Format(time.DateOnly), starts.Format("15:04"))))
+		if r.status != http.StatusCreated {
+			t.Fatalf("plan a session through the proxy: %d %s", r.status, r.body)
+		}
+		toAda := func() int {
+			n := 0
+			for _, m := range smtp.Messages() {
+				if strings.Contains(m.To, "ada@example.com") && strings.Contains(m.Subject, "Proxied memory") {
+					n++
+				}
+			}
+			return n
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for toAda() == 0 && time.Now().Before(deadline) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		time.Sleep(4 * time.Second) // four more sweeps on each instance: time for a duplicate to show
+		if n := toAda(); n != 1 {
+			t.Fatalf("Ada got %d reminders of the session, want 1", n)
 		}
 	})
 
