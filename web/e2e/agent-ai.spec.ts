@@ -34,6 +34,9 @@ test.afterAll(async () => {
 test('the agent page shows the model calling its search tool and streams its answer', async ({
   browser,
 }) => {
+  // A journey: two streamed answers, a provider failure, screenshots and axe at two widths (32 s
+  // alone on a busy machine).
+  test.setTimeout(90_000 * (process.env.CI ? 2 : 1));
   const { context, page } = await confirmedPage(browser, ADMIN_EMAIL, { baseURL: server.baseURL });
   await page.goto('/agent-test');
   const box = page.getByRole('textbox', { name: 'Prompt' });
