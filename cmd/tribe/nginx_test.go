@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -542,32 +541,7 @@ func TestTwoInstancesBehindNginx(t *testing.T) {
 		}
 		defer func() { _ = stream.Body.Close() }()
 		streamOn := stream.Header.Get("X-Upstream")
-		events := make(chan string, 16)
-		go func() {
-			defer close(events)
-			sc := bufio.NewScanner(stream.Body)
-			for sc.Scan() {
-				if name, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
-					events <- name
-				}
-			}
-		}()
-		waitFor := func(name string) {
-			t.Helper()
-			for {
-				select {
-				case got, ok := <-events:
-					if !ok {
-						t.Fatalf("the stream ended before %q", name)
-					}
-					if got == name {
-						return
-					}
-				case <-ctx.Done():
-					t.Fatalf("no %q event through the proxy (stream on %s)", name, streamOn)
-				}
-			}
-		}
+		waitFor := eventNames(t, ctx, stream.Body, "through the proxy (stream on "+streamOn+")")
 		// "ready" arrives at once only if nginx does not buffer the stream.
 		waitFor("ready")
 		// A cohort made through the other instance reaches the stream (one

@@ -71,32 +71,7 @@ func TestTwoInstancesOnOnePostgres(t *testing.T) {
 		t.Fatalf("stream on B: %v %v", stream, err)
 	}
 	defer func() { _ = stream.Body.Close() }()
-	events := make(chan string, 16)
-	go func() {
-		sc := bufio.NewScanner(stream.Body)
-		for sc.Scan() {
-			if name, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
-				events <- name
-			}
-		}
-		close(events)
-	}()
-	waitFor := func(name string) {
-		t.Helper()
-		for {
-			select {
-			case got, ok := <-events:
-				if !ok {
-					t.Fatalf("stream on B ended before %q", name)
-				}
-				if got == name {
-					return
-				}
-			case <-ctx.Done():
-				t.Fatalf("no %q event on B", name)
-			}
-		}
-	}
+	waitFor := eventNames(t, ctx, stream.Body, "on B")
 	waitFor("ready")
 	if resp := post(a, "/api/cohorts", cookie, `{"name":"Builders"}`); resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create cohort on A: %d", resp.StatusCode)
@@ -123,5 +98,39 @@ func TestTwoInstancesOnOnePostgres(t *testing.T) {
 	}
 	if len(got) != 11 || len(seen) != 11 {
 		t.Fatalf("want 11 messages each sent once, got %d messages with %d distinct ids", len(got), len(seen))
+	}
+}
+
+// eventNames reads the event names of a live-update stream as they come and
+// returns a function that waits for the next event called name (skipping
+// others), failing the test when the stream ends or ctx does first; where
+// says which stream, for the failure message.
+func eventNames(t *testing.T, ctx context.Context, body io.Reader, where string) func(name string) {
+	t.Helper()
+	events := make(chan string, 16)
+	go func() {
+		defer close(events)
+		sc := bufio.NewScanner(body)
+		for sc.Scan() {
+			if name, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+				events <- name
+			}
+		}
+	}()
+	return func(name string) {
+		t.Helper()
+		for {
+			select {
+			case got, ok := <-events:
+				if !ok {
+					t.Fatalf("the stream %s ended before %q", where, name)
+				}
+				if got == name {
+					return
+				}
+			case <-ctx.Done():
+				t.Fatalf("no %q event %s", name, where)
+			}
+		}
 	}
 }
