@@ -146,6 +146,13 @@ report_e2e() {
   out=$(strip "$logs/e2e.log")
   p=$(echo "$out" | num '^\s*[0-9]+ passed') f=$(echo "$out" | num '^\s*[0-9]+ failed') s=$(echo "$out" | num '^\s*[0-9]+ skipped')
   record e2e "$p" "$f" "$s"
+  # Tests that failed once and passed on their retry (CI only): named, so they get mended.
+  local flaky
+  flaky=$(echo "$out" | num '^\s*[0-9]+ flaky')
+  if [ "$flaky" -gt 0 ]; then
+    summary+=("$(printf '%-10s %4d passed only on their retry (flaky):' "e2e:" "$flaky")")
+    while IFS= read -r line; do summary+=("             $line"); done < <(echo "$out" | sed -n '/^\s*[0-9]* flaky/,/^\s*[0-9]* passed/p' | grep '›' | sed 's/^\s*//')
+  fi
   [ "$(status e2e)" = 0 ] || problem e2e "Playwright failed"
   [ "$p" -gt 0 ] || problem e2e "Playwright ran no test"
 }
