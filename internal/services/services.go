@@ -27,6 +27,7 @@ import (
 	"tribe/internal/inquiries"
 	"tribe/internal/kb"
 	"tribe/internal/levels"
+	"tribe/internal/library"
 	"tribe/internal/notify"
 	"tribe/internal/push"
 	"tribe/internal/ratelimit"
@@ -83,6 +84,10 @@ type Set struct {
 	// a member lands there, live, and on their devices or by mail as they
 	// chose; its worker drains the push outbox.
 	Inbox *inbox.Service
+	// Library is the members' recordings, materials, lessons and links,
+	// with progress, resumable uploads into Files and transcripts indexed
+	// in KB.
+	Library *library.Service
 	// Clock is the time of the members area's rules that hang on it (RSVPs
 	// close at the start, a join counts from 15 minutes before): time.Now,
 	// or a test's clock given with WithClock. Handlers that pass the time to
@@ -157,7 +162,9 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 		Notify: nt,
 		Push:   ps,
 		Inbox:  in,
-		Clock:  o.now,
+		Library: library.New(db, library.Options{Files: files, Clock: o.now, LevelOf: lv.LevelOf,
+			MaxUpload: cfg.MaxUpload, Logger: logger}),
+		Clock: o.now,
 	}
 }
 

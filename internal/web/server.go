@@ -134,6 +134,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 		&showupAPI{db: o.DB, levels: svc.Levels, now: svc.Clock, pub: pub, logger: o.Logger},
 		&projectsAPI{db: o.DB, levels: svc.Levels, now: svc.Clock, pub: pub},
 		&forumAPI{db: o.DB, forum: svc.Forum, pub: pub},
+		&libraryAPI{db: o.DB, lib: svc.Library},
 		&insightsAPI{db: o.DB, billing: svc.Billing, now: svc.Clock},
 		&devMailAPI{db: o.DB, cfg: o.Config, logger: o.Logger},
 		newEventsAPI(svc.Hub, svc.Auth, o.Logger, o.heartbeatOr(eventsHeartbeat)),
