@@ -344,6 +344,24 @@ func TestAuthorization(t *testing.T) {
 			return d.ID
 		}
 		libItem := newLibItem()
+		newUpload := func() string {
+			st, err := m.s.Services.Library.CreateUpload(ctx, access.Viewer{UserID: users[6].id, Admin: true}, library.UploadInput{Filename: "a.pdf", Size: 9})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st.UploadID
+		}
+		finishedUpload := func() string {
+			id := newUpload()
+			if _, err := m.s.Services.Library.AppendChunk(ctx, access.Viewer{UserID: users[6].id, Admin: true}, id,
+				library.Range{First: 0, Last: 8, Total: 9}, strings.NewReader("%PDF-1.7\n")); err != nil {
+				t.Fatal(err)
+			}
+			return id
+		}
+		if _, err := m.s.Services.Library.AttachMedia(ctx, access.Viewer{UserID: users[6].id, Admin: true}, libItem, library.MediaInput{UploadID: finishedUpload()}); err != nil {
+			t.Fatal(err)
+		}
 		freshLibItem := func() string { return "/api/admin/library/" + newLibItem() }
 
 		// The community: a question of the subscriber's with a reply by
@@ -510,6 +528,11 @@ func TestAuthorization(t *testing.T) {
 			{pattern: "PATCH /api/admin/library/{id}", path: fixed("/api/admin/library/" + libItem), body: same(map[string]any{"title": "Replay"}), want: adminOnly(200)},
 			{pattern: "DELETE /api/admin/library/{id}", path: freshLibItem, want: adminOnly(204)},
 			{pattern: "GET /api/admin/library/{id}/stats", path: fixed("/api/admin/library/" + libItem + "/stats"), want: adminOnly(200)},
+			{pattern: "GET /api/library/{id}/media", path: fixed("/api/library/" + libItem + "/media"), want: forMembers(200)},
+			{pattern: "PUT /api/admin/library/{id}/media", path: fixed("/api/admin/library/" + libItem + "/media"), body: perRole(func(string) any { return map[string]any{"upload_id": finishedUpload()} }), want: adminOnly(200)},
+			with(at("POST /api/admin/uploads"), same(map[string]any{"filename": "a.pdf", "size": 10}), adminOnly(201)),
+			{pattern: "GET /api/admin/uploads/{id}", path: fixed("/api/admin/uploads/" + finishedUpload()), want: adminOnly(200)},
+			{pattern: "PATCH /api/admin/uploads/{id}", path: func() string { return "/api/admin/uploads/" + newUpload() }, body: same(library.Range{}), want: adminOnly(400)},
 			is(at("GET /api/members/directory"), forMembers(200)),
 
 			with(at("POST /api/admin/sessions"), same(sessionBody()), adminOnly(201)),

@@ -59,3 +59,15 @@ CREATE TABLE library_uploads (
     updated_at   TEXT NOT NULL
 );
 CREATE INDEX library_uploads_updated ON library_uploads(updated_at);
+
+-- The parts an upload received, in order: part start begins at byte start
+-- and is stored under object_key. Recorded in the transaction that moves
+-- received on, so a part that lost a race for its offset is never one of
+-- them (its object is removed, or swept with the upload's folder).
+CREATE TABLE library_upload_parts (
+    upload_id TEXT NOT NULL REFERENCES library_uploads(id) ON DELETE CASCADE,
+    start     INTEGER NOT NULL CHECK (start >= 0),
+    size      INTEGER NOT NULL CHECK (size > 0),
+    object_key TEXT NOT NULL,
+    PRIMARY KEY (upload_id, start)
+);
