@@ -28,7 +28,7 @@ type fixture struct {
 }
 
 func newFixture(t *testing.T, db *store.DB, files storage.Store) *fixture {
-	f := &fixture{t: t, db: db, files: files, clock: clocktest.New(), levels: map[string]string{}, index: &fakeIndex{chunks: map[string][]Cue{}}}
+	f := &fixture{t: t, db: db, files: files, clock: clocktest.New(), levels: map[string]string{}, index: &fakeIndex{chunks: map[string][]Passage{}}}
 	f.svc = New(db, Options{Files: files, Clock: f.clock.Now, Index: f.index,
 		LevelOf: func(_ context.Context, id string) (string, error) {
 			if l, ok := f.levels[id]; ok {
@@ -40,10 +40,10 @@ func newFixture(t *testing.T, db *store.DB, files storage.Store) *fixture {
 }
 
 // fakeIndex keeps what the library hands the knowledge base.
-type fakeIndex struct{ chunks map[string][]Cue }
+type fakeIndex struct{ chunks map[string][]Passage }
 
-func (x *fakeIndex) IndexReplay(_ context.Context, id, _ string, cues []Cue) error {
-	x.chunks[id] = cues
+func (x *fakeIndex) IndexReplay(_ context.Context, id string, p []Passage) error {
+	x.chunks[id] = p
 	return nil
 }
 

@@ -47,9 +47,9 @@ const DefaultMaxUpload int64 = 4 << 30
 // Indexer keeps the transcripts of published items in the knowledge base
 // (internal/kb), so search and the AI cite them; nil indexes nothing.
 type Indexer interface {
-	// IndexReplay replaces the chunks of item id with these passages.
-	IndexReplay(ctx context.Context, id, title string, cues []Cue) error
-	// RemoveReplay removes the chunks of item id.
+	// IndexReplay replaces the passages of item id with these.
+	IndexReplay(ctx context.Context, id string, passages []Passage) error
+	// RemoveReplay removes the passages of item id.
 	RemoveReplay(ctx context.Context, id string) error
 }
 
@@ -115,15 +115,17 @@ func levelName(rank int) string {
 }
 
 // reindex puts an item's transcript in the knowledge base while it is
-// published, and takes it out otherwise. A failure is logged: the item's
+// published and asks for no Tribe Level, and takes it out otherwise: the
+// search answers every tribe member alike, so a passage of an item some
+// members may not open is not in it. A failure is logged: the item's
 // change is made, and the next change of it indexes it again.
 func (s *Service) reindex(ctx context.Context, r *row) {
 	if s.o.Index == nil || r == nil {
 		return
 	}
 	var err error
-	if r.published(s.o.Clock()) && len(r.transcript) > 0 {
-		err = s.o.Index.IndexReplay(ctx, r.id, r.title, r.transcript)
+	if r.published(s.o.Clock()) && r.minLevel <= 1 && len(r.transcript) > 0 {
+		err = s.o.Index.IndexReplay(ctx, r.id, Passages(r.id, r.title, r.transcript))
 	} else {
 		err = s.o.Index.RemoveReplay(ctx, r.id)
 	}

@@ -163,7 +163,7 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 		Push:   ps,
 		Inbox:  in,
 		Library: library.New(db, library.Options{Files: files, Clock: o.now, LevelOf: lv.LevelOf,
-			MaxUpload: cfg.MaxUpload, Logger: logger}),
+			MaxUpload: cfg.MaxUpload, Index: replayIndex{kbs}, Logger: logger}),
 		Clock: o.now,
 	}
 }
@@ -257,4 +257,22 @@ func (f forumNotices) Notify(ctx context.Context, notices []forum.Notice) error 
 		out[i] = inbox.Notice(n)
 	}
 	return f.in.Notify(ctx, out)
+}
+
+// replayIndex keeps the library's transcripts in the knowledge base: each
+// passage a document of its own, so a search result cites the passage's
+// time and its source is the link that plays the recording there.
+type replayIndex struct{ kb *kb.Service }
+
+func (x replayIndex) IndexReplay(ctx context.Context, id string, passages []library.Passage) error {
+	docs := make([]kb.OriginDoc, len(passages))
+	for i, p := range passages {
+		docs[i] = kb.OriginDoc{Content: p.Text, Metadata: kb.Metadata{Title: p.Title, Category: kb.CategoryReplay,
+			Type: "transcript", Source: p.Link, Tags: []string{"replay"}}}
+	}
+	return x.kb.ReplaceOrigin(ctx, "library:"+id, docs)
+}
+
+func (x replayIndex) RemoveReplay(ctx context.Context, id string) error {
+	return x.kb.RemoveOrigin(ctx, "library:"+id)
 }

@@ -530,6 +530,7 @@ func TestAuthorization(t *testing.T) {
 			{pattern: "GET /api/admin/library/{id}/stats", path: fixed("/api/admin/library/" + libItem + "/stats"), want: adminOnly(200)},
 			{pattern: "GET /api/library/{id}/media", path: fixed("/api/library/" + libItem + "/media"), want: forMembers(200)},
 			{pattern: "PUT /api/admin/library/{id}/media", path: fixed("/api/admin/library/" + libItem + "/media"), body: perRole(func(string) any { return map[string]any{"upload_id": finishedUpload()} }), want: adminOnly(200)},
+			{pattern: "PUT /api/admin/library/{id}/transcript", path: fixed("/api/admin/library/" + libItem + "/transcript"), body: same("WEBVTT\n\n00:01.000 --> 00:02.000\nHello\n"), want: adminOnly(200)},
 			with(at("POST /api/admin/uploads"), same(map[string]any{"filename": "a.pdf", "size": 10}), adminOnly(201)),
 			{pattern: "GET /api/admin/uploads/{id}", path: fixed("/api/admin/uploads/" + finishedUpload()), want: adminOnly(200)},
 			{pattern: "PATCH /api/admin/uploads/{id}", path: func() string { return "/api/admin/uploads/" + newUpload() }, body: same(library.Range{}), want: adminOnly(400)},

@@ -274,3 +274,61 @@ func TestLibraryUploadAndMediaRoutes(t *testing.T) {
 		})
 	})
 }
+
+// TestLibraryTranscriptSearchAndCite: a transcript sent as WebVTT comes
+// back as cues; a malformed one is a 400 naming the line; its cue is found
+// by the console's search and cited by the offline AI chat as "Replay:
+// <title> at 12:34" with the link that plays from second 754, for tribe
+// members only; deleting the item takes it out of the search.
+func TestLibraryTranscriptSearchAndCite(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		m := newTestSite(t, db, membersEnv())
+		admin, free, sub := m.user(membersAdminEmail), m.user("free@example.com"), m.user("sub@example.com")
+		m.subscribe(sub, "active")
+		past := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
+		id := m.libraryItem(admin, map[string]any{"kind": "recording", "title": "Agent memory", "published_at": past})
+		resp, body := m.send(admin, "PUT", "/api/admin/library/"+id+"/transcript",
+			[]byte("WEBVTT\n\n00:01.000 --> 00:02.000\nHi\n\n00:02.000 -> 00:03.000\nBroken arrow\n"), map[string]string{"Content-Type": "text/vtt"})
+		if resp.StatusCode != 400 || !strings.Contains(string(body), "line 6") || !strings.Contains(string(body), `"field":"transcript"`) {
+			t.Errorf("malformed: %d %s", resp.StatusCode, body)
+		}
+		vtt := "WEBVTT\n\nNOTE exported by Zoom\n\n1\n00:12:34.000 --> 00:12:40.000 align:left\n<v rUv>Quokka memory keeps the summaries that matter.\n"
+		resp, body = m.send(admin, "PUT", "/api/admin/library/"+id+"/transcript", []byte(vtt), map[string]string{"Content-Type": "text/vtt"})
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `"start":754`) || !strings.Contains(string(body), `"text":"Quokka memory keeps the summaries that matter."`) {
+			t.Fatalf("transcript: %d %s", resp.StatusCode, body)
+		}
+		if r := m.call(sub, "GET", "/api/library/"+id, nil); r.json["item"].(map[string]any)["has_transcript"] != true ||
+			len(r.json["item"].(map[string]any)["transcript"].([]any)) != 1 {
+			t.Errorf("item: %s", r.body)
+		}
+		if r := m.call(free, "GET", "/api/library/"+id, nil); len(r.json["item"].(map[string]any)["transcript"].([]any)) != 0 {
+			t.Errorf("free member reads the transcript: %s", r.body)
+		}
+		link := "/members/library/" + id + "?t=754"
+		search := func(u testUser) string {
+			r := m.call(u, "POST", "/api/search", map[string]any{"query": "quokka memory summaries"})
+			if r.status != 200 {
+				t.Fatalf("search: %d %s", r.status, r.body)
+			}
+			return r.body
+		}
+		if got := search(sub); !strings.Contains(got, "Replay: Agent memory at 12:34") || !strings.Contains(got, link) {
+			t.Errorf("member's search: %s", got)
+		}
+		for _, u := range []testUser{free, {}} {
+			if got := search(u); strings.Contains(got, "Quokka") {
+				t.Errorf("search by %q finds the paid transcript: %s", u.id, got)
+			}
+		}
+		_, s := m.chat(sub, ask("What does quokka memory keep?"))
+		if c := s.content(); !strings.Contains(c, "Replay: Agent memory at 12:34") || !strings.Contains(c, "https://ruv.example"+link) {
+			t.Errorf("chat does not cite the replay:\n%s", c)
+		}
+		if r := m.call(admin, "DELETE", "/api/admin/library/"+id, nil); r.status != 204 {
+			t.Fatalf("delete: %d", r.status)
+		}
+		if got := search(sub); strings.Contains(got, "Quokka") {
+			t.Errorf("deleted item still found: %s", got)
+		}
+	})
+}

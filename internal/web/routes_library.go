@@ -41,6 +41,7 @@ func (a *libraryAPI) register(g *registrar) error {
 	g.route("POST /api/admin/uploads", admin, withViewer(db, a.createUpload))
 	g.route("GET /api/admin/uploads/{id}", admin, withViewer(db, a.upload)) // HEAD too: the offset is in a header
 	g.route("PATCH /api/admin/uploads/{id}", admin, a.chunk)
+	g.route("PUT /api/admin/library/{id}/transcript", admin, a.transcript)
 	return nil
 }
 
@@ -229,4 +230,23 @@ func extension(contentType string) string {
 		return exts[0]
 	}
 	return ""
+}
+
+// transcript reads a WebVTT or SRT file from the body (as text, not JSON)
+// and answers the cues it holds.
+func (a *libraryAPI) transcript(w http.ResponseWriter, r *http.Request) error {
+	file, err := httpx.ReadRaw(w, r, library.MaxTranscript)
+	if err != nil {
+		return err
+	}
+	v, err := viewer(r, a.db)
+	if err != nil {
+		return err
+	}
+	cues, err := a.lib.SetTranscript(r.Context(), v, r.PathValue("id"), file)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, library.TranscriptEnvelope{Transcript: cues})
+	return nil
 }

@@ -140,7 +140,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 		newEventsAPI(svc.Hub, svc.Auth, o.Logger, o.heartbeatOr(eventsHeartbeat)),
 		newBookingAPI(o.Config, svc.Booking, svc.Hub, o.Logger, o.heartbeatOr(eventsHeartbeat), share),
 		newInquiriesAPI(svc.Inquiries, o.Config.TrustedProxies, share),
-		newKBAPI(o.Config, svc.KB, svc.Gaps, o.Content, share),
+		newKBAPI(o.Config, o.DB, svc.KB, svc.Gaps, o.Content, share),
 		&transferAPI{db: o.DB, svc: svc, logger: o.Logger, pub: pub},
 		newAIAPI(o.Config, o.DB, siteDeps, tools, m, o.Logger, o.heartbeatOr(aiHeartbeat), share),
 		newMCPAPI(o.Config, mcp.Options{Tools: tools, Site: o.Content, Documents: svc.KB, BaseURL: o.Config.BaseURL, Version: o.Version, Logger: o.Logger}, site, share),
