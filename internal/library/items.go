@@ -356,6 +356,11 @@ func wrap(what string, err error) error {
 const columns = `id, kind, title, description, session_id, tags, duration_s, min_level, published_at,
 	media_key, media_type, media_size, url, body, chapters, transcript IS NOT NULL`
 
+// listColumns are what the list shows: no file key, link, lesson body,
+// chapters or transcript, which only an opened item needs.
+const listColumns = `i.id, i.kind, i.title, i.description, i.session_id, i.tags, i.duration_s, i.min_level, i.published_at,
+	i.media_key IS NOT NULL, i.transcript IS NOT NULL`
+
 type scanner interface {
 	Scan(dest ...any) error
 }
@@ -483,7 +488,7 @@ func (s *Service) List(ctx context.Context, v access.Viewer, q ListQuery) (*Item
 	if err != nil {
 		return nil, err
 	}
-	query := `SELECT ` + columns + `, p.position_s, p.completed FROM library_items i
+	query := `SELECT ` + listColumns + `, p.position_s, p.completed FROM library_items i
 		LEFT JOIN library_progress p ON p.item_id = i.id AND p.user_id = $1 WHERE 1 = 1`
 	args := []any{v.UserID}
 	if !st.admin {
@@ -509,9 +514,18 @@ func (s *Service) List(ctx context.Context, v access.Viewer, q ListQuery) (*Item
 	for rows.Next() {
 		var pos sql.NullInt64
 		var done sql.NullBool
-		r, err := scanRow(progressScanner{rows, &pos, &done}, false)
-		if err != nil {
+		var r row
+		var tags string
+		var hasMedia bool
+		if err := rows.Scan(&r.id, &r.kind, &r.title, &r.description, &r.sessionID, &tags, &r.durationS, &r.minLevel,
+			&r.publishedAt, &hasMedia, &r.hasTranscript, &pos, &done); err != nil {
 			return nil, fmt.Errorf("list library: %w", err)
+		}
+		if err := decode(tags, &r.tags); err != nil {
+			return nil, fmt.Errorf("library item %s: %w", r.id, err)
+		}
+		if hasMedia {
+			r.mediaKey.Valid = true // the list says whether there is one, never which
 		}
 		if !r.matches(q.Tag, words) {
 			continue
@@ -522,17 +536,6 @@ func (s *Service) List(ctx context.Context, v access.Viewer, q ListQuery) (*Item
 		return nil, fmt.Errorf("list library: %w", err)
 	}
 	return out, nil
-}
-
-// progressScanner scans an item's columns followed by the progress columns.
-type progressScanner struct {
-	rows *sql.Rows
-	pos  *sql.NullInt64
-	done *sql.NullBool
-}
-
-func (p progressScanner) Scan(dest ...any) error {
-	return p.rows.Scan(append(dest, p.pos, p.done)...)
 }
 
 // matches reports whether r has the tag (when given) and every word.
