@@ -1,7 +1,6 @@
 package library
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -407,7 +406,7 @@ func scanRow(sc scanner, withTranscript bool) (*row, error) {
 
 // decode reads a JSON column, leaving empty lists rather than null.
 func decode[T any](text string, dst *[]T) error {
-	if err := json.NewDecoder(bytes.NewReader([]byte(text))).Decode(dst); err != nil {
+	if err := json.Unmarshal([]byte(text), dst); err != nil {
 		return err
 	}
 	if *dst == nil {
@@ -504,7 +503,9 @@ func (s *Service) List(ctx context.Context, v access.Viewer, q ListQuery) (*Item
 		query += fmt.Sprintf(` AND i.session_id = $%d`, len(args))
 	}
 	query += ` ORDER BY COALESCE(i.published_at, i.created_at) DESC, i.id`
-	rows, err := s.db.Read.QueryContext(ctx, query, args...)
+	// A handful of query texts (one per combination of filters), each
+	// prepared once: parsing the SQL again was a tenth of the list's time.
+	rows, err := s.db.ReadRows(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list library: %w", err)
 	}
