@@ -267,6 +267,7 @@ func (s *Service) Create(ctx context.Context, v access.Viewer, in ItemInput) (*I
 	if err != nil {
 		return nil, wrap("create library item", err)
 	}
+	s.announce(ctx, &r)
 	return s.Get(ctx, v, r.id)
 }
 
@@ -303,6 +304,7 @@ func (s *Service) Update(ctx context.Context, v access.Viewer, id string, in Ite
 		return nil, wrap("update library item", err)
 	}
 	s.reindex(ctx, r)
+	s.announce(ctx, r)
 	return s.Get(ctx, v, id)
 }
 

@@ -65,8 +65,17 @@ type Options struct {
 	// MaxUpload bounds an upload's size; DefaultMaxUpload when 0.
 	MaxUpload int64
 	// Index keeps transcripts in the knowledge base; nil: not indexed.
-	Index  Indexer
+	Index Indexer
+	// Notify tells members a replay of a session they missed is up (the
+	// notification centre); nil tells nobody.
+	Notify func(ctx context.Context, n []Notice) error
 	Logger *slog.Logger
+}
+
+// Notice tells one member that the replay of a session they RSVP'd to and
+// did not attend is published.
+type Notice struct {
+	MemberID, Title, Body, Link string
 }
 
 // Service is the library over one database and one file store.

@@ -163,7 +163,14 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 		Push:   ps,
 		Inbox:  in,
 		Library: library.New(db, library.Options{Files: files, Clock: o.now, LevelOf: lv.LevelOf,
-			MaxUpload: cfg.MaxUpload, Index: replayIndex{kbs}, Logger: logger}),
+			MaxUpload: cfg.MaxUpload, Index: replayIndex{kbs}, Logger: logger,
+			Notify: func(ctx context.Context, notices []library.Notice) error {
+				out := make([]inbox.Notice, len(notices))
+				for i, n := range notices {
+					out[i] = inbox.Notice{MemberID: n.MemberID, Kind: inbox.KindReplay, Title: n.Title, Body: n.Body, Link: n.Link}
+				}
+				return in.Notify(ctx, out)
+			}}),
 		Clock: o.now,
 	}
 }

@@ -27,6 +27,9 @@ CREATE TABLE library_items (
     body         TEXT NOT NULL DEFAULT '',
     chapters     TEXT NOT NULL DEFAULT '[]',
     transcript   TEXT,
+    -- when the members who RSVP'd the session and missed it were told the
+    -- replay is up (once, by whichever instance claims it first)
+    notified_at  TEXT,
     created_at   TEXT NOT NULL,
     updated_at   TEXT NOT NULL,
     CHECK ((media_key IS NULL) = (media_type IS NULL) AND (media_key IS NULL) = (media_size IS NULL))
