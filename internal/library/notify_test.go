@@ -61,5 +61,17 @@ func TestReplayToldToThoseWhoMissedIt(t *testing.T) {
 		if len(got) != 1 || got[0].MemberID != missed || got[0].Link != "/members/library/"+item.ID || got[0].Title != "The replay is up: Agents replay" {
 			t.Errorf("notices %+v", got)
 		}
+		// A replay published for later is told by the sweep once its time
+		// has come, not before.
+		got = nil
+		later := f.clock.Now().Add(time.Hour)
+		f.add(admin, ItemInput{Kind: ptr(KindRecording), Title: ptr("Later"), SessionID: ptr(sess.ID), PublishedAt: &later})
+		if _, err := f.svc.Sweep(ctx); err != nil || len(got) != 0 {
+			t.Fatalf("told early: %+v %v", got, err)
+		}
+		f.clock.Advance(2 * time.Hour)
+		if _, err := f.svc.Sweep(ctx); err != nil || len(got) != 1 || got[0].Title != "The replay is up: Later" {
+			t.Errorf("sweep: %+v %v", got, err)
+		}
 	})
 }

@@ -398,7 +398,8 @@ func (s *Service) removeParts(ctx context.Context, uploadID string) {
 // nothing for UploadTTL (with their parts), part objects of uploads that
 // no longer exist, and item files no item names, once older than
 // UploadTTL (left by a process that stopped between storing and
-// recording). It reports how many objects it deleted. Every instance may
+// recording); and it announces the replays whose publication time has
+// come. It reports how many objects it deleted. Every instance may
 // run it; deleting twice is harmless.
 func (s *Service) Sweep(ctx context.Context) (int, error) {
 	now := s.o.Clock()
@@ -466,7 +467,39 @@ func (s *Service) Sweep(ctx context.Context) (int, error) {
 		}
 		n++
 	}
-	return n, nil
+	return n, s.announceDue(ctx)
+}
+
+// announceDue tells of the replays whose publication time has come since
+// their last change (an item published for later is announced here, by the
+// sweep, rather than by the change that scheduled it).
+func (s *Service) announceDue(ctx context.Context) error {
+	if s.o.Notify == nil {
+		return nil
+	}
+	rows, err := s.db.Read.QueryContext(ctx, `SELECT `+columns+` FROM library_items
+		WHERE notified_at IS NULL AND session_id IS NOT NULL AND published_at IS NOT NULL AND published_at <= $1`,
+		store.At(s.o.Clock()))
+	if err != nil {
+		return fmt.Errorf("due replays: %w", err)
+	}
+	var due []*row
+	for rows.Next() {
+		r, err := scanRow(rows, false)
+		if err != nil {
+			_ = rows.Close()
+			return fmt.Errorf("due replays: %w", err)
+		}
+		due = append(due, r)
+	}
+	_ = rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("due replays: %w", err)
+	}
+	for _, r := range due {
+		s.announce(ctx, r)
+	}
+	return nil
 }
 
 // OpenMedia opens an item's file for v, after the same check as the item
