@@ -64,3 +64,12 @@ func (s *Service) RemoveOrigin(ctx context.Context, origin string) error {
 	}
 	return nil
 }
+
+// HasOrigin reports whether origin has any document.
+func (s *Service) HasOrigin(ctx context.Context, origin string) (bool, error) {
+	var n int
+	if err := s.db.Read.QueryRowContext(ctx, `SELECT COUNT(*) FROM documents WHERE origin = $1`, origin).Scan(&n); err != nil {
+		return false, fmt.Errorf("documents of %s: %w", origin, err)
+	}
+	return n > 0, nil
+}

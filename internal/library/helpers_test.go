@@ -47,6 +47,11 @@ func (x *fakeIndex) IndexReplay(_ context.Context, id string, p []Passage) error
 	return nil
 }
 
+func (x *fakeIndex) HasReplay(_ context.Context, id string) (bool, error) {
+	_, ok := x.chunks[id]
+	return ok, nil
+}
+
 func (x *fakeIndex) RemoveReplay(_ context.Context, id string) error {
 	delete(x.chunks, id)
 	return nil

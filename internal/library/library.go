@@ -51,6 +51,8 @@ type Indexer interface {
 	IndexReplay(ctx context.Context, id string, passages []Passage) error
 	// RemoveReplay removes the passages of item id.
 	RemoveReplay(ctx context.Context, id string) error
+	// HasReplay reports whether item id has passages.
+	HasReplay(ctx context.Context, id string) (bool, error)
 }
 
 // Options are the collaborators of a Service.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"tribe/internal/storage"
 	"tribe/internal/store"
@@ -59,6 +60,25 @@ func TestTranscriptIndexedWhilePublished(t *testing.T) {
 		}
 		if _, ok := f.index.chunks[item.ID]; ok {
 			t.Error("deleted item's passages kept")
+		}
+		// Published for later: indexed by the sweep once the time has come.
+		later := f.clock.Now().Add(time.Hour)
+		soon := f.add(admin, ItemInput{Kind: ptr(KindRecording), Title: ptr("Soon"), PublishedAt: &later})
+		if _, err := f.svc.SetTranscript(ctx, admin, soon.ID, []byte(file)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Sweep(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := f.index.chunks[soon.ID]; ok {
+			t.Error("indexed before its publication")
+		}
+		f.clock.Advance(2 * time.Hour)
+		if _, err := f.svc.Sweep(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if p := f.index.chunks[soon.ID]; len(p) != 1 || p[0].Title != "Replay: Soon at 12:34" {
+			t.Errorf("due transcript not indexed by the sweep: %+v", p)
 		}
 	})
 }

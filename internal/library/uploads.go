@@ -467,7 +467,46 @@ func (s *Service) Sweep(ctx context.Context) (int, error) {
 		}
 		n++
 	}
-	return n, s.announceDue(ctx)
+	return n, errors.Join(s.announceDue(ctx), s.indexDue(ctx))
+}
+
+// indexDue puts into the knowledge base the transcripts of items whose
+// publication time has come since their last change (an item published
+// for later is indexed here, by the sweep).
+func (s *Service) indexDue(ctx context.Context) error {
+	if s.o.Index == nil {
+		return nil
+	}
+	rows, err := s.db.Read.QueryContext(ctx, `SELECT id FROM library_items
+		WHERE transcript IS NOT NULL AND min_level <= 1 AND published_at IS NOT NULL AND published_at <= $1`, store.At(s.o.Clock()))
+	if err != nil {
+		return fmt.Errorf("due transcripts: %w", err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			_ = rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	_ = rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		has, err := s.o.Index.HasReplay(ctx, id)
+		if err != nil || has {
+			continue
+		}
+		r, err := loadRow(ctx, s.db.Read, id, true)
+		if err != nil {
+			continue // deleted since
+		}
+		s.reindex(ctx, r)
+	}
+	return nil
 }
 
 // announceDue tells of the replays whose publication time has come since

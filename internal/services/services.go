@@ -283,3 +283,7 @@ func (x replayIndex) IndexReplay(ctx context.Context, id string, passages []libr
 func (x replayIndex) RemoveReplay(ctx context.Context, id string) error {
 	return x.kb.RemoveOrigin(ctx, "library:"+id)
 }
+
+func (x replayIndex) HasReplay(ctx context.Context, id string) (bool, error) {
+	return x.kb.HasOrigin(ctx, "library:"+id)
+}
