@@ -238,3 +238,79 @@ func TestLibraryUploadBench(t *testing.T) {
 		})
 	}
 }
+
+// TestLibraryRangeStreamsBench plays a 256 MiB recording on 16 streams at
+// once from the data directory, as browsers seeking through a video do:
+// each stream reads the file in 1 MiB range requests over its own
+// connection, through the whole site with the access check on every
+// request. It reports the total throughput and the p50 and p99 of one
+// range's answer.
+func TestLibraryRangeStreamsBench(t *testing.T) {
+	benchGate(t)
+	const size, span, streams = 256 << 20, 1 << 20, 16
+	dbURL, dir := storetest.Engines()[0].New(t)
+	db := storetest.Open(t, dbURL, dir)
+	env := membersEnv()
+	env["TRIBE_ADMIN_EMAILS"] = "owner.streams@admin.example"
+	m := newTestSite(t, db, env)
+	admin := m.user(env["TRIBE_ADMIN_EMAILS"])
+	sub := m.user("viewer.streams@example.com")
+	m.subscribe(sub, "active")
+	past := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
+	item := m.libraryItem(admin, map[string]any{"kind": "recording", "title": "Streams", "published_at": past})
+	data := make([]byte, size)
+	_, _ = rand.Read(data)
+	copy(data, "\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom")
+	up := m.uploadFile(admin, data, 16<<20)
+	if r := m.call(admin, "PUT", "/api/admin/library/"+item+"/media", map[string]any{"upload_id": up}); r.status != 200 {
+		t.Fatalf("attach: %d %s", r.status, r.body)
+	}
+	data = nil
+	var mu sync.Mutex
+	var times []time.Duration
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for s := range streams {
+		wg.Go(func() {
+			client := &http.Client{Transport: &http.Transport{}}
+			buf := make([]byte, span)
+			// Each stream starts at its own place and reads on, wrapping at
+			// the end, until all of them together have read the file 16 times.
+			for first := (s * span * 16) % size; ; first += span {
+				if first >= size {
+					first = 0
+				}
+				req, _ := http.NewRequest("GET", m.srv.URL+"/api/library/"+item+"/media", nil)
+				req.Header.Set("Range", fmt.Sprintf("bytes=%d-%d", first, first+span-1))
+				req.AddCookie(&http.Cookie{Name: auth.CookieName, Value: sub.token})
+				r0 := time.Now()
+				resp, err := client.Do(req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				n, _ := io.ReadFull(resp.Body, buf)
+				_ = resp.Body.Close()
+				d := time.Since(r0)
+				if resp.StatusCode != 206 || n != span {
+					t.Errorf("range at %d: %d, %d bytes", first, resp.StatusCode, n)
+					return
+				}
+				mu.Lock()
+				times = append(times, d)
+				done := len(times) >= streams*size/span
+				mu.Unlock()
+				if done {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	total := time.Since(t0)
+	slices.Sort(times)
+	mib := float64(len(times)*span) / (1 << 20)
+	t.Logf("range streams: %d streams x 1 MiB ranges of a %d MiB file, %.0f MiB in %.1f s: %.0f MiB/s; one range p50 %.1f ms, p99 %.1f ms",
+		streams, size>>20, mib, total.Seconds(), mib/total.Seconds(),
+		float64(percentile(times, 50).Microseconds())/1000, float64(percentile(times, 99).Microseconds())/1000)
+}
