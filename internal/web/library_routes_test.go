@@ -332,3 +332,33 @@ func TestLibraryTranscriptSearchAndCite(t *testing.T) {
 		}
 	})
 }
+
+// TestLibraryReplayNotice: publishing the replay of a session tells the
+// subscriber who RSVP'd and missed it in the notification centre, with
+// the item's link; the one who attended hears nothing.
+func TestLibraryReplayNotice(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		m := newTestSite(t, db, membersEnv())
+		admin, missed, came := m.user(membersAdminEmail), m.user("missed@example.com"), m.user("came@example.com")
+		m.subscribe(missed, "active")
+		m.subscribe(came, "active")
+		r := m.call(admin, "POST", "/api/admin/sessions", sessionBody())
+		if r.status != 201 {
+			t.Fatalf("session: %d %s", r.status, r.body)
+		}
+		sess := r.json["session"].(map[string]any)["id"].(string)
+		for _, u := range []testUser{missed, came} {
+			m.exec(`INSERT INTO session_rsvps (session_id, user_id, going) VALUES ($1, $2, $3)`, sess, u.id, true)
+		}
+		m.exec(`INSERT INTO session_attendance (session_id, user_id, joined_at) VALUES ($1, $2, $3)`, sess, came.id, store.Now())
+		id := m.libraryItem(admin, map[string]any{"kind": "recording", "title": "Agent memory", "session_id": sess,
+			"published_at": time.Now().Add(-time.Minute).UTC().Format(time.RFC3339)})
+		if got := m.call(missed, "GET", "/api/notifications", nil); !strings.Contains(got.body, "The replay is up: Agent memory") ||
+			!strings.Contains(got.body, "/members/library/"+id) {
+			t.Errorf("missed: %s", got.body)
+		}
+		if got := m.call(came, "GET", "/api/notifications", nil); strings.Contains(got.body, "replay") {
+			t.Errorf("attended: %s", got.body)
+		}
+	})
+}
