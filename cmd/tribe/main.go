@@ -269,7 +269,7 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 		worker{"push", func(ctx context.Context) { set.Inbox.Run(ctx, cfg.SweepInterval) }},
 		worker{"live presence", func(ctx context.Context) { set.Hub.KeepPresence(ctx, events.PresenceBeat) }},
 		worker{"rate limits", limitsWork(db, cfg.SweepInterval, logger)},
-		worker{"stored files", filesWork(db, set.Files, time.Hour, logger)},
+		worker{"stored files", filesWork(db, set.Files, set.Library, time.Hour, logger)},
 	)
 	defer stopWorkers()
 

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
 
 	"tribe/internal/booking"
 	"tribe/internal/community"
+	"tribe/internal/library"
 	"tribe/internal/notify"
 	"tribe/internal/ratelimit"
 	"tribe/internal/storage"
@@ -67,15 +69,21 @@ func limitsWork(db *store.DB, every time.Duration, logger *slog.Logger) func(ctx
 
 // filesWork deletes the stored files nothing names any more
 // (community.SweepAvatars: avatar files no profile names, older than a day,
-// and replaced ones after their hour), now and then every interval until
-// ctx ends. Every instance runs it; deleting twice is harmless.
-func filesWork(db *store.DB, files storage.Store, every time.Duration, logger *slog.Logger) func(ctx context.Context) {
+// and replaced ones after their hour; library.Service.Sweep: uploads
+// abandoned for a day with their parts, and library files no item names),
+// now and then every interval until ctx ends. Every instance runs it;
+// deleting twice is harmless.
+func filesWork(db *store.DB, files storage.Store, lib *library.Service, every time.Duration, logger *slog.Logger) func(ctx context.Context) {
 	return sweepEvery("stored files", sweepFunc(func(ctx context.Context) error {
 		n, err := community.SweepAvatars(ctx, db, files, time.Now())
 		if n > 0 {
 			logger.Info("deleted avatar files no profile names", "files", n)
 		}
-		return err
+		m, lerr := lib.Sweep(ctx)
+		if m > 0 {
+			logger.Info("deleted abandoned uploads and library files no item names", "files", m)
+		}
+		return errors.Join(err, lerr)
 	}), every, logger)
 }
 

@@ -156,14 +156,25 @@ type searchArgs struct {
 	Limit int    `json:"limit"`
 }
 
-// Search searches the knowledge base and tells gaps (when not nil) a query
-// whose best match was weak (kb.Results.Weak). Every search a person or an
-// agent makes goes through it: the AI chat and MCP tool, and the console's
-// search command (POST /api/search).
-func Search(ctx context.Context, base KnowledgeBase, gaps GapRecorder, query string, limit int) (kb.Results, error) {
+// Search searches the knowledge base for v and tells gaps (when not nil) a
+// query whose best match was weak (kb.Results.Weak). Every search a person
+// or an agent makes goes through it: the AI chat and MCP tool, and the
+// console's search command (POST /api/search). The passages of replays'
+// transcripts (kb.CategoryReplay) are paid content: only viewers who see
+// it (tribe members and admins) get them.
+func Search(ctx context.Context, base KnowledgeBase, gaps GapRecorder, v access.Viewer, query string, limit int) (kb.Results, error) {
 	res, err := base.Search(ctx, query, limit)
 	if err != nil {
 		return res, err
+	}
+	if !v.SeesPaidContent() {
+		kept := res.Results[:0:0]
+		for _, r := range res.Results {
+			if r.Metadata.Category != kb.CategoryReplay {
+				kept = append(kept, r)
+			}
+		}
+		res.Results = kept
 	}
 	if gaps != nil && res.Weak() {
 		gaps.Record(ctx, query)
@@ -171,12 +182,12 @@ func Search(ctx context.Context, base KnowledgeBase, gaps GapRecorder, query str
 	return res, nil
 }
 
-func (d SiteDeps) search(ctx context.Context, _ access.Viewer, raw json.RawMessage) (any, error) {
+func (d SiteDeps) search(ctx context.Context, v access.Viewer, raw json.RawMessage) (any, error) {
 	var a searchArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("decode checked arguments: %w", err)
 	}
-	res, err := Search(ctx, d.KB, d.Gaps, a.Query, a.Limit)
+	res, err := Search(ctx, d.KB, d.Gaps, v, a.Query, a.Limit)
 	if err != nil {
 		return nil, err
 	}

@@ -86,6 +86,9 @@ type Config struct {
 	// TRIBE_S3_ACCESS_KEY_ID and TRIBE_S3_SECRET_ACCESS_KEY); nil keeps them
 	// in the data directory.
 	S3 *S3
+	// MaxUpload is the largest library upload in bytes (TRIBE_MAX_UPLOAD:
+	// a number of bytes or one with KiB, MiB, GiB or TiB).
+	MaxUpload int64
 }
 
 // S3 locates a private bucket of an S3-compatible service (AWS S3,
@@ -136,6 +139,7 @@ var Vars = []Var{
 	{"AI_API_KEY", "none", "API key for AI_BASE_URL"},
 	{"AI_MODEL", "none", "chat model name"},
 	{"TRIBE_GOAL_WIDGET_URL", "none: the built-in goal planner", "an external goal-planning widget script (https, or http on localhost) loaded by /goal and /?goal=true instead"},
+	{"TRIBE_MAX_UPLOAD", "4GiB", "the largest library upload (recordings, materials): bytes, or a number with KiB, MiB, GiB or TiB"},
 	{"TRIBE_SWEEP_INTERVAL", "30s", "how often background work runs (lapsed holds, reminders, members' mail, calendar refresh), from 1s to 10m"},
 	{"TRIBE_CPU_PROFILE", "none", "write a CPU profile of serve to this file until it stops (bench/pgo.sh records the build's cmd/tribe/default.pgo this way)"},
 	{"TRIBE_PUSH_ALLOW_PRIVATE", "false", "true lets members' Web Push endpoints be plain http and name private or loopback hosts: for tests and local development only"},
@@ -226,10 +230,40 @@ func Load(getenv func(string) string, dotenvPath string) (*Config, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
+	if c.MaxUpload, err = parseSize(get("TRIBE_MAX_UPLOAD", "4GiB")); err != nil {
+		return nil, fmt.Errorf("TRIBE_MAX_UPLOAD=%q %v; give bytes or a size such as 4GiB or 500MiB", get("TRIBE_MAX_UPLOAD", ""), err)
+	}
 	if c.S3, err = parseStorageURL(get("TRIBE_STORAGE_URL", ""), get("TRIBE_S3_ACCESS_KEY_ID", ""), get("TRIBE_S3_SECRET_ACCESS_KEY", "")); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// parseSize reads a size in bytes: a whole number, optionally followed by
+// KiB, MiB, GiB or TiB (powers of 1024; KB, MB, GB and TB are read the same
+// way, as people mean them for file sizes).
+func parseSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	mult := int64(1)
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"TIB", 1 << 40}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"TB", 1 << 40}, {"B", 1}}
+	upper := strings.ToUpper(s)
+	for _, u := range units {
+		if strings.HasSuffix(upper, u.suffix) {
+			s, mult = strings.TrimSpace(s[:len(s)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, errors.New("is not a positive size")
+	}
+	if n > (1<<62)/mult {
+		return 0, errors.New("is too large")
+	}
+	return n * mult, nil
 }
 
 // bucketName is an S3 bucket name as every provider accepts it.

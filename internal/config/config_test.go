@@ -312,3 +312,19 @@ func TestStorageURL(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxUploadSizes: TRIBE_MAX_UPLOAD is 4 GiB by default, reads bytes and
+// binary units, and refuses anything else by name.
+func TestMaxUploadSizes(t *testing.T) {
+	for in, want := range map[string]int64{"": 4 << 30, "1048576": 1 << 20, "500MiB": 500 << 20, "2 GiB": 2 << 30, "1tb": 1 << 40} {
+		c, err := Load(env(map[string]string{"TRIBE_MAX_UPLOAD": in}), "")
+		if err != nil || c.MaxUpload != want {
+			t.Errorf("TRIBE_MAX_UPLOAD=%q: %d, %v; want %d", in, c.MaxUpload, err, want)
+		}
+	}
+	for _, in := range []string{"0", "-5", "lots", "4.5GiB", "99999999TiB"} {
+		if _, err := Load(env(map[string]string{"TRIBE_MAX_UPLOAD": in}), ""); err == nil || !strings.Contains(err.Error(), "TRIBE_MAX_UPLOAD") {
+			t.Errorf("TRIBE_MAX_UPLOAD=%q: %v", in, err)
+		}
+	}
+}

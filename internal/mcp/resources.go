@@ -141,7 +141,10 @@ func (s *Server) readDocument(ctx context.Context, req *sdk.ReadResourceRequest)
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	d, err := s.docs.Get(ctx, id)
-	if errs.Is(err, errs.NotFound) {
+	// The MCP endpoint is anonymous; a replay's transcript is for members
+	// (agent.Search leaves its passages out of the answers, so their ids
+	// are not handed out either).
+	if errs.Is(err, errs.NotFound) || (err == nil && d.Metadata.Category == kb.CategoryReplay) {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	if err != nil {

@@ -27,6 +27,7 @@ import (
 	"tribe/internal/inquiries"
 	"tribe/internal/kb"
 	"tribe/internal/levels"
+	"tribe/internal/library"
 	"tribe/internal/notify"
 	"tribe/internal/push"
 	"tribe/internal/ratelimit"
@@ -83,6 +84,10 @@ type Set struct {
 	// a member lands there, live, and on their devices or by mail as they
 	// chose; its worker drains the push outbox.
 	Inbox *inbox.Service
+	// Library is the members' recordings, materials, lessons and links,
+	// with progress, resumable uploads into Files and transcripts indexed
+	// in KB.
+	Library *library.Service
 	// Clock is the time of the members area's rules that hang on it (RSVPs
 	// close at the start, a join counts from 15 minutes before): time.Now,
 	// or a test's clock given with WithClock. Handlers that pass the time to
@@ -157,7 +162,16 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 		Notify: nt,
 		Push:   ps,
 		Inbox:  in,
-		Clock:  o.now,
+		Library: library.New(db, library.Options{Files: files, Clock: o.now, LevelOf: lv.LevelOf,
+			MaxUpload: cfg.MaxUpload, Index: replayIndex{kbs}, Logger: logger,
+			Notify: func(ctx context.Context, notices []library.Notice) error {
+				out := make([]inbox.Notice, len(notices))
+				for i, n := range notices {
+					out[i] = inbox.Notice{MemberID: n.MemberID, Kind: inbox.KindReplay, Title: n.Title, Body: n.Body, Link: n.Link}
+				}
+				return in.Notify(ctx, out)
+			}}),
+		Clock: o.now,
 	}
 }
 
@@ -250,4 +264,26 @@ func (f forumNotices) Notify(ctx context.Context, notices []forum.Notice) error 
 		out[i] = inbox.Notice(n)
 	}
 	return f.in.Notify(ctx, out)
+}
+
+// replayIndex keeps the library's transcripts in the knowledge base: each
+// passage a document of its own, so a search result cites the passage's
+// time and its source is the link that plays the recording there.
+type replayIndex struct{ kb *kb.Service }
+
+func (x replayIndex) IndexReplay(ctx context.Context, id string, passages []library.Passage) error {
+	docs := make([]kb.OriginDoc, len(passages))
+	for i, p := range passages {
+		docs[i] = kb.OriginDoc{Content: p.Text, Metadata: kb.Metadata{Title: p.Title, Category: kb.CategoryReplay,
+			Type: "transcript", Source: p.Link, Tags: []string{"replay"}}}
+	}
+	return x.kb.ReplaceOrigin(ctx, "library:"+id, docs)
+}
+
+func (x replayIndex) RemoveReplay(ctx context.Context, id string) error {
+	return x.kb.RemoveOrigin(ctx, "library:"+id)
+}
+
+func (x replayIndex) HasReplay(ctx context.Context, id string) (bool, error) {
+	return x.kb.HasOrigin(ctx, "library:"+id)
 }

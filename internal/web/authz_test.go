@@ -21,6 +21,7 @@ import (
 	"tribe/internal/inquiries"
 	"tribe/internal/kb"
 	"tribe/internal/levels"
+	"tribe/internal/library"
 	"tribe/internal/mcp"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
@@ -331,6 +332,37 @@ func TestAuthorization(t *testing.T) {
 			return othersProject + "/comments/" + c.ID
 		}
 		forMembers := func(code int) want { return want{401, 403, 403, code, 403, 403, code} }
+		// The library: a published recording everyone signed in sees
+		// (free members locked), and one made fresh for each delete.
+		newLibItem := func() string {
+			pub := time.Now().Add(-time.Hour)
+			d, err := m.s.Services.Library.Create(ctx, access.Viewer{UserID: users[6].id, Admin: true}, library.ItemInput{
+				Kind: ptr("recording"), Title: ptr("Replay"), DurationS: ptr(600), PublishedAt: &pub})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d.ID
+		}
+		libItem := newLibItem()
+		newUpload := func() string {
+			st, err := m.s.Services.Library.CreateUpload(ctx, access.Viewer{UserID: users[6].id, Admin: true}, library.UploadInput{Filename: "a.pdf", Size: 9})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st.UploadID
+		}
+		finishedUpload := func() string {
+			id := newUpload()
+			if _, err := m.s.Services.Library.AppendChunk(ctx, access.Viewer{UserID: users[6].id, Admin: true}, id,
+				library.Range{First: 0, Last: 8, Total: 9}, strings.NewReader("%PDF-1.7\n")); err != nil {
+				t.Fatal(err)
+			}
+			return id
+		}
+		if _, err := m.s.Services.Library.AttachMedia(ctx, access.Viewer{UserID: users[6].id, Admin: true}, libItem, library.MediaInput{UploadID: finishedUpload()}); err != nil {
+			t.Fatal(err)
+		}
+		freshLibItem := func() string { return "/api/admin/library/" + newLibItem() }
 
 		// The community: a question of the subscriber's with a reply by
 		// another subscriber (accepted by the asker), a thread of that other
@@ -489,6 +521,19 @@ func TestAuthorization(t *testing.T) {
 			{pattern: "POST /api/admin/community/reports/{id}/resolve", path: freshReport, want: adminOnly(204)},
 			{pattern: "PUT /api/admin/community/threads/{id}", path: fixed("/api/admin/community/threads/" + othersThread), body: same(map[string]any{"pinned": true}), want: adminOnly(200)},
 			{pattern: "PUT /api/admin/community/replies/{id}", path: fixed("/api/admin/community/replies/" + othersReply), body: same(map[string]any{"hidden": false}), want: adminOnly(200)},
+			is(at("GET /api/library"), signedIn(200)),
+			{pattern: "GET /api/library/{id}", path: fixed("/api/library/" + libItem), want: signedIn(200)},
+			{pattern: "PUT /api/library/{id}/progress", path: fixed("/api/library/" + libItem + "/progress"), body: same(map[string]any{"position_s": 30}), want: forMembers(200)},
+			with(at("POST /api/admin/library"), same(map[string]any{"kind": "lesson", "title": "Notes", "body": "# Notes"}), adminOnly(201)),
+			{pattern: "PATCH /api/admin/library/{id}", path: fixed("/api/admin/library/" + libItem), body: same(map[string]any{"title": "Replay"}), want: adminOnly(200)},
+			{pattern: "DELETE /api/admin/library/{id}", path: freshLibItem, want: adminOnly(204)},
+			{pattern: "GET /api/admin/library/{id}/stats", path: fixed("/api/admin/library/" + libItem + "/stats"), want: adminOnly(200)},
+			{pattern: "GET /api/library/{id}/media", path: fixed("/api/library/" + libItem + "/media"), want: forMembers(200)},
+			{pattern: "PUT /api/admin/library/{id}/media", path: fixed("/api/admin/library/" + libItem + "/media"), body: perRole(func(string) any { return map[string]any{"upload_id": finishedUpload()} }), want: adminOnly(200)},
+			{pattern: "PUT /api/admin/library/{id}/transcript", path: fixed("/api/admin/library/" + libItem + "/transcript"), body: same("WEBVTT\n\n00:01.000 --> 00:02.000\nHello\n"), want: adminOnly(200)},
+			with(at("POST /api/admin/uploads"), same(map[string]any{"filename": "a.pdf", "size": 10}), adminOnly(201)),
+			{pattern: "GET /api/admin/uploads/{id}", path: fixed("/api/admin/uploads/" + finishedUpload()), want: adminOnly(200)},
+			{pattern: "PATCH /api/admin/uploads/{id}", path: func() string { return "/api/admin/uploads/" + newUpload() }, body: same(library.Range{}), want: adminOnly(400)},
 			is(at("GET /api/members/directory"), forMembers(200)),
 
 			with(at("POST /api/admin/sessions"), same(sessionBody()), adminOnly(201)),

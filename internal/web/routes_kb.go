@@ -14,6 +14,7 @@ import (
 	"tribe/internal/httpx"
 	"tribe/internal/kb"
 	"tribe/internal/ratelimit"
+	"tribe/internal/store"
 )
 
 // maxDocumentBody bounds a document's request body: the 200 KB of content
@@ -23,6 +24,7 @@ const maxDocumentBody = 256 << 10
 // kbAPI serves knowledge-base search to anyone and document management and
 // seeding to admins. docs/api.md ("Knowledge base") is the contract.
 type kbAPI struct {
+	db       *store.DB // who is asking: replays' passages are for members
 	kb       *kb.Service
 	gaps     *gaps.Service
 	content  *content.Site // what seeding reads
@@ -30,10 +32,10 @@ type kbAPI struct {
 	searchIP *ratelimit.Limiter
 }
 
-func newKBAPI(cfg *config.Config, kbs *kb.Service, gs *gaps.Service, site *content.Site, share shareLimit) *kbAPI {
+func newKBAPI(cfg *config.Config, db *store.DB, kbs *kb.Service, gs *gaps.Service, site *content.Site, share shareLimit) *kbAPI {
 	// Generous for a person at the console (and the browser tests, which
 	// all come from one address); a script is held to one search a second.
-	return &kbAPI{kb: kbs, gaps: gs, content: site, cfg: cfg, searchIP: ratelimit.New(30, time.Second, share("kb-search-ip"))}
+	return &kbAPI{db: db, kb: kbs, gaps: gs, content: site, cfg: cfg, searchIP: ratelimit.New(30, time.Second, share("kb-search-ip"))}
 }
 
 func (a *kbAPI) register(g *registrar) error {
@@ -58,7 +60,11 @@ func (a *kbAPI) search(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.ReadJSON(w, r, &in); err != nil {
 		return err
 	}
-	res, err := agent.Search(gaps.WithClient(r.Context(), client), a.kb, a.gaps, in.Query, in.Limit)
+	v, err := viewer(r, a.db)
+	if err != nil {
+		return err
+	}
+	res, err := agent.Search(gaps.WithClient(r.Context(), client), a.kb, a.gaps, v, in.Query, in.Limit)
 	if err != nil {
 		return err
 	}
