@@ -53,22 +53,23 @@ var verifierForm = regexp.MustCompile(`^[A-Za-z0-9._~-]{43,128}$`)
 // Token answers a token request: an authorization code with its PKCE
 // verifier, or a refresh token, for a new access and refresh token.
 func (s *Service) Token(ctx context.Context, in TokenRequest) (*TokenResponse, error) {
+	switch in.GrantType {
+	case "authorization_code", "refresh_token":
+	case "":
+		return nil, errs.New(errs.InvalidRequest, "grant_type is required.")
+	default:
+		return nil, errs.New(errs.UnsupportedGrantType, "grant_type must be authorization_code or refresh_token.")
+	}
 	if in.ClientID == "" {
 		return nil, errs.New(errs.InvalidClient, "client_id is required (public clients identify themselves by it).")
 	}
 	if in.Resource != "" && in.Resource != s.resource {
 		return nil, errs.New(errs.InvalidTarget, "resource must be "+s.resource+".")
 	}
-	switch in.GrantType {
-	case "authorization_code":
-		return s.exchangeCode(ctx, in)
-	case "refresh_token":
+	if in.GrantType == "refresh_token" {
 		return s.refresh(ctx, in)
-	case "":
-		return nil, errs.New(errs.InvalidRequest, "grant_type is required.")
-	default:
-		return nil, errs.New(errs.UnsupportedGrantType, "grant_type must be authorization_code or refresh_token.")
 	}
+	return s.exchangeCode(ctx, in)
 }
 
 // grantRow is a grant as the token paths read it.

@@ -142,6 +142,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 		newKBAPI(o.Config, svc.KB, svc.Gaps, o.Content, share),
 		&transferAPI{db: o.DB, svc: svc, logger: o.Logger, pub: pub},
 		newAIAPI(o.Config, o.DB, siteDeps, tools, m, o.Logger, o.heartbeatOr(aiHeartbeat), share),
+		newOAuthAPI(o.Config, svc.OAuth, share),
 		newMCPAPI(o.Config, mcp.Options{Tools: tools, Site: o.Content, Documents: svc.KB, BaseURL: o.Config.BaseURL, Version: o.Version, Logger: o.Logger}, site, share),
 	}
 	mux := http.NewServeMux()
@@ -165,6 +166,12 @@ func newServer(o Options) (*server, http.Handler, error) {
 	// direct one could not; it applies its own origin rule (routes_mcp.go)
 	// so that browser-based MCP clients on other sites can use it.
 	csrf.AddInsecureBypassPattern("POST " + mcp.Path)
+	// The OAuth token, registration and revocation endpoints are called by
+	// assistants, some running in a browser on another site, with no
+	// cookie; the consent form keeps the check.
+	for _, p := range oauthBypass {
+		csrf.AddInsecureBypassPattern(p)
+	}
 	// One-click unsubscribe (RFC 8058) is POSTed by mail providers and
 	// authorised by its signed token alone, never by a cookie.
 	csrf.AddInsecureBypassPattern(unsubscribePattern)
