@@ -400,6 +400,9 @@ func TestAuthorization(t *testing.T) {
 			with(at("POST "+oauth.ConsentPath), same(map[string]string{}), want{401, 403, 403, 403, 403, 403, 403}), // no CSRF token
 			with(at("POST "+oauth.TokenPath), same(map[string]string{}), all(400)),
 			with(at("POST "+oauth.RevokePath), same(map[string]string{}), all(400)),
+			is(at("GET /api/members/me/assistants"), signedIn(200)),
+			{pattern: "DELETE /api/members/me/assistants/{client_id}", path: fixed("/api/members/me/assistants/tribe-none"), want: signedIn(404)},
+			is(at("GET /api/admin/assistants"), adminOnly(200)),
 
 			is(at("GET /api/auth/session"), all(200)),
 			with(at("POST /api/auth/signup"), perRole(func(r string) any {

@@ -71,6 +71,48 @@ func (o *oauthAPI) register(g *registrar) error {
 	g.route("POST "+oauth.ConsentPath, anyone, o.consent)
 	g.route("POST "+oauth.TokenPath, anyone, o.issueToken)
 	g.route("POST "+oauth.RevokePath, anyone, o.revoke)
+	g.route("GET /api/members/me/assistants", member, o.assistants)
+	g.route("DELETE /api/members/me/assistants/{client_id}", member, o.revokeAssistant)
+	g.route("GET /api/admin/assistants", admin, o.adminAssistants)
+	return nil
+}
+
+// AssistantList answers GET /api/members/me/assistants.
+type AssistantList struct {
+	Assistants []oauth.Assistant `json:"assistants"`
+}
+
+// AssistantCounts answers GET /api/admin/assistants.
+type AssistantCounts struct {
+	Clients []oauth.ClientCount `json:"clients"`
+}
+
+// assistants lists the caller's connected assistants.
+func (o *oauthAPI) assistants(w http.ResponseWriter, r *http.Request) error {
+	list, err := o.oauth.Assistants(r.Context(), caller(r).UserID)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, AssistantList{Assistants: list})
+	return nil
+}
+
+// revokeAssistant ends every grant the caller gave one client, at once.
+func (o *oauthAPI) revokeAssistant(w http.ResponseWriter, r *http.Request) error {
+	if err := o.oauth.RevokeClient(r.Context(), caller(r).UserID, r.PathValue("client_id")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// adminAssistants counts the members connected through each client.
+func (o *oauthAPI) adminAssistants(w http.ResponseWriter, r *http.Request) error {
+	counts, err := o.oauth.ClientCounts(r.Context())
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, AssistantCounts{Clients: counts})
 	return nil
 }
 

@@ -116,7 +116,10 @@ func newServer(o Options) (*server, http.Handler, error) {
 	// rank with embeddings where it does; the chat offers them to the model
 	// and the MCP server lists and calls the same registry.
 	siteDeps := agent.SiteDeps{KB: svc.KB, Site: o.Content, BaseURL: o.Config.BaseURL, Capacity: o.Config.Capacity, Booking: svc.Booking, Gaps: svc.Gaps}
-	tools, err := agent.NewRegistry(agent.SiteTools(siteDeps)...)
+	// The member tools join the same registry: the MCP server offers them to
+	// a member's assistant with a token, and the chat leaves them out.
+	memberDeps := agent.MemberDeps{Site: siteDeps, DB: o.DB, Levels: svc.Levels, Forum: svc.Forum, Clock: svc.Clock}
+	tools, err := agent.NewRegistry(append(agent.SiteTools(siteDeps), agent.MemberTools(memberDeps)...)...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -143,7 +146,8 @@ func newServer(o Options) (*server, http.Handler, error) {
 		&transferAPI{db: o.DB, svc: svc, logger: o.Logger, pub: pub},
 		newAIAPI(o.Config, o.DB, siteDeps, tools, m, o.Logger, o.heartbeatOr(aiHeartbeat), share),
 		newOAuthAPI(o.Config, svc.OAuth, share),
-		newMCPAPI(o.Config, mcp.Options{Tools: tools, Site: o.Content, Documents: svc.KB, BaseURL: o.Config.BaseURL, Version: o.Version, Logger: o.Logger}, site, share),
+		newMCPAPI(o.Config, mcp.Options{Tools: tools, Site: o.Content, Documents: svc.KB, BaseURL: o.Config.BaseURL, Version: o.Version, Logger: o.Logger,
+			ViewerOf: memberViewer(o.DB, svc.Auth)}, svc.OAuth, site, share),
 	}
 	mux := http.NewServeMux()
 	g := &registrar{mux: mux}

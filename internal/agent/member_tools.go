@@ -1,0 +1,249 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"tribe/internal/access"
+	"tribe/internal/clock"
+	"tribe/internal/community"
+	"tribe/internal/errs"
+	"tribe/internal/forum"
+	"tribe/internal/levels"
+	"tribe/internal/oauth"
+	"tribe/internal/store"
+)
+
+// The member tools: what a member's own assistant may do for them over MCP.
+const (
+	ToolMyNextSessions = "my_next_sessions"
+	ToolRSVPSession    = "rsvp_session"
+	ToolMyProgress     = "my_progress"
+	ToolSearchTribe    = "search_tribe"
+	ToolPostQuestion   = "post_question"
+)
+
+// MemberDeps is what the member tools read and write. Each tool reads the
+// member from the Viewer it is called with, never from its arguments, so
+// an assistant can only ever act for the member who connected it.
+type MemberDeps struct {
+	Site   SiteDeps
+	DB     *store.DB
+	Levels *levels.Service
+	Forum  *forum.Service
+	// Clock is the members area's clock (RSVPs close at the start, the join
+	// window opens community.JoinEarly before it).
+	Clock clock.Clock
+}
+
+// MemberTools returns the tools for a member's assistant. Each needs a
+// signed-in member (an access token) and names the scope it needs.
+func MemberTools(d MemberDeps) []Tool {
+	if d.Clock == nil {
+		d.Clock = time.Now
+	}
+	return []Tool{
+		{
+			Name:  ToolMyNextSessions,
+			Title: "My next live sessions",
+			Description: "The tribe's upcoming live sessions with the member's RSVP and how many are going. For " +
+				"subscribers, the join link once the session opens (15 minutes before the start).",
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {
+				"limit": {"type": "integer", "minimum": 1, "maximum": 20, "description": "Most sessions to return (default 5)"}
+			}, "additionalProperties": false}`),
+			ReadOnly: true, Who: Member, Scope: oauth.ScopeRead, Run: d.nextSessions,
+		},
+		{
+			Name:        ToolRSVPSession,
+			Title:       "RSVP to a live session",
+			Description: "Say whether the member is going to a live session (subscribers only; closes when the session starts).",
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {
+				"session_id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "The id from my_next_sessions"},
+				"going": {"type": "boolean", "description": "true: going; false: not going"}
+			}, "required": ["session_id", "going"], "additionalProperties": false}`),
+			Who: Member, Scope: oauth.ScopeWrite, Run: d.rsvp,
+		},
+		{
+			Name:        ToolMyProgress,
+			Title:       "My progress",
+			Description: "The member's level in the tribe, what counts towards it, and what the next level needs.",
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`),
+			ReadOnly:    true, Who: Member, Scope: oauth.ScopeRead, Run: d.progress,
+		},
+		{
+			Name:  ToolSearchTribe,
+			Title: "Search the tribe",
+			Description: "Search the knowledge base (passages with their sources) and the community's threads the " +
+				"member can see (with links).",
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {
+				"query": {"type": "string", "minLength": 1, "maxLength": 200, "description": "What to look for, in words"},
+				"limit": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Most results of each kind (default 5)"}
+			}, "required": ["query"], "additionalProperties": false}`),
+			ReadOnly: true, Who: Member, Scope: oauth.ScopeRead, Run: d.searchTribe,
+		},
+		{
+			Name:  ToolPostQuestion,
+			Title: "Post a question to the community",
+			Description: "Start a thread in the community's Questions category in the member's name (subscribers " +
+				"only). Confirm the title and text with the member first.",
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {
+				"title": {"type": "string", "minLength": 1, "maxLength": ` + fmt.Sprint(forum.MaxTitle) + `},
+				"body": {"type": "string", "minLength": 1, "maxLength": ` + fmt.Sprint(forum.MaxBody) + `}
+			}, "required": ["title", "body"], "additionalProperties": false}`),
+			Who: Member, Scope: oauth.ScopeWrite, Run: d.postQuestion,
+		},
+	}
+}
+
+// SessionItem is one session as my_next_sessions answers it.
+type SessionItem struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	StartsAt  time.Time `json:"starts_at"`
+	EndsAt    time.Time `json:"ends_at"`
+	Timezone  string    `json:"timezone"`
+	State     string    `json:"state"`
+	Status    string    `json:"status"`
+	Going     int       `json:"going_count"`
+	MyRSVP    *bool     `json:"my_rsvp"`
+	CanRSVP   bool      `json:"can_rsvp"`
+	JoinURL   string    `json:"join_url,omitempty"`
+	JoinOpens time.Time `json:"join_opens_at"`
+}
+
+// NextSessionsOutput answers my_next_sessions.
+type NextSessionsOutput struct {
+	Sessions []SessionItem `json:"sessions"`
+	Note     string        `json:"note,omitempty"`
+}
+
+func (d MemberDeps) nextSessions(ctx context.Context, v access.Viewer, raw json.RawMessage) (any, error) {
+	var a struct {
+		Limit int `json:"limit"`
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("decode checked arguments: %w", err)
+	}
+	if a.Limit == 0 {
+		a.Limit = 5
+	}
+	now := d.Clock()
+	views, err := community.ListSessions(ctx, d.DB, v, now)
+	if err != nil {
+		return nil, err
+	}
+	out := NextSessionsOutput{Sessions: []SessionItem{}}
+	for _, s := range views {
+		if !s.Upcoming || s.Status == "cancelled" || len(out.Sessions) >= a.Limit {
+			continue
+		}
+		item := SessionItem{ID: s.ID, Title: s.Title, StartsAt: s.StartsAt, EndsAt: s.EndsAt, Timezone: s.Timezone,
+			State: s.State, Status: s.Status, Going: s.Going, MyRSVP: s.MyRSVP, JoinOpens: s.StartsAt.Add(-community.JoinEarly),
+			CanRSVP: v.SeesPaidContent() && now.Before(s.StartsAt)}
+		// The join link only while it can be used, and only for those the
+		// membership lets in; the site's link records attendance.
+		if v.SeesPaidContent() && !now.Before(item.JoinOpens) && now.Before(s.EndsAt) {
+			item.JoinURL = community.JoinLink(d.Site.BaseURL, s.ID)
+		}
+		out.Sessions = append(out.Sessions, item)
+	}
+	if !v.SeesPaidContent() {
+		out.Note = "Live sessions are for tribe members: this member can see them but not RSVP or join until they subscribe."
+	}
+	return out, nil
+}
+
+func (d MemberDeps) rsvp(ctx context.Context, v access.Viewer, raw json.RawMessage) (any, error) {
+	var a struct {
+		SessionID string `json:"session_id"`
+		Going     bool   `json:"going"`
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("decode checked arguments: %w", err)
+	}
+	now := d.Clock()
+	if err := community.SetRSVP(ctx, d.DB, v, a.SessionID, community.RSVPInput{Going: &a.Going}, now); err != nil {
+		return nil, err
+	}
+	s, err := community.GetSession(ctx, d.DB, v, a.SessionID, now)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"session_id": s.ID, "title": s.Title, "starts_at": s.StartsAt, "my_rsvp": s.MyRSVP, "going_count": s.Going}, nil
+}
+
+func (d MemberDeps) progress(ctx context.Context, v access.Viewer, _ json.RawMessage) (any, error) {
+	return d.Levels.ProgressOf(ctx, v.UserID)
+}
+
+// ThreadItem is one community thread search_tribe found.
+type ThreadItem struct {
+	ID       string `json:"id"`
+	Title    string `json:"title"`
+	Category string `json:"category"`
+	Excerpt  string `json:"excerpt"`
+	Replies  int    `json:"reply_count"`
+	Link     string `json:"link"`
+}
+
+// SearchTribeOutput answers search_tribe.
+type SearchTribeOutput struct {
+	Knowledge SearchOutput `json:"knowledge"`
+	Threads   []ThreadItem `json:"threads"`
+}
+
+func (d MemberDeps) searchTribe(ctx context.Context, v access.Viewer, raw json.RawMessage) (any, error) {
+	var a struct {
+		Query string `json:"query"`
+		Limit int    `json:"limit"`
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("decode checked arguments: %w", err)
+	}
+	if a.Limit == 0 {
+		a.Limit = 5
+	}
+	// The knowledge base through the anonymous search tool's own path, so
+	// the two rank and record gaps alike.
+	args, _ := json.Marshal(searchArgs{Query: a.Query, Limit: a.Limit})
+	found, err := d.Site.search(ctx, v, args)
+	if err != nil {
+		return nil, err
+	}
+	out := SearchTribeOutput{Knowledge: found.(SearchOutput), Threads: []ThreadItem{}}
+	list, err := d.Forum.List(ctx, v, forum.ListQuery{Q: a.Query})
+	if err != nil {
+		return nil, err
+	}
+	base := strings.TrimRight(d.Site.BaseURL, "/")
+	for _, t := range list.Threads {
+		if len(out.Threads) >= a.Limit {
+			break
+		}
+		out.Threads = append(out.Threads, ThreadItem{ID: t.ID, Title: t.Title, Category: t.Category, Excerpt: t.Excerpt,
+			Replies: t.ReplyCount, Link: base + "/members/community/" + t.ID})
+	}
+	return out, nil
+}
+
+func (d MemberDeps) postQuestion(ctx context.Context, v access.Viewer, raw json.RawMessage) (any, error) {
+	var a struct {
+		Title string `json:"title"`
+		Body  string `json:"body"`
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("decode checked arguments: %w", err)
+	}
+	if !v.SeesPaidContent() {
+		return nil, errs.New(errs.Forbidden, "Posting in the community is for tribe members: this member has no subscription.")
+	}
+	t, err := d.Forum.Create(ctx, v, forum.ThreadInput{Category: forum.CategoryQuestion, Title: a.Title, Body: a.Body})
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": t.ID, "title": t.Title, "category": t.Category,
+		"link": strings.TrimRight(d.Site.BaseURL, "/") + "/members/community/" + t.ID}, nil
+}
