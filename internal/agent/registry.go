@@ -72,7 +72,7 @@ type Tool struct {
 	// nor calls them, since it has no step where the person confirms a
 	// write.
 	Scope string
-	Run          func(ctx context.Context, v access.Viewer, args json.RawMessage) (any, error)
+	Run   func(ctx context.Context, v access.Viewer, args json.RawMessage) (any, error)
 
 	input *schema // InputSchema, parsed by NewRegistry
 }

@@ -75,18 +75,18 @@ type Server struct {
 	viewerOf func(ctx context.Context, userID string) (access.Viewer, error)
 	// memberOnly names the tools only token holders are served.
 	memberOnly map[string]bool
-	http     *sdk.StreamableHTTPHandler
-	tools    *agent.Registry
-	docs     Documents
-	site     *content.Site
-	baseURL  string
-	version  string
-	maxBody  int64
-	logger   *slog.Logger
-	exposed  []exposedTool
-	sources  []siteResource
-	template *sdk.ResourceTemplate
-	prompts  []*sdk.Prompt
+	http       *sdk.StreamableHTTPHandler
+	tools      *agent.Registry
+	docs       Documents
+	site       *content.Site
+	baseURL    string
+	version    string
+	maxBody    int64
+	logger     *slog.Logger
+	exposed    []exposedTool
+	sources    []siteResource
+	template   *sdk.ResourceTemplate
+	prompts    []*sdk.Prompt
 }
 
 // New builds the server: every tool, resource and prompt is registered here,
