@@ -5,23 +5,10 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
-	"time"
 
 	"tribe/internal/errs"
 	"tribe/internal/store"
 )
-
-// Assistant is one client a member has connected, as their profile lists
-// it: its live grants taken together.
-type Assistant struct {
-	ClientID string   `json:"client_id"`
-	Name     string   `json:"name"`
-	Scopes   []string `json:"scopes"`
-	// CreatedAt is when the member first allowed it.
-	CreatedAt time.Time `json:"created_at"`
-	// LastUsedAt is when it last used a token (to the minute), or null.
-	LastUsedAt *time.Time `json:"last_used_at" tstype:"string | null,required"`
-}
 
 // Assistants lists the clients userID has allowed and not revoked, most
 // recently used first.
@@ -106,15 +93,6 @@ func (s *Service) RevokeClient(ctx context.Context, userID, clientID string) err
 		}
 		return nil
 	})
-}
-
-// ClientCount is one client in the admins' list: how many members have it
-// connected now.
-type ClientCount struct {
-	ClientID   string     `json:"client_id"`
-	Name       string     `json:"name"`
-	Members    int        `json:"members"`
-	LastUsedAt *time.Time `json:"last_used_at" tstype:"string | null,required"`
 }
 
 // ClientCounts lists every client with live grants and how many members

@@ -77,23 +77,13 @@ func (o *oauthAPI) register(g *registrar) error {
 	return nil
 }
 
-// AssistantList answers GET /api/members/me/assistants.
-type AssistantList struct {
-	Assistants []oauth.Assistant `json:"assistants"`
-}
-
-// AssistantCounts answers GET /api/admin/assistants.
-type AssistantCounts struct {
-	Clients []oauth.ClientCount `json:"clients"`
-}
-
 // assistants lists the caller's connected assistants.
 func (o *oauthAPI) assistants(w http.ResponseWriter, r *http.Request) error {
 	list, err := o.oauth.Assistants(r.Context(), caller(r).UserID)
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, AssistantList{Assistants: list})
+	httpx.WriteJSON(w, http.StatusOK, oauth.AssistantList{Assistants: list})
 	return nil
 }
 
@@ -112,7 +102,7 @@ func (o *oauthAPI) adminAssistants(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, AssistantCounts{Clients: counts})
+	httpx.WriteJSON(w, http.StatusOK, oauth.AssistantCounts{Clients: counts})
 	return nil
 }
 
