@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tribe/internal/access"
+	"tribe/internal/booking"
 	"tribe/internal/clock"
 	"tribe/internal/community"
 	"tribe/internal/errs"
@@ -24,7 +25,15 @@ const (
 	ToolMyProgress     = "my_progress"
 	ToolSearchTribe    = "search_tribe"
 	ToolPostQuestion   = "post_question"
+	ToolMyBookings     = "my_bookings"
 )
+
+// MemberBookings is the booking list the my_bookings tool reads;
+// *booking.Service is one.
+type MemberBookings interface {
+	List(ctx context.Context, f booking.Filter) ([]*booking.Booking, error)
+	TypeName(id string) string
+}
 
 // MemberDeps is what the member tools read and write. Each tool reads the
 // member from the Viewer it is called with, never from its arguments, so
@@ -34,6 +43,8 @@ type MemberDeps struct {
 	DB     *store.DB
 	Levels *levels.Service
 	Forum  *forum.Service
+	// Bookings, when set, adds my_bookings.
+	Bookings MemberBookings
 	// Clock is the members area's clock (RSVPs close at the start, the join
 	// window opens community.JoinEarly before it).
 	Clock clock.Clock
@@ -45,7 +56,7 @@ func MemberTools(d MemberDeps) []Tool {
 	if d.Clock == nil {
 		d.Clock = time.Now
 	}
-	return []Tool{
+	tools := []Tool{
 		{
 			Name:  ToolMyNextSessions,
 			Title: "My next live sessions",
@@ -96,6 +107,59 @@ func MemberTools(d MemberDeps) []Tool {
 			Who: Member, Scope: oauth.ScopeWrite, Run: d.postQuestion,
 		},
 	}
+	if d.Bookings != nil {
+		tools = append(tools, Tool{
+			Name:  ToolMyBookings,
+			Title: "My bookings",
+			Description: "The calls the member booked on the site while signed in: upcoming ones soonest first, or " +
+				"past or cancelled ones. Each is managed from the link in its confirmation e-mail.",
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {
+				"scope": {"type": "string", "enum": ["upcoming", "past", "cancelled"], "description": "Which bookings (default upcoming)"}
+			}, "additionalProperties": false}`),
+			ReadOnly: true, Who: Member, Scope: oauth.ScopeRead, Run: d.myBookings,
+		})
+	}
+	return tools
+}
+
+// BookingItem is one booking as my_bookings answers it.
+type BookingItem struct {
+	ID          string    `json:"id"`
+	Type        string    `json:"type"`
+	TypeName    string    `json:"type_name"`
+	Status      string    `json:"status"`
+	Start       time.Time `json:"start"`
+	End         time.Time `json:"end"`
+	TimeZone    string    `json:"time_zone"`
+	Amount      int64     `json:"amount"`
+	Currency    string    `json:"currency"`
+	MeetingLink string    `json:"meeting_link,omitempty"`
+}
+
+func (d MemberDeps) myBookings(ctx context.Context, v access.Viewer, raw json.RawMessage) (any, error) {
+	var a struct {
+		Scope string `json:"scope"`
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("decode checked arguments: %w", err)
+	}
+	// The member is the token's: the filter never comes from the arguments.
+	list, err := d.Bookings.List(ctx, booking.Filter{Scope: a.Scope, UserID: v.UserID, Limit: 50})
+	if err != nil {
+		return nil, err
+	}
+	out := struct {
+		Bookings []BookingItem `json:"bookings"`
+	}{Bookings: []BookingItem{}}
+	for _, b := range list {
+		item := BookingItem{ID: b.ID, Type: b.Type, TypeName: d.Bookings.TypeName(b.Type), Status: b.Status, Start: b.Start,
+			End: b.End, TimeZone: b.TimeZone, Amount: b.Amount, Currency: b.Currency}
+		if b.Status == "confirmed" {
+			item.MeetingLink = b.MeetingLink
+		}
+		out.Bookings = append(out.Bookings, item)
+	}
+	return out, nil
 }
 
 // SessionItem is one session as my_next_sessions answers it.

@@ -318,6 +318,18 @@ func TestOAuthMemberCannotReadAnotherMembersRSVPs(t *testing.T) {
 		if got := nextSessions(t, bobs)[0]["my_rsvp"]; got != false {
 			t.Fatalf("Bob's RSVP changed through Ada's assistant: %v", got)
 		}
+		// Bookings: Bob's call is his alone.
+		start := time.Now().Add(72 * time.Hour).UTC().Truncate(time.Minute)
+		m.exec(`INSERT INTO bookings (id, type_id, status, start_at, end_at, blocked_from, blocked_until,
+			name, email, email_normalized, time_zone, amount, currency, token_hash, user_id)
+			VALUES ($1, 'session-30', 'confirmed', $2, $3, $2, $3, 'Bob', 'bob@example.com', 'bob@example.com', 'UTC', 29900, 'USD', $4, $5)`,
+			store.NewID(), store.At(start), store.At(start.Add(30*time.Minute)), strings.Repeat("b", 64), bob.id)
+		if text, isErr := callTool(t, bobs, "my_bookings", nil); isErr || strings.Count(text, `"id"`) != 1 {
+			t.Fatalf("Bob's my_bookings: %s", text)
+		}
+		if text, isErr := callTool(t, adas, "my_bookings", nil); isErr || text != `{"bookings":[]}` {
+			t.Fatalf("Ada's my_bookings shows another member's booking: %s", text)
+		}
 		// Ada's list shows her assistant once, Bob's shows his.
 		for _, u := range []testUser{ada, bob} {
 			r := m.call(u, "GET", "/api/members/me/assistants", nil)

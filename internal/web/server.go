@@ -119,6 +119,9 @@ func newServer(o Options) (*server, http.Handler, error) {
 	// The member tools join the same registry: the MCP server offers them to
 	// a member's assistant with a token, and the chat leaves them out.
 	memberDeps := agent.MemberDeps{Site: siteDeps, DB: o.DB, Levels: svc.Levels, Forum: svc.Forum, Clock: svc.Clock}
+	if svc.Booking != nil {
+		memberDeps.Bookings = svc.Booking
+	}
 	tools, err := agent.NewRegistry(append(agent.SiteTools(siteDeps), agent.MemberTools(memberDeps)...)...)
 	if err != nil {
 		return nil, nil, err
