@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -26,7 +28,18 @@ const (
 	ToolSearchTribe    = "search_tribe"
 	ToolPostQuestion   = "post_question"
 	ToolMyBookings     = "my_bookings"
+	ToolHoldBooking    = "hold_booking"
 )
+
+// Holds is the booking call hold_booking makes; *booking.Service is one.
+type Holds interface {
+	Reserve(ctx context.Context, in booking.Request) (*booking.Created, error)
+	ManageURL(id, token string) string
+}
+
+// Account is the member's name and address, which a booking made for them
+// carries (auth.Service.User gives them).
+type Account func(ctx context.Context, userID string) (name, email string, err error)
 
 // MemberBookings is the booking list the my_bookings tool reads;
 // *booking.Service is one.
@@ -45,6 +58,9 @@ type MemberDeps struct {
 	Forum  *forum.Service
 	// Bookings, when set, adds my_bookings.
 	Bookings MemberBookings
+	// Holds and Account, when both set, add hold_booking.
+	Holds   Holds
+	Account Account
 	// Clock is the members area's clock (RSVPs close at the start, the join
 	// window opens community.JoinEarly before it).
 	Clock clock.Clock
@@ -119,7 +135,76 @@ func MemberTools(d MemberDeps) []Tool {
 			ReadOnly: true, Who: Member, Scope: oauth.ScopeRead, Run: d.myBookings,
 		})
 	}
+	if d.Holds != nil && d.Account != nil {
+		tools = append(tools, Tool{
+			Name:  ToolHoldBooking,
+			Title: "Hold a booking",
+			Description: "Hold a free time (from find_available_slots) for the member, in their name and address. A " +
+				"paid call answers a Checkout link the member opens in the browser to pay before the hold expires: " +
+				"you never pay. Confirm the type and time with the member first.",
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {
+				"type": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The session type id from find_available_slots"},
+				"start": {"type": "string", "minLength": 20, "maxLength": 40, "description": "The start exactly as find_available_slots gave it (RFC 3339)"},
+				"time_zone": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The member's IANA time zone, for their mails"},
+				"notes": {"type": "string", "maxLength": 2000, "description": "What the member wants to talk about"}
+			}, "required": ["type", "start", "time_zone"], "additionalProperties": false}`),
+			Who: Member, Scope: oauth.ScopeWrite, Run: d.holdBooking,
+		})
+	}
 	return tools
+}
+
+// HoldOutput answers hold_booking.
+type HoldOutput struct {
+	BookingID   string     `json:"booking_id"`
+	Status      string     `json:"status"`
+	Start       time.Time  `json:"start"`
+	End         time.Time  `json:"end"`
+	Amount      int64      `json:"amount"`
+	Currency    string     `json:"currency"`
+	ExpiresAt   *time.Time `json:"expires_at,omitempty"`
+	CheckoutURL string     `json:"checkout_url,omitempty"`
+	ManageURL   string     `json:"manage_url"`
+	Next        string     `json:"next"`
+}
+
+func (d MemberDeps) holdBooking(ctx context.Context, v access.Viewer, raw json.RawMessage) (any, error) {
+	var a struct {
+		Type     string `json:"type"`
+		Start    string `json:"start"`
+		TimeZone string `json:"time_zone"`
+		Notes    string `json:"notes"`
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("decode checked arguments: %w", err)
+	}
+	name, email, err := d.Account(ctx, v.UserID)
+	if err != nil {
+		return nil, err
+	}
+	// A hold key of its own per call: a second call is a second press from
+	// another browser (refused while the time is held), never a way to get
+	// the first hold's manage token. The per-address limits count the
+	// member, since an assistant's address says nothing about them.
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	c, err := d.Holds.Reserve(ctx, booking.Request{Type: a.Type, Start: a.Start, TimeZone: a.TimeZone, Notes: a.Notes,
+		Name: name, Email: email, UserID: v.UserID, ClientAddr: "member:" + v.UserID, HoldKey: base64.RawURLEncoding.EncodeToString(key)})
+	if err != nil {
+		return nil, err
+	}
+	b := c.Booking
+	out := HoldOutput{BookingID: b.ID, Status: b.Status, Start: b.Start, End: b.End, Amount: b.Amount, Currency: b.Currency,
+		ExpiresAt: b.ExpiresAt, CheckoutURL: c.CheckoutURL, ManageURL: d.Holds.ManageURL(b.ID, c.Token)}
+	switch {
+	case c.CheckoutURL != "":
+		out.Next = "Give the member checkout_url to pay in their browser before expires_at; the time is theirs once paid."
+	case b.Status == booking.StatusConfirmed:
+		out.Next = "Booked: the invitation is on its way to " + email + "."
+	default:
+		out.Next = "Requested: the owner confirms it and arranges payment by e-mail to " + email + "."
+	}
+	return out, nil
 }
 
 // BookingItem is one booking as my_bookings answers it.

@@ -347,3 +347,33 @@ func TestOAuthMemberCannotReadAnotherMembersRSVPs(t *testing.T) {
 		}
 	})
 }
+
+func TestOAuthHoldBookingNeverPays(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		m, _, _ := assistantSite(t, db)
+		ada := m.user("ada@example.com")
+		cs, err := m.assistant(m.oauthTokens(ada, m.oauthRegister(), "tribe:read tribe:write")["access_token"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := m.freeSlot("session-30", 3, 0)
+		text, isErr := callTool(t, cs, "hold_booking", map[string]any{"type": "session-30", "start": start, "time_zone": "Europe/Paris"})
+		if isErr || !strings.Contains(text, `"manage_url"`) {
+			t.Fatalf("hold_booking: %s", text)
+		}
+		// Payments are off on this site: the owner is asked, nothing is paid.
+		if !strings.Contains(text, `"status":"requested"`) || strings.Contains(text, "checkout_url") {
+			t.Fatalf("hold_booking without payments: %s", text)
+		}
+		if n := m.count(`SELECT COUNT(*) FROM bookings WHERE user_id = $1 AND email_normalized = 'ada@example.com' AND paid_at IS NULL`, ada.id); n != 1 {
+			t.Fatalf("%d bookings held for Ada", n)
+		}
+		if text, _ := callTool(t, cs, "my_bookings", nil); strings.Count(text, `"id"`) != 1 {
+			t.Fatalf("my_bookings after the hold: %s", text)
+		}
+		// The same time again is taken.
+		if text, isErr := callTool(t, cs, "hold_booking", map[string]any{"type": "session-30", "start": start, "time_zone": "Europe/Paris"}); !isErr {
+			t.Fatalf("a second hold of the same time: %s", text)
+		}
+	})
+}

@@ -3,6 +3,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -120,7 +121,21 @@ func newServer(o Options) (*server, http.Handler, error) {
 	// a member's assistant with a token, and the chat leaves them out.
 	memberDeps := agent.MemberDeps{Site: siteDeps, DB: o.DB, Levels: svc.Levels, Forum: svc.Forum, Clock: svc.Clock}
 	if svc.Booking != nil {
-		memberDeps.Bookings = svc.Booking
+		memberDeps.Bookings, memberDeps.Holds = svc.Booking, svc.Booking
+		memberDeps.Account = func(ctx context.Context, id string) (string, string, error) {
+			u, err := svc.Auth.User(ctx, id)
+			if err != nil {
+				return "", "", err
+			}
+			if u == nil {
+				return "", "", errs.New(errs.Unauthorized, "The member behind this token no longer exists.")
+			}
+			name := u.FullName
+			if name == "" {
+				name = strings.Split(u.Email, "@")[0]
+			}
+			return name, u.Email, nil
+		}
 	}
 	tools, err := agent.NewRegistry(append(agent.SiteTools(siteDeps), agent.MemberTools(memberDeps)...)...)
 	if err != nil {
