@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -374,6 +375,59 @@ func TestOAuthHoldBookingNeverPays(t *testing.T) {
 		// The same time again is taken.
 		if text, isErr := callTool(t, cs, "hold_booking", map[string]any{"type": "session-30", "start": start, "time_zone": "Europe/Paris"}); !isErr {
 			t.Fatalf("a second hold of the same time: %s", text)
+		}
+	})
+}
+
+func TestOAuthTokenForAnotherResourceIs401(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		m, c, _ := assistantSite(t, db)
+		ada := m.user("ada@example.com")
+		// An authorization server at another address over the same tables
+		// issues a token whose audience is its own /mcp.
+		other := oauth.New(db, oauth.Options{BaseURL: "https://elsewhere.example", ResourcePath: "/mcp", Clock: c.Now})
+		reg, err := other.Register(context.Background(), oauth.RegisterInput{ClientName: "Elsewhere", RedirectURIs: []string{oauthRedirect}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := other.CheckAuthorize(context.Background(), oauth.AuthorizeRequest{ClientID: reg.ClientID, RedirectURI: oauthRedirect,
+			ResponseType: "code", CodeChallenge: oauthChallenge(oauthVerifier), CodeChallengeMethod: "S256"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		to, err := other.Approve(context.Background(), ada.id, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, _ := url.Parse(to)
+		tok, err := other.Token(context.Background(), oauth.TokenRequest{GrantType: "authorization_code", ClientID: reg.ClientID,
+			Code: u.Query().Get("code"), RedirectURI: oauthRedirect, CodeVerifier: oauthVerifier})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := m.mcpPost(toolsList, map[string]string{"Authorization": "Bearer " + tok.AccessToken, "Accept": "application/json, text/event-stream"})
+		if r.status != 401 {
+			t.Fatalf("a token for https://elsewhere.example/mcp: %d", r.status)
+		}
+	})
+}
+
+func TestOAuthClientMetadataDocumentPrivateAddressRefusedOverHTTP(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fetched := false
+		doc := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { fetched = true }))
+		defer doc.Close()
+		m := oauthSite(t, db)
+		u := m.user("ada@example.com")
+		for _, id := range []string{doc.URL + "/client.json", "https://localhost/client.json", "https://169.254.169.254/latest/meta-data"} {
+			params := m.oauthParams(id, "tribe:read")
+			r := m.send(u, "GET", oauth.AuthorizePath+"?"+params.Encode(), nil)
+			if r.status != 400 || r.header.Get("Location") != "" || !strings.Contains(r.body, "private or local network") {
+				t.Errorf("client id %s: %d %q", id, r.status, r.header.Get("Location"))
+			}
+		}
+		if fetched {
+			t.Fatal("the site fetched a metadata document from a private address")
 		}
 	})
 }
