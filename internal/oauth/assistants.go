@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 
 	"tribe/internal/errs"
 	"tribe/internal/store"
@@ -120,4 +121,26 @@ func (s *Service) ClientCounts(ctx context.Context) ([]ClientCount, error) {
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// sweepGrace keeps spent and expired secrets a while after they lapse, so a
+// replayed code or refresh token is still recognised (and revokes its
+// grant) rather than looking merely unknown.
+const sweepGrace = 24 * time.Hour
+
+// Sweep deletes codes and tokens that expired more than a day ago, and
+// grants revoked that long ago, so the tables hold what can still matter.
+// It is safe to run on every instance at once.
+func (s *Service) Sweep(ctx context.Context) error {
+	cut := store.At(s.now().Add(-sweepGrace))
+	for _, q := range []string{
+		`DELETE FROM oauth_codes WHERE expires_at < $1`,
+		`DELETE FROM oauth_tokens WHERE expires_at < $1`,
+		`DELETE FROM oauth_grants WHERE revoked_at < $1`,
+	} {
+		if _, err := s.db.Write.ExecContext(ctx, q, cut); err != nil {
+			return fmt.Errorf("sweep oauth: %w", err)
+		}
+	}
+	return nil
 }

@@ -426,3 +426,49 @@ func TestOAuthClientMetadataDocumentPrivateAddressRefused(t *testing.T) {
 		}
 	})
 }
+
+func TestOAuthSweepKeepsWhatCanStillMatter(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		f := newFixture(t, db)
+		ctx := context.Background()
+		client := f.register()
+		tok := f.tokens(client)
+		count := func(table string) int {
+			var n int
+			if err := db.Read.QueryRow(`SELECT COUNT(*) FROM ` + table).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		f.clock.Advance(2 * oauth.AccessTTL)
+		if err := f.svc.Sweep(ctx); err != nil {
+			t.Fatal(err)
+		}
+		// The access token expired an hour ago: kept a day, so nothing goes yet.
+		if count("oauth_tokens") != 2 || count("oauth_codes") != 1 {
+			t.Fatalf("swept too early: %d tokens, %d codes", count("oauth_tokens"), count("oauth_codes"))
+		}
+		f.clock.Advance(25 * time.Hour)
+		if err := f.svc.Sweep(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if count("oauth_tokens") != 1 || count("oauth_codes") != 0 {
+			t.Fatalf("after a day: %d tokens, %d codes", count("oauth_tokens"), count("oauth_codes"))
+		}
+		// The refresh token still works.
+		if _, err := f.svc.Token(ctx, oauth.TokenRequest{GrantType: "refresh_token", ClientID: client, RefreshToken: tok.RefreshToken}); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.svc.RevokeClient(ctx, f.user, client); err != nil {
+			t.Fatal(err)
+		}
+		f.clock.Advance(25 * time.Hour)
+		if err := f.svc.Sweep(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if count("oauth_grants") != 0 || count("oauth_tokens") != 0 {
+			t.Fatalf("a grant revoked a day ago stays: %d grants, %d tokens", count("oauth_grants"), count("oauth_tokens"))
+		}
+	})
+}
+
