@@ -471,4 +471,3 @@ func TestOAuthSweepKeepsWhatCanStillMatter(t *testing.T) {
 		}
 	})
 }
-
