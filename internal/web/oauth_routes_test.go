@@ -346,3 +346,50 @@ func TestOAuthRegistrationRateLimited(t *testing.T) {
 		}
 	})
 }
+
+func TestOAuthReplayedRefreshTokenRevokesGrantOverHTTP(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		m, _, _ := assistantSite(t, db)
+		ada := m.user("ada@example.com")
+		client := m.oauthRegister()
+		tok := m.oauthTokens(ada, client, "tribe:read")
+		refresh := func(token string) reply {
+			return m.send(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {token}})
+		}
+		rotated := refresh(tok["refresh_token"].(string))
+		if rotated.status != 200 {
+			t.Fatalf("refresh: %d %s", rotated.status, rotated.body)
+		}
+		// Someone replays the old refresh token: refused, and the rotated
+		// pair (held by the real client or the thief) dies with the grant.
+		if r := refresh(tok["refresh_token"].(string)); r.status != 400 || r.json["error"] != "invalid_grant" {
+			t.Fatalf("replay: %d %s", r.status, r.body)
+		}
+		if _, err := m.assistant(rotated.json["access_token"].(string)); err == nil {
+			t.Fatal("the rotated access token survived the replay")
+		}
+		if r := refresh(rotated.json["refresh_token"].(string)); r.status != 400 {
+			t.Fatalf("the rotated refresh token survived the replay: %d", r.status)
+		}
+	})
+}
+
+func TestOAuthReusedCodeRevokesTokensOverHTTP(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		m, _, _ := assistantSite(t, db)
+		ada := m.user("ada@example.com")
+		client := m.oauthRegister()
+		form := url.Values{"grant_type": {"authorization_code"}, "client_id": {client}, "code": {m.oauthCode(ada, client, "tribe:read")},
+			"redirect_uri": {oauthRedirect}, "code_verifier": {oauthVerifier}}
+		first := m.send(testUser{}, "POST", oauth.TokenPath, form)
+		if first.status != 200 {
+			t.Fatalf("first exchange: %d %s", first.status, first.body)
+		}
+		if r := m.send(testUser{}, "POST", oauth.TokenPath, form); r.status != 400 || r.json["error"] != "invalid_grant" {
+			t.Fatalf("second exchange: %d %s", r.status, r.body)
+		}
+		if _, err := m.assistant(first.json["access_token"].(string)); err == nil {
+			t.Fatal("the token of a reused code still works")
+		}
+	})
+}

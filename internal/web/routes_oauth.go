@@ -68,7 +68,7 @@ func (o *oauthAPI) register(g *registrar) error {
 	g.route("POST "+oauth.RegisterPath, anyone, o.registerClient)
 	g.route("GET "+oauth.AuthorizePath, anyone, o.authorize)
 	g.route("GET "+oauth.ConsentPath, anyone, o.consentPage)
-	g.route("POST "+oauth.ConsentPath, anyone, o.consent)
+	g.route("POST "+oauth.ConsentPath, member, o.consent)
 	g.route("POST "+oauth.TokenPath, anyone, o.issueToken)
 	g.route("POST "+oauth.RevokePath, anyone, o.revoke)
 	g.route("GET /api/members/me/assistants", member, o.assistants)
