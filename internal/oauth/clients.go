@@ -200,6 +200,12 @@ func matchRedirect(registered []string, requested string) bool {
 	return false
 }
 
+// IsMetadataClientID reports whether a client id is a URL, which names a
+// Client ID Metadata Document the server fetches.
+func IsMetadataClientID(id string) bool {
+	return strings.HasPrefix(id, "https://") || strings.HasPrefix(id, "http://")
+}
+
 var errUnknownClient = errs.New(errs.InvalidClient, "This assistant is not registered here (unknown client_id).")
 
 // client finds the client called id: a registered one in the table, or an
@@ -208,7 +214,7 @@ func (s *Service) client(ctx context.Context, id string) (*Client, error) {
 	if id == "" || len(id) > 512 {
 		return nil, errUnknownClient
 	}
-	if strings.HasPrefix(id, "https://") || strings.HasPrefix(id, "http://") {
+	if IsMetadataClientID(id) {
 		return s.metadataClient(ctx, id)
 	}
 	var c Client

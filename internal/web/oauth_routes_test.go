@@ -393,3 +393,20 @@ func TestOAuthReusedCodeRevokesTokensOverHTTP(t *testing.T) {
 		}
 	})
 }
+
+func TestOAuthMetadataClientFetchesRateLimited(t *testing.T) {
+	m := oauthSite(t, storetest.Open(t, "", t.TempDir()))
+	params := m.oauthParams("https://localhost/client.json", "tribe:read")
+	var last reply
+	for range oauthMetadataBurst + 1 {
+		last = m.send(testUser{}, "GET", oauth.AuthorizePath+"?"+params.Encode(), nil)
+	}
+	if last.status != 429 || last.header.Get("Retry-After") == "" {
+		t.Fatalf("authorization %d with a URL client id: %d", oauthMetadataBurst+1, last.status)
+	}
+	// Registered clients are not counted.
+	params = m.oauthParams(m.oauthRegister(), "tribe:read")
+	if r := m.send(testUser{}, "GET", oauth.AuthorizePath+"?"+params.Encode(), nil); r.status != http.StatusFound {
+		t.Fatalf("a registered client after the limit: %d", r.status)
+	}
+}

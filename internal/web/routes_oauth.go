@@ -30,6 +30,12 @@ const (
 	// the limit only stops guessing.
 	oauthTokenBurst    = 30
 	oauthTokenInterval = 2 * time.Second
+	// An authorization request whose client_id is a URL makes the site
+	// fetch that URL (a Client ID Metadata Document): per client address,
+	// 20 at once and one every 10 seconds, so the site cannot be turned
+	// into a fetcher of other sites.
+	oauthMetadataBurst    = 20
+	oauthMetadataInterval = 10 * time.Second
 	// oauthMaxForm bounds a form body of the token, revocation and consent
 	// endpoints.
 	oauthMaxForm = 16 << 10
@@ -39,16 +45,18 @@ const (
 // registration, the authorization and consent pages, the token and
 // revocation endpoints. The rules are internal/oauth's.
 type oauthAPI struct {
-	oauth *oauth.Service
-	cfg   *config.Config
-	regs  *ratelimit.Limiter
-	token *ratelimit.Limiter
+	oauth   *oauth.Service
+	cfg     *config.Config
+	regs    *ratelimit.Limiter
+	token   *ratelimit.Limiter
+	fetches *ratelimit.Limiter
 }
 
 func newOAuthAPI(cfg *config.Config, svc *oauth.Service, share shareLimit) *oauthAPI {
 	return &oauthAPI{oauth: svc, cfg: cfg,
-		regs:  ratelimit.New(oauthRegisterBurst, oauthRegisterInterval, share("oauth-register")),
-		token: ratelimit.New(oauthTokenBurst, oauthTokenInterval, share("oauth-token"))}
+		regs:    ratelimit.New(oauthRegisterBurst, oauthRegisterInterval, share("oauth-register")),
+		token:   ratelimit.New(oauthTokenBurst, oauthTokenInterval, share("oauth-token")),
+		fetches: ratelimit.New(oauthMetadataBurst, oauthMetadataInterval, share("oauth-metadata"))}
 }
 
 // oauthBypass are the endpoints clients (not the member's browser on this
@@ -288,6 +296,9 @@ func (o *oauthAPI) revoke(w http.ResponseWriter, r *http.Request) error {
 // redirected.
 func (o *oauthAPI) authorize(w http.ResponseWriter, r *http.Request) error {
 	req := oauth.ReadAuthorizeRequest(r.URL.Query())
+	if err := o.limitFetch(r, req); err != nil {
+		return err
+	}
 	p, err := o.oauth.CheckAuthorize(r.Context(), req)
 	if p == nil {
 		return o.errorPage(w, err)
@@ -297,6 +308,18 @@ func (o *oauthAPI) authorize(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	http.Redirect(w, r, oauth.ConsentPath+"?"+req.Values().Encode(), http.StatusFound)
+	return nil
+}
+
+// limitFetch spends one of the client address's metadata fetches when the
+// request names its client by URL.
+func (o *oauthAPI) limitFetch(r *http.Request, req oauth.AuthorizeRequest) error {
+	if !oauth.IsMetadataClientID(req.ClientID) {
+		return nil
+	}
+	if ok, wait := o.fetches.Allow(clientKey(r, o.cfg.TrustedProxies)); !ok {
+		return tooMany(wait, "Too many sign-in requests for assistants named by URL from this address. Please wait and try again.")
+	}
 	return nil
 }
 
@@ -310,6 +333,9 @@ func signInFirst(w http.ResponseWriter, r *http.Request, req oauth.AuthorizeRequ
 // consentPage asks the signed-in member to allow or deny the client.
 func (o *oauthAPI) consentPage(w http.ResponseWriter, r *http.Request) error {
 	req := oauth.ReadAuthorizeRequest(r.URL.Query())
+	if err := o.limitFetch(r, req); err != nil {
+		return err
+	}
 	p, err := o.oauth.CheckAuthorize(r.Context(), req)
 	if p == nil {
 		return o.errorPage(w, err)
