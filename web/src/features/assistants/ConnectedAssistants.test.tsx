@@ -56,7 +56,7 @@ describe('connected assistants in Profile', () => {
     expect(within(items[0] as HTMLElement).getByText('Claude')).toBeInTheDocument();
     expect(
       within(items[0] as HTMLElement).getByRole('list', { name: 'What Claude may do' }),
-    ).toHaveTextContent(/RSVP, post questions and hold bookings for you \(never pays\)/);
+    ).toHaveTextContent(/RSVP to sessions, hold a booking for you to pay/);
     expect(items[0]).toHaveTextContent(/last used/);
     expect(items[1]).toHaveTextContent('not used yet');
     // The address to add to a client is the site's own /mcp.

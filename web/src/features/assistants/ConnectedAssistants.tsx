@@ -15,8 +15,10 @@ const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle
 
 /** What each scope lets an assistant do, as the consent page says it. */
 export const SCOPE_LABELS: Record<string, string> = {
-  'tribe:read': 'Read your sessions, bookings, progress and the tribe’s knowledge',
-  'tribe:write': 'RSVP, post questions and hold bookings for you (never pays)',
+  'tribe:read':
+    "See your sessions and RSVPs, your bookings, your progress, and search the tribe's knowledge and threads.",
+  'tribe:write':
+    'RSVP to sessions, hold a booking for you to pay, and post questions in the community in your name.',
 };
 
 /**
