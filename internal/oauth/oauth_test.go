@@ -478,7 +478,7 @@ func TestOAuthSweepKeepsWhatCanStillMatter(t *testing.T) {
 		if n := count("oauth_clients"); n != 2 {
 			t.Fatalf("%d clients before their life is over, want 2", n)
 		}
-		f.clock.Advance(oauth.UnusedClientLife)
+		f.clock.Advance(oauth.UnusedClientLife + time.Minute)
 		if err := f.svc.Sweep(ctx); err != nil {
 			t.Fatal(err)
 		}
