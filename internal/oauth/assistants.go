@@ -128,11 +128,19 @@ func (s *Service) ClientCounts(ctx context.Context) ([]ClientCount, error) {
 // grant) rather than looking merely unknown.
 const sweepGrace = 24 * time.Hour
 
-// Sweep deletes codes and tokens that expired more than a day ago, and
-// grants revoked that long ago, so the tables hold what can still matter.
-// It is safe to run on every instance at once.
+// UnusedClientLife is how long a registered client that no member ever
+// allowed is kept: anyone may register, so registrations that lead nowhere
+// must not pile up. A client registers just before it asks a member; one
+// that comes back later registers again.
+const UnusedClientLife = 7 * 24 * time.Hour
+
+// Sweep deletes codes and tokens that expired more than a day ago, grants
+// revoked that long ago, and registered clients without a grant after
+// UnusedClientLife, so the tables hold what can still matter. It is safe to
+// run on every instance at once.
 func (s *Service) Sweep(ctx context.Context) error {
-	cut := store.At(s.now().Add(-sweepGrace))
+	now := s.now()
+	cut := store.At(now.Add(-sweepGrace))
 	for _, q := range []string{
 		`DELETE FROM oauth_codes WHERE expires_at < $1`,
 		`DELETE FROM oauth_tokens WHERE expires_at < $1`,
@@ -141,6 +149,11 @@ func (s *Service) Sweep(ctx context.Context) error {
 		if _, err := s.db.Write.ExecContext(ctx, q, cut); err != nil {
 			return fmt.Errorf("sweep oauth: %w", err)
 		}
+	}
+	if _, err := s.db.Write.ExecContext(ctx, `DELETE FROM oauth_clients WHERE created_at < $1
+		AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = oauth_clients.id)`,
+		store.At(now.Add(-UnusedClientLife))); err != nil {
+		return fmt.Errorf("sweep oauth clients: %w", err)
 	}
 	return nil
 }

@@ -469,5 +469,21 @@ func TestOAuthSweepKeepsWhatCanStillMatter(t *testing.T) {
 		if count("oauth_grants") != 0 || count("oauth_tokens") != 0 {
 			t.Fatalf("a grant revoked a day ago stays: %d grants, %d tokens", count("oauth_grants"), count("oauth_tokens"))
 		}
+		// Clients without a grant (the first one's was swept, a new one
+		// never had any) go after UnusedClientLife.
+		f.register()
+		if err := f.svc.Sweep(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := count("oauth_clients"); n != 2 {
+			t.Fatalf("%d clients before their life is over, want 2", n)
+		}
+		f.clock.Advance(oauth.UnusedClientLife + time.Minute)
+		if err := f.svc.Sweep(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := count("oauth_clients"); n != 0 {
+			t.Fatalf("%d unused clients kept past their life", n)
+		}
 	})
 }

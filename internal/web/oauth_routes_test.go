@@ -410,3 +410,33 @@ func TestOAuthMetadataClientFetchesRateLimited(t *testing.T) {
 		t.Fatalf("a registered client after the limit: %d", r.status)
 	}
 }
+
+func TestOAuthSecretsNeverLogged(t *testing.T) {
+	var log syncBuffer
+	m := oauthSite(t, storetest.Open(t, "", t.TempDir()), withLog(&log))
+	ada := m.user("ada@example.com")
+	client := m.oauthRegister()
+	code := m.oauthCode(ada, client, "tribe:read")
+	r := m.send(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"authorization_code"}, "client_id": {client},
+		"code": {code}, "redirect_uri": {oauthRedirect}, "code_verifier": {oauthVerifier}})
+	if r.status != 200 {
+		t.Fatalf("token: %d", r.status)
+	}
+	access, refresh := r.json["access_token"].(string), r.json["refresh_token"].(string)
+	m.mcpPost(toolsList, map[string]string{"Authorization": "Bearer " + access, "Accept": "application/json, text/event-stream"})
+	rotated := m.send(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {refresh}})
+	// A replay is logged as a warning, by grant, never by token.
+	m.send(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {refresh}})
+	m.send(testUser{}, "POST", oauth.RevokePath, url.Values{"token": {rotated.json["refresh_token"].(string)}})
+	out := log.String()
+	if !strings.Contains(out, "/oauth/token") {
+		t.Fatalf("the requests were not logged at all: %s", out)
+	}
+	for name, secret := range map[string]string{"code": code, "access token": access, "refresh token": refresh,
+		"rotated access token": rotated.json["access_token"].(string), "rotated refresh token": rotated.json["refresh_token"].(string),
+		"session": ada.token} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the log holds the %s", name)
+		}
+	}
+}

@@ -345,11 +345,11 @@ func (o *oauthAPI) consentPage(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	who, ok := auth.PrincipalFrom(r.Context())
-	if !ok {
+	session, err := r.Cookie(auth.CookieName)
+	if !ok || err != nil {
 		signInFirst(w, r, req)
 		return nil
 	}
-	session, _ := r.Cookie(auth.CookieName)
 	data := consentData{
 		Client: p.Client.Name, ClientID: p.Client.ID, SelfNamed: !p.Client.Metadata, RedirectURI: req.RedirectURI,
 		Email: who.Email, Action: oauth.ConsentPath, CSRF: consentToken(session.Value, req), Fields: req.Values(),
