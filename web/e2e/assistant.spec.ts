@@ -14,7 +14,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { expect, test } from '@playwright/test';
-import { confirmedPage, dayOffset } from './accounts';
+import { confirmedPage, dayOffset, PASSWORD } from './accounts';
 import { startTribe, type TribeServer } from './tribe-server';
 
 /**
@@ -167,9 +167,17 @@ test('a member connects an assistant through the consent page, it RSVPs for them
   expect(authorize?.searchParams.get('code_challenge_method')).toBe('S256');
   expect(authorize?.searchParams.get('resource')).toBe(`${base}/mcp`);
 
-  // The member sees who asks, where it goes back to and what for, and allows it.
+  // Signed out in this browser, the member signs in first and comes back to the consent page.
   const { page } = member;
+  await member.context.clearCookies();
   await page.goto(authorize?.toString() ?? '');
+  await expect(page).toHaveURL(/\/auth\?return=%2Foauth%2Fconsent/);
+  const signIn = page.getByRole('form', { name: 'Sign in' });
+  await signIn.getByLabel('Email').fill(MEMBER);
+  await signIn.getByLabel('Password').fill(PASSWORD);
+  await signIn.getByRole('button', { name: 'Sign In' }).click();
+  // The member sees who asks, where it goes back to and what for, and allows it.
+  await expect(page).toHaveURL(/\/oauth\/consent\?/);
   await expect(
     page.getByRole('heading', { name: 'Allow E2E Assistant to use the tribe as you?' }),
   ).toBeVisible();
