@@ -270,6 +270,7 @@ func serve(ctx context.Context, cfg *config.Config, db *store.DB, site *content.
 		worker{"live presence", func(ctx context.Context) { set.Hub.KeepPresence(ctx, events.PresenceBeat) }},
 		worker{"rate limits", limitsWork(db, cfg.SweepInterval, logger)},
 		worker{"stored files", filesWork(db, set.Files, set.Library, time.Hour, logger)},
+		worker{"oauth", sweepEvery("oauth", set.OAuth, time.Hour, logger)},
 	)
 	defer stopWorkers()
 

@@ -66,7 +66,13 @@ type Tool struct {
 	OutputSchema json.RawMessage
 	ReadOnly     bool
 	Who          Who
-	Run          func(ctx context.Context, v access.Viewer, args json.RawMessage) (any, error)
+	// Scope, when set, is the OAuth scope a member's assistant needs to
+	// call the tool (oauth.ScopeRead, oauth.ScopeWrite). Such tools are
+	// for assistants a member connected over MCP: the chat neither lists
+	// nor calls them, since it has no step where the person confirms a
+	// write.
+	Scope string
+	Run   func(ctx context.Context, v access.Viewer, args json.RawMessage) (any, error)
 
 	input *schema // InputSchema, parsed by NewRegistry
 }
@@ -103,8 +109,23 @@ func NewRegistry(tools ...Tool) (*Registry, error) {
 	return r, nil
 }
 
-// List returns the tools v may call, in registration order.
+// List returns the tools v may call in the chat, in registration order:
+// the tools without a Scope.
 func (r *Registry) List(v access.Viewer) []Tool {
+	var out []Tool
+	for _, t := range r.tools {
+		if t.Who.Allows(v) && t.Scope == "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// ListForAssistant returns the tools v may call through a member's
+// assistant, in registration order: the chat's and the scoped ones,
+// whatever scopes were granted, so a tool outside them is seen and its
+// refusal names the scope to grant.
+func (r *Registry) ListForAssistant(v access.Viewer) []Tool {
 	var out []Tool
 	for _, t := range r.tools {
 		if t.Who.Allows(v) {
@@ -136,9 +157,29 @@ var (
 // input schema errs.Invalid naming the argument.
 func (r *Registry) Call(ctx context.Context, v access.Viewer, name string, args json.RawMessage) (any, error) {
 	t, ok := r.Get(name)
+	if !ok || t.Scope != "" {
+		return nil, errs.New(errs.NotFound, "Unknown tool: "+name)
+	}
+	return r.call(ctx, t, v, args)
+}
+
+// CallScoped runs the tool called name for v through an assistant granted
+// scopes: as Call, and a scoped tool outside them is refused with
+// errs.InsufficientScope naming the scope.
+func (r *Registry) CallScoped(ctx context.Context, v access.Viewer, scopes []string, name string, args json.RawMessage) (any, error) {
+	t, ok := r.Get(name)
 	if !ok {
 		return nil, errs.New(errs.NotFound, "Unknown tool: "+name)
 	}
+	if t.Scope != "" && !slices.Contains(scopes, t.Scope) {
+		return nil, errs.New(errs.InsufficientScope, "The tool "+name+" needs the "+t.Scope+
+			" scope, which the member did not grant this assistant. Ask them to connect it again and allow "+t.Scope+".")
+	}
+	return r.call(ctx, t, v, args)
+}
+
+// call checks who may call t and its arguments, then runs it.
+func (r *Registry) call(ctx context.Context, t Tool, v access.Viewer, args json.RawMessage) (any, error) {
 	if !t.Who.Allows(v) {
 		if v.Anonymous() {
 			return nil, errToolSignIn

@@ -178,3 +178,45 @@ func TestCallSurvivesAPanickingTool(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+func TestScopedToolsAreForAssistantsOnly(t *testing.T) {
+	run := func(context.Context, access.Viewer, json.RawMessage) (any, error) { return "ran", nil }
+	obj := json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`)
+	r, err := NewRegistry(
+		Tool{Name: "open", InputSchema: obj, Who: Anyone, Run: run},
+		Tool{Name: "read_mine", InputSchema: obj, Who: Member, Scope: "tribe:read", Run: run},
+		Tool{Name: "write_mine", InputSchema: obj, Who: Member, Scope: "tribe:write", Run: run},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(tools []Tool) (out []string) {
+		for _, t := range tools {
+			out = append(out, t.Name)
+		}
+		return out
+	}
+	if got := names(r.List(subscriber)); !slices.Equal(got, []string{"open"}) {
+		t.Errorf("the chat lists %v", got)
+	}
+	if got := names(r.ListForAssistant(subscriber)); !slices.Equal(got, []string{"open", "read_mine", "write_mine"}) {
+		t.Errorf("an assistant lists %v", got)
+	}
+	if got := names(r.ListForAssistant(anonymous)); !slices.Equal(got, []string{"open"}) {
+		t.Errorf("an anonymous assistant lists %v", got)
+	}
+	// The chat cannot call a scoped tool even by name.
+	if _, err := r.Call(context.Background(), subscriber, "write_mine", nil); errs.CodeOf(err) != errs.NotFound {
+		t.Errorf("the chat called a scoped tool: %v", err)
+	}
+	_, err = r.CallScoped(context.Background(), subscriber, []string{"tribe:read"}, "write_mine", nil)
+	if errs.CodeOf(err) != errs.InsufficientScope || !strings.Contains(errs.MessageOf(err), "tribe:write") {
+		t.Errorf("a tool outside the scopes: %v", err)
+	}
+	if out, err := r.CallScoped(context.Background(), subscriber, []string{"tribe:read"}, "read_mine", nil); err != nil || out != "ran" {
+		t.Errorf("a tool inside the scopes: %v %v", out, err)
+	}
+	if _, err := r.CallScoped(context.Background(), anonymous, []string{"tribe:read"}, "read_mine", nil); errs.CodeOf(err) != errs.Unauthorized {
+		t.Errorf("a member tool without a member: %v", err)
+	}
+}

@@ -21,9 +21,12 @@ const (
 // Filter narrows the admin list. Zero values mean no narrowing; Scope
 // defaults to upcoming.
 type Filter struct {
-	Scope  string
-	Type   string
-	Email  string
+	Scope string
+	Type  string
+	Email string
+	// UserID keeps the bookings a signed-in member made (a member's own
+	// list, read by their assistant).
+	UserID string
 	From   time.Time // calls starting at or after
 	To     time.Time // calls starting before
 	Limit  int       // at most 500; default 100
@@ -56,6 +59,9 @@ func (s *Service) List(ctx context.Context, f Filter) ([]*Booking, error) {
 	}
 	if f.Email != "" {
 		where = append(where, `email_normalized = `+arg(strings.ToLower(strings.TrimSpace(f.Email))))
+	}
+	if f.UserID != "" {
+		where = append(where, `user_id = `+arg(f.UserID))
 	}
 	if !f.From.IsZero() {
 		where = append(where, `start_at >= `+arg(store.At(f.From)))

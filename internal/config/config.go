@@ -143,7 +143,7 @@ var Vars = []Var{
 	{"TRIBE_SWEEP_INTERVAL", "30s", "how often background work runs (lapsed holds, reminders, members' mail, calendar refresh), from 1s to 10m"},
 	{"TRIBE_CPU_PROFILE", "none", "write a CPU profile of serve to this file until it stops (bench/pgo.sh records the build's cmd/tribe/default.pgo this way)"},
 	{"TRIBE_PUSH_ALLOW_PRIVATE", "false", "true lets members' Web Push endpoints be plain http and name private or loopback hosts: for tests and local development only"},
-	{"TRIBE_CALENDAR_ALLOW_PRIVATE", "false", "true lets the owner's calendar addresses (Admin → Booking) be plain http and name private or loopback hosts: for tests and local development only"},
+	{"TRIBE_CALENDAR_ALLOW_PRIVATE", "false", "true lets the owner's calendar addresses (Admin → Booking) and assistants' client metadata documents be plain http and name private or loopback hosts: for tests and local development only"},
 	{"AI_EMBEDDING_MODEL", "none: full-text search only", "embedding model served at AI_BASE_URL/embeddings, e.g. text-embedding-3-small; adds vector similarity to knowledge-base search"},
 }
 

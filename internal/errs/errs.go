@@ -49,6 +49,23 @@ const (
 	SoldOut   = "sold_out"   // an occurrence of a group training has no seat left
 )
 
+// OAuth's refusals (RFC 6749 §4.1.2.1 and §5.2, RFC 8707): the token
+// endpoint answers them in the protocol's own body, the authorization
+// endpoint in the redirect back to the client.
+const (
+	InvalidRequest          = "invalid_request"
+	InvalidClient           = "invalid_client"
+	InvalidGrant            = "invalid_grant"
+	UnsupportedGrantType    = "unsupported_grant_type"
+	UnsupportedResponseType = "unsupported_response_type"
+	InvalidScope            = "invalid_scope"
+	InvalidTarget           = "invalid_target"
+	AccessDenied            = "access_denied"
+	InsufficientScope       = "insufficient_scope"
+	InvalidRedirectURI      = "invalid_redirect_uri"    // RFC 7591 §3.2.2
+	InvalidClientMetadata   = "invalid_client_metadata" // RFC 7591 §3.2.2
+)
+
 // Codes lists every code above, so that a test can check each has a status.
 func Codes() []string {
 	return []string{
@@ -57,6 +74,8 @@ func Codes() []string {
 		RateLimited, TooManyStreams, Unavailable, ShuttingDown, Internal,
 		AlreadySubscribed, AtCapacity, BillingUnavailable, NoBillingAccount,
 		SlotTaken, SoldOut,
+		InvalidRequest, InvalidClient, InvalidGrant, UnsupportedGrantType, UnsupportedResponseType, InvalidScope,
+		InvalidTarget, AccessDenied, InsufficientScope, InvalidRedirectURI, InvalidClientMetadata,
 	}
 }
 

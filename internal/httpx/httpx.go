@@ -45,6 +45,18 @@ var statusOf = map[string]int{
 	errs.NoBillingAccount:   http.StatusNotFound,
 	errs.SlotTaken:          http.StatusConflict,
 	errs.SoldOut:            http.StatusConflict,
+	// OAuth's codes keep the statuses RFC 6749 §5.2 gives them.
+	errs.InvalidRequest:          http.StatusBadRequest,
+	errs.InvalidClient:           http.StatusUnauthorized,
+	errs.InvalidGrant:            http.StatusBadRequest,
+	errs.UnsupportedGrantType:    http.StatusBadRequest,
+	errs.UnsupportedResponseType: http.StatusBadRequest,
+	errs.InvalidScope:            http.StatusBadRequest,
+	errs.InvalidTarget:           http.StatusBadRequest,
+	errs.AccessDenied:            http.StatusForbidden,
+	errs.InsufficientScope:       http.StatusForbidden,
+	errs.InvalidRedirectURI:      http.StatusBadRequest,
+	errs.InvalidClientMetadata:   http.StatusBadRequest,
 }
 
 // Status is the HTTP status for an error code (500 for a code not in the table).

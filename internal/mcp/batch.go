@@ -33,6 +33,20 @@ type Messages struct {
 	// ids are the ids of the batch's requests that expect an answer (for
 	// errors answered in their place), or of the single message.
 	ids []json.RawMessage
+	// tools are the names of the tools the messages call (tools/call).
+	tools []string
+}
+
+// toolName is the tool a tools/call message names, "" for other messages.
+func (w wireMessage) toolName() string {
+	if w.Method == nil || *w.Method != "tools/call" {
+		return ""
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(w.Params, &p) // a bad params object is the SDK's to refuse
+	return p.Name
 }
 
 // ErrNUL refuses a body with a NUL character in a string: no argument,
@@ -63,6 +77,7 @@ type wireMessage struct {
 	Method  *string         `json:"method"`
 	Result  json.RawMessage `json:"result"`
 	Error   json.RawMessage `json:"error"`
+	Params  json.RawMessage `json:"params"`
 }
 
 // ReadMessages checks that body is one JSON-RPC message or a batch of at
@@ -95,6 +110,9 @@ func ReadMessages(body []byte) (Messages, *RPCError) {
 			if w.Method != nil && len(w.ID) > 0 {
 				m.ids = append(m.ids, w.ID)
 			}
+			if name := w.toolName(); name != "" {
+				m.tools = append(m.tools, name)
+			}
 		}
 		return m, nil
 	}
@@ -102,7 +120,11 @@ func ReadMessages(body []byte) (Messages, *RPCError) {
 	if e != nil {
 		return Messages{}, e
 	}
-	return Messages{Count: 1, ids: []json.RawMessage{w.ID}}, nil
+	m := Messages{Count: 1, ids: []json.RawMessage{w.ID}}
+	if name := w.toolName(); name != "" {
+		m.tools = []string{name}
+	}
+	return m, nil
 }
 
 // readMessage reads one message of a body and checks its shape.

@@ -62,3 +62,19 @@ func TestSDKPlainTextRefusalsBecomeJSONRPCErrors(t *testing.T) {
 		t.Fatalf("%d %v %s", rec.Code, rec.Header(), rec.Body)
 	}
 }
+
+func TestMessagesNameTheToolsTheyCall(t *testing.T) {
+	m, rpcErr := ReadMessages([]byte(`[{"jsonrpc":"2.0","id":1,"method":"tools/list"},
+		{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"my_next_sessions","arguments":{}}},
+		{"jsonrpc":"2.0","id":3,"method":"tools/call","params":"not an object"}]`))
+	if rpcErr != nil {
+		t.Fatal(rpcErr.Message)
+	}
+	if len(m.tools) != 1 || m.tools[0] != "my_next_sessions" {
+		t.Fatalf("tools %v", m.tools)
+	}
+	one, _ := ReadMessages([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search"}}`))
+	if len(one.tools) != 1 || one.tools[0] != "search" {
+		t.Fatalf("single message tools %v", one.tools)
+	}
+}

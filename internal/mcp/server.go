@@ -53,6 +53,12 @@ type Options struct {
 	// MaxBody bounds a request body; 0 means DefaultMaxBody.
 	MaxBody int64
 	Logger  *slog.Logger
+	// ViewerOf, when set, turns the member behind a verified access token
+	// into the Viewer the tools take (billing.ViewerOf with the admin
+	// flag): a request whose context carries the token's auth.TokenInfo is
+	// then served the member tools too. Without it the endpoint is
+	// anonymous only.
+	ViewerOf func(ctx context.Context, userID string) (access.Viewer, error)
 }
 
 // DefaultMaxBody bounds an MCP request body. The largest honest request is a
@@ -65,18 +71,22 @@ const DefaultMaxBody = 64 << 10
 // concurrent use; build one per process.
 type Server struct {
 	sdk      *sdk.Server
-	http     *sdk.StreamableHTTPHandler
-	tools    *agent.Registry
-	docs     Documents
-	site     *content.Site
-	baseURL  string
-	version  string
-	maxBody  int64
-	logger   *slog.Logger
-	exposed  []exposedTool
-	sources  []siteResource
-	template *sdk.ResourceTemplate
-	prompts  []*sdk.Prompt
+	member   *sdk.Server // the same plus the member tools, for token holders; nil without ViewerOf
+	viewerOf func(ctx context.Context, userID string) (access.Viewer, error)
+	// memberOnly names the tools only token holders are served.
+	memberOnly map[string]bool
+	http       *sdk.StreamableHTTPHandler
+	tools      *agent.Registry
+	docs       Documents
+	site       *content.Site
+	baseURL    string
+	version    string
+	maxBody    int64
+	logger     *slog.Logger
+	exposed    []exposedTool
+	sources    []siteResource
+	template   *sdk.ResourceTemplate
+	prompts    []*sdk.Prompt
 }
 
 // New builds the server: every tool, resource and prompt is registered here,
@@ -106,23 +116,28 @@ func New(o Options) (*Server, error) {
 	}
 	sdkLog := slog.New(minLevel{Handler: s.logger.Handler(), min: slog.LevelWarn})
 	a := o.Site.About
-	s.sdk = sdk.NewServer(&sdk.Implementation{
-		Name:       ServerName,
-		Title:      a.Handle + " (" + a.Name + ")",
-		Version:    s.version,
-		WebsiteURL: s.baseURL + "/",
-	}, &sdk.ServerOptions{
-		Instructions: instructions(a.Handle, hasTool(o.Tools, agent.ToolFindSlots)),
-		Logger:       sdkLog,
-		// Nothing here changes while the process runs, so no list-changed
-		// notices are promised; logging (deprecated in 2026-07-28) is left out.
-		Capabilities: &sdk.ServerCapabilities{
-			Tools:     &sdk.ToolCapabilities{},
-			Resources: &sdk.ResourceCapabilities{},
-			Prompts:   &sdk.PromptCapabilities{},
-		},
-	})
-	s.sdk.AddReceivingMiddleware(s.sitePaths)
+	newSDK := func(text string) *sdk.Server {
+		srv := sdk.NewServer(&sdk.Implementation{
+			Name:       ServerName,
+			Title:      a.Handle + " (" + a.Name + ")",
+			Version:    s.version,
+			WebsiteURL: s.baseURL + "/",
+		}, &sdk.ServerOptions{
+			Instructions: text,
+			Logger:       sdkLog,
+			// Nothing here changes while the process runs, so no list-changed
+			// notices are promised; logging (deprecated in 2026-07-28) is left out.
+			Capabilities: &sdk.ServerCapabilities{
+				Tools:     &sdk.ToolCapabilities{},
+				Resources: &sdk.ResourceCapabilities{},
+				Prompts:   &sdk.PromptCapabilities{},
+			},
+		})
+		srv.AddReceivingMiddleware(s.sitePaths)
+		return srv
+	}
+	text := instructions(a.Handle, hasTool(o.Tools, agent.ToolFindSlots))
+	s.sdk = newSDK(text)
 	if err := s.addTools(); err != nil {
 		return nil, err
 	}
@@ -130,7 +145,13 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s.addPrompts()
-	s.http = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, &sdk.StreamableHTTPOptions{
+	if o.ViewerOf != nil {
+		s.viewerOf = o.ViewerOf
+		if err := s.addMember(newSDK(text + memberInstructions)); err != nil {
+			return nil, err
+		}
+	}
+	s.http = sdk.NewStreamableHTTPHandler(s.serverFor, &sdk.StreamableHTTPOptions{
 		// Protocol 2026-07-28 is only served statelessly, and nothing here
 		// needs a session: every request carries all it needs.
 		Stateless: true,

@@ -172,19 +172,28 @@ func (s *Server) callTool(t exposedTool) sdk.ToolHandler {
 			}
 			return errorResult(errs.MessageOf(err)), nil
 		}
-		b, err := jsonText(out)
-		if err != nil {
-			return nil, err
-		}
-		res := &sdk.CallToolResult{
-			Content:           []sdk.Content{&sdk.TextContent{Text: string(b)}},
-			StructuredContent: json.RawMessage(b),
-		}
-		if found, ok := out.(agent.SearchOutput); ok {
-			res.Content = append(res.Content, s.documentLinks(found)...)
-		}
-		return res, nil
+		return s.toolResult(out)
 	}
+}
+
+// toolResult is a tool's output as text and structured content, with a
+// link to each knowledge-base document a search found.
+func (s *Server) toolResult(out any) (*sdk.CallToolResult, error) {
+	b, err := jsonText(out)
+	if err != nil {
+		return nil, err
+	}
+	res := &sdk.CallToolResult{
+		Content:           []sdk.Content{&sdk.TextContent{Text: string(b)}},
+		StructuredContent: json.RawMessage(b),
+	}
+	switch found := out.(type) {
+	case agent.SearchOutput:
+		res.Content = append(res.Content, s.documentLinks(found)...)
+	case agent.SearchTribeOutput:
+		res.Content = append(res.Content, s.documentLinks(found.Knowledge)...)
+	}
+	return res, nil
 }
 
 // hasArgument reports whether the arguments object sets name to something

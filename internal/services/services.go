@@ -29,6 +29,7 @@ import (
 	"tribe/internal/levels"
 	"tribe/internal/library"
 	"tribe/internal/notify"
+	"tribe/internal/oauth"
 	"tribe/internal/push"
 	"tribe/internal/ratelimit"
 	"tribe/internal/storage"
@@ -88,6 +89,9 @@ type Set struct {
 	// with progress, resumable uploads into Files and transcripts indexed
 	// in KB.
 	Library *library.Service
+	// OAuth is the authorization server of the MCP endpoint: members'
+	// assistants, their grants and tokens.
+	OAuth *oauth.Service
 	// Clock is the time of the members area's rules that hang on it (RSVPs
 	// close at the start, a join counts from 15 minutes before): time.Now,
 	// or a test's clock given with WithClock. Handlers that pass the time to
@@ -171,9 +175,16 @@ func New(cfg *config.Config, db *store.DB, site *content.Site, logger *slog.Logg
 				}
 				return in.Notify(ctx, out)
 			}}),
+		OAuth: oauth.New(db, oauth.Options{BaseURL: cfg.BaseURL, ResourcePath: oauthResource, Clock: o.now,
+			AllowPrivate: cfg.CalendarAllowPrivate, Logger: logger}),
 		Clock: o.now,
 	}
 }
+
+// oauthResource is the path of the one resource the authorization server
+// issues tokens for: the MCP endpoint (mcp.Path, not imported here so the
+// wiring does not pull the MCP server into every subcommand).
+const oauthResource = "/mcp"
 
 // pushContact is the operator's contact in the VAPID claim (RFC 8292): the
 // site's address when it is https, else the first admin's mail address.

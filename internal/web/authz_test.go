@@ -23,6 +23,7 @@ import (
 	"tribe/internal/levels"
 	"tribe/internal/library"
 	"tribe/internal/mcp"
+	"tribe/internal/oauth"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -412,6 +413,28 @@ func TestAuthorization(t *testing.T) {
 			is(at("OPTIONS "+mcp.Path), all(204)),
 			is(at("GET "+mcp.Path), all(200)), // the page
 			is(at("GET "+mcp.CardPath), all(200)),
+
+			// The authorization server: anonymous by protocol; consent needs the session.
+			is(at("GET "+oauth.ResourceMetadataPath), all(200)),
+			is(at("GET "+oauth.ResourceMetadataPath+"/mcp"), all(200)),
+			is(at("GET "+oauth.MetadataPath), all(200)),
+			is(at("OPTIONS "+oauth.ResourceMetadataPath), all(204)),
+			is(at("OPTIONS "+oauth.ResourceMetadataPath+"/mcp"), all(204)),
+			is(at("OPTIONS "+oauth.MetadataPath), all(204)),
+			is(at("OPTIONS "+oauth.RegisterPath), all(204)),
+			is(at("OPTIONS "+oauth.TokenPath), all(204)),
+			is(at("OPTIONS "+oauth.RevokePath), all(204)),
+			with(at("POST "+oauth.RegisterPath), perRole(func(r string) any {
+				return map[string]any{"client_name": "Assistant " + r, "redirect_uris": []string{"https://assistant.example/" + r}}
+			}), all(201)),
+			is(at("GET "+oauth.AuthorizePath), all(400)), // no client: the error page
+			is(at("GET "+oauth.ConsentPath), all(400)),
+			with(at("POST "+oauth.ConsentPath), same(map[string]string{}), want{401, 403, 403, 403, 403, 403, 403}), // no CSRF token
+			with(at("POST "+oauth.TokenPath), same(map[string]string{}), all(400)),
+			with(at("POST "+oauth.RevokePath), same(map[string]string{}), all(400)),
+			is(at("GET /api/members/me/assistants"), signedIn(200)),
+			{pattern: "DELETE /api/members/me/assistants/{client_id}", path: fixed("/api/members/me/assistants/tribe-none"), want: signedIn(404)},
+			is(at("GET /api/admin/assistants"), adminOnly(200)),
 
 			is(at("GET /api/auth/session"), all(200)),
 			with(at("POST /api/auth/signup"), perRole(func(r string) any {

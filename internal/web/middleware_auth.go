@@ -11,7 +11,7 @@ import (
 
 // sessionPaths are where a signed-in user matters; elsewhere (the web app's
 // files and pages) the session cookie is not even looked at.
-var sessionPaths = []string{"/api/", "/auth/confirm", "/dev/", "/calendar/", "/avatars/"}
+var sessionPaths = []string{"/api/", "/auth/confirm", "/dev/", "/calendar/", "/avatars/", "/oauth/"}
 
 // authenticate loads the signed-in user from the session cookie into the
 // request context (auth.WithPrincipal) and renews the session.

@@ -2,17 +2,26 @@ package web
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"tribe/internal/access"
+	authsvc "tribe/internal/auth"
+	"tribe/internal/billing"
 	"tribe/internal/config"
 	"tribe/internal/errs"
 	"tribe/internal/gaps"
 	"tribe/internal/httpx"
 	"tribe/internal/mcp"
+	"tribe/internal/oauth"
 	"tribe/internal/ratelimit"
+	"tribe/internal/store"
 )
 
 // MCP endpoint limits; docs/api.md ("MCP server") documents them.
@@ -27,7 +36,7 @@ const (
 // mcpRequestHeaders are the request headers a browser-based MCP client may
 // send (the CORS preflight lists them): the body's type, what it accepts, and
 // the transport's own headers.
-const mcpRequestHeaders = "Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID"
+const mcpRequestHeaders = "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID"
 
 var errNoEventStream = errs.New(errs.MethodNotAllowed,
 	"This MCP endpoint is stateless and opens no event stream: POST JSON-RPC messages to it.")
@@ -37,6 +46,8 @@ var errNoEventStream = errs.New(errs.MethodNotAllowed,
 // the SDK's.
 type mcpAPI struct {
 	opts    mcp.Options
+	oauth   *oauth.Service
+	bearer  func(http.Handler) http.Handler // the go-sdk's RequireBearerToken over oauth.Verify
 	cfg     *config.Config
 	app     http.Handler // the web app, which serves the /mcp page
 	perIP   *ratelimit.Limiter
@@ -46,9 +57,47 @@ type mcpAPI struct {
 
 // newMCPAPI serves the very tools the AI chat offers, so both answer from
 // the same registry, and the knowledge base's documents as resources.
-func newMCPAPI(cfg *config.Config, opts mcp.Options, app http.Handler, share shareLimit) *mcpAPI {
-	return &mcpAPI{opts: opts, cfg: cfg, app: app, perIP: ratelimit.New(mcpBurst, mcpInterval, share("mcp-ip"))}
+func newMCPAPI(cfg *config.Config, opts mcp.Options, svc *oauth.Service, app http.Handler, share shareLimit) *mcpAPI {
+	m := &mcpAPI{opts: opts, oauth: svc, cfg: cfg, app: app, perIP: ratelimit.New(mcpBurst, mcpInterval, share("mcp-ip"))}
+	m.bearer = auth.RequireBearerToken(m.verify, &auth.RequireBearerTokenOptions{
+		ResourceMetadataURL: svc.ResourceMetadataURL(),
+		// oauth.Verify has checked the expiry by the site's clock (which
+		// tests set); the SDK's own check reads the wall clock, so the
+		// token info carries no expiry for it to compare.
+		AllowMissingExpiration: true,
+	})
+	return m
 }
+
+// verify is the SDK's TokenVerifier over the authorization server's tokens.
+func (m *mcpAPI) verify(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	info, err := m.oauth.Verify(ctx, token)
+	if errs.Is(err, errs.Unauthorized) {
+		return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, errs.MessageOf(err))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &auth.TokenInfo{UserID: info.UserID, Scopes: info.Scopes, Extra: map[string]any{"client_id": info.ClientID}}, nil
+}
+
+// memberViewer is the Viewer of the member behind an access token, decided
+// as for a browser session: admin from the account, tribe access by billing.
+func memberViewer(db *store.DB, accounts *authsvc.Service) func(ctx context.Context, userID string) (access.Viewer, error) {
+	return func(ctx context.Context, userID string) (access.Viewer, error) {
+		u, err := accounts.User(ctx, userID)
+		if err != nil {
+			return access.Viewer{}, err
+		}
+		if u == nil {
+			return access.Viewer{}, errs.New(errs.Unauthorized, "The member behind this token no longer exists.")
+		}
+		return billing.ViewerOf(ctx, db, userID, u.IsAdmin)
+	}
+}
+
+// errMemberTool answers a member tool called without a token.
+var errMemberTool = errs.New(errs.Unauthorized, "This tool acts for a member of the tribe: connect the assistant to your account first (OAuth).")
 
 // register adds the MCP endpoint at /mcp (POST for JSON-RPC, OPTIONS for
 // CORS preflights, GET for the page or the transport's 405) and the server
@@ -79,7 +128,7 @@ func (m *mcpAPI) register(g *registrar) error {
 // sending one along.
 func allowCORS(h http.Header) {
 	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Expose-Headers", "Retry-After")
+	h.Set("Access-Control-Expose-Headers", "Retry-After, WWW-Authenticate")
 }
 
 // serve answers one JSON-RPC POST.
@@ -116,7 +165,19 @@ func (m *mcpAPI) serve(w http.ResponseWriter, r *http.Request) error {
 	}
 	// The search tool's weak answers count against this client's knowledge-gap allowance.
 	r = r.WithContext(gaps.WithClient(r.Context(), clientKey(r, m.cfg.TrustedProxies)))
-	m.mcp.ServeMessages(w, r, msgs)
+	serve := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { m.mcp.ServeMessages(w, r, msgs) })
+	switch {
+	case r.Header.Get("Authorization") != "":
+		// A request that brings a token must bring a valid one: 401 with
+		// the resource metadata otherwise, even for anonymous tools, so a
+		// client learns its token is gone rather than seeing fewer tools.
+		m.bearer(serve).ServeHTTP(w, r)
+	case m.mcp.NeedsToken(msgs):
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+m.oauth.ResourceMetadataURL()+`"`)
+		return errMemberTool
+	default:
+		serve(w, r)
+	}
 	return nil
 }
 

@@ -3,6 +3,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -116,7 +117,27 @@ func newServer(o Options) (*server, http.Handler, error) {
 	// rank with embeddings where it does; the chat offers them to the model
 	// and the MCP server lists and calls the same registry.
 	siteDeps := agent.SiteDeps{KB: svc.KB, Site: o.Content, BaseURL: o.Config.BaseURL, Capacity: o.Config.Capacity, Booking: svc.Booking, Gaps: svc.Gaps}
-	tools, err := agent.NewRegistry(agent.SiteTools(siteDeps)...)
+	// The member tools join the same registry: the MCP server offers them to
+	// a member's assistant with a token, and the chat leaves them out.
+	memberDeps := agent.MemberDeps{Site: siteDeps, DB: o.DB, Levels: svc.Levels, Forum: svc.Forum, Clock: svc.Clock}
+	if svc.Booking != nil {
+		memberDeps.Bookings, memberDeps.Holds = svc.Booking, svc.Booking
+		memberDeps.Account = func(ctx context.Context, id string) (string, string, error) {
+			u, err := svc.Auth.User(ctx, id)
+			if err != nil {
+				return "", "", err
+			}
+			if u == nil {
+				return "", "", errs.New(errs.Unauthorized, "The member behind this token no longer exists.")
+			}
+			name := u.FullName
+			if name == "" {
+				name = strings.Split(u.Email, "@")[0]
+			}
+			return name, u.Email, nil
+		}
+	}
+	tools, err := agent.NewRegistry(append(agent.SiteTools(siteDeps), agent.MemberTools(memberDeps)...)...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -143,7 +164,9 @@ func newServer(o Options) (*server, http.Handler, error) {
 		newKBAPI(o.Config, o.DB, svc.KB, svc.Gaps, o.Content, share),
 		&transferAPI{db: o.DB, svc: svc, logger: o.Logger, pub: pub},
 		newAIAPI(o.Config, o.DB, siteDeps, tools, m, o.Logger, o.heartbeatOr(aiHeartbeat), share),
-		newMCPAPI(o.Config, mcp.Options{Tools: tools, Site: o.Content, Documents: svc.KB, BaseURL: o.Config.BaseURL, Version: o.Version, Logger: o.Logger}, site, share),
+		newOAuthAPI(o.Config, svc.OAuth, share),
+		newMCPAPI(o.Config, mcp.Options{Tools: tools, Site: o.Content, Documents: svc.KB, BaseURL: o.Config.BaseURL, Version: o.Version, Logger: o.Logger,
+			ViewerOf: memberViewer(o.DB, svc.Auth)}, svc.OAuth, site, share),
 	}
 	mux := http.NewServeMux()
 	g := &registrar{mux: mux}
@@ -166,6 +189,12 @@ func newServer(o Options) (*server, http.Handler, error) {
 	// direct one could not; it applies its own origin rule (routes_mcp.go)
 	// so that browser-based MCP clients on other sites can use it.
 	csrf.AddInsecureBypassPattern("POST " + mcp.Path)
+	// The OAuth token, registration and revocation endpoints are called by
+	// assistants, some running in a browser on another site, with no
+	// cookie; the consent form keeps the check.
+	for _, p := range oauthBypass {
+		csrf.AddInsecureBypassPattern(p)
+	}
 	// One-click unsubscribe (RFC 8058) is POSTed by mail providers and
 	// authorised by its signed token alone, never by a cookie.
 	csrf.AddInsecureBypassPattern(unsubscribePattern)

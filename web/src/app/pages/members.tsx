@@ -1,3 +1,5 @@
+import { AssistantsAdmin } from '@/features/assistants/AssistantsAdmin';
+import { ConnectedAssistants } from '@/features/assistants/ConnectedAssistants';
 import { BookingAdmin } from '@/features/booking/admin/BookingAdmin';
 import { CommunityReports } from '@/features/forum/CommunityReports';
 import { CommunityTab } from '@/features/forum/CommunityTab';
@@ -11,7 +13,7 @@ import { MembersPage } from '@/features/members/MembersPage';
  * /members (and /members/community/{id}): the members area, with the community's tab and its
  * pinned announcement on the dashboard, booking's section, the community's reports and the way to
  * Insights in its Admin tab, and the notification centre's bell in its header and channel choices in
- * Profile.
+ * Profile, with the member's connected assistants (and their count per client in Admin).
  */
 export function MembersRoute() {
   return (
@@ -21,12 +23,18 @@ export function MembersRoute() {
         <CommunityTab isAdmin={isAdmin} subscribe={subscribe} />
       )}
       headerExtra={<NotificationBell />}
-      profileExtra={<NotificationChannels />}
+      profileExtra={
+        <div className="flex flex-col gap-6">
+          <NotificationChannels />
+          <ConnectedAssistants />
+        </div>
+      }
       adminExtra={
         <>
           <InsightsLink />
           <CommunityReports />
           <BookingAdmin />
+          <AssistantsAdmin />
         </>
       }
     />

@@ -12,7 +12,7 @@ import { session, useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { useHydrated } from '@/lib/use-hydrated';
 import { ForgotPasswordForm, linkButton, NewPasswordForm, SignInForm, SignUpForm } from './forms';
-import { afterSignInPath } from './navigation';
+import { afterSignInPath, isServerPage, loadPage } from './navigation';
 
 const NO_PARAMS = new URLSearchParams();
 
@@ -84,11 +84,16 @@ export function AuthPage() {
     }
     // Someone following a reset link means to set a password, session or not.
     if (reset && token) return;
+    // An assistant's consent page sent them to sign in: they are, so back to it.
+    if (isServerPage(returnTo)) {
+      loadPage(returnTo);
+      return;
+    }
     const kept = new URLSearchParams(searchParams);
     kept.delete('return');
     const query = kept.toString();
     navigate(`/members${query ? `?${query}` : ''}`, { replace: true });
-  }, [hydrated, state.status, loggedOut, reset, token, searchParams, navigate]);
+  }, [hydrated, state.status, loggedOut, reset, token, searchParams, navigate, returnTo]);
 
   const openForgot = () => {
     forgotButton.current =
@@ -185,7 +190,8 @@ export function AuthPage() {
                     onSignedIn={(user) => {
                       session.signedIn(user);
                       toast.success('Welcome back!', 'You have successfully logged in.');
-                      navigate(returnTo);
+                      if (isServerPage(returnTo)) loadPage(returnTo);
+                      else navigate(returnTo);
                       return 'keep-busy';
                     }}
                   />
@@ -198,7 +204,9 @@ export function AuthPage() {
                         'Account created!',
                         'You have successfully signed up. Redirecting to members area...',
                       );
-                      navigate('/members');
+                      // A new member an assistant sent here goes back to its consent page.
+                      if (isServerPage(returnTo)) loadPage(returnTo);
+                      else navigate('/members');
                       return 'keep-busy';
                     }}
                   />

@@ -3,6 +3,14 @@ export function loadPage(path: string): void {
   window.location.assign(path);
 }
 
+/**
+ * Whether `path` is a page the server renders itself (the OAuth consent page an assistant sends a
+ * member to): the app has no route for it, so going there takes a full page load.
+ */
+export function isServerPage(path: string): boolean {
+  return path.startsWith('/oauth/');
+}
+
 /** Delay before the login modal's full-page load to the members area, so the toast is seen. */
 export const MODAL_REDIRECT_DELAY_MS = 500;
 

@@ -20,6 +20,11 @@ export interface Filter {
   Scope: string;
   Type: string;
   Email: string;
+  /**
+   * UserID keeps the bookings a signed-in member made (a member's own
+   * list, read by their assistant).
+   */
+  UserID: string;
   From: string; // calls starting at or after
   To: string; // calls starting before
   Limit: number /* int */; // at most 500; default 100
