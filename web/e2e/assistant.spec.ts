@@ -1,5 +1,7 @@
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import AxeBuilder from '@axe-core/playwright';
 import {
   discoverAuthorizationServerMetadata,
   type OAuthClientProvider,
@@ -184,6 +186,11 @@ test('a member connects an assistant through the consent page, it RSVPs for them
   await expect(page.getByText(callbackURL)).toBeVisible();
   await expect(page.getByText(`Signed in as ${MEMBER}.`)).toBeVisible();
   await expect(page.getByText(/RSVP to sessions, hold a booking for you to pay/)).toBeVisible();
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    mkdirSync('test-results/assistant', { recursive: true });
+    await page.screenshot({ path: `test-results/assistant/consent-${width}.png`, fullPage: true });
+  }
   await page.getByRole('button', { name: 'Allow' }).click();
   await expect(page.getByText('You can close this window.')).toBeVisible();
   expect(codes).toHaveLength(1);
@@ -241,6 +248,21 @@ test('a member connects an assistant through the consent page, it RSVPs for them
   const list = page.getByRole('list', { name: 'Connected assistants' });
   await expect(list.getByText('E2E Assistant')).toBeVisible();
   await expect(list).toContainText('last used');
+  // The consent page and Profile's list are read at a phone's width and a desktop's, and axe finds
+  // nothing serious in the list.
+  mkdirSync('test-results/assistant', { recursive: true });
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    await list.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/assistant/profile-${width}.png` });
+    const results = await new AxeBuilder({ page })
+      .include('section[aria-labelledby="assistants-heading"]')
+      .analyze();
+    const serious = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(serious, `axe at ${width}px`).toEqual([]);
+  }
   await page.getByRole('button', { name: 'Revoke E2E Assistant' }).click();
   await page
     .getByRole('alertdialog', { name: 'Disconnect E2E Assistant?' })
