@@ -81,7 +81,10 @@ export function ConnectedAssistants() {
                 >
                   <div className="min-w-0">
                     <p className="font-mono text-sm font-semibold break-words text-fg">{a.name}</p>
-                    <ul className="mt-1 list-disc pl-5 text-sm text-muted" aria-label={`What ${a.name} may do`}>
+                    <ul
+                      className="mt-1 list-disc pl-5 text-sm text-muted"
+                      aria-label={`What ${a.name} may do`}
+                    >
                       {a.scopes.map((s) => (
                         <li key={s}>{SCOPE_LABELS[s] ?? s}</li>
                       ))}
