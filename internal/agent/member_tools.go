@@ -46,6 +46,7 @@ type Account func(ctx context.Context, userID string) (name, email string, err e
 type MemberBookings interface {
 	List(ctx context.Context, f booking.Filter) ([]*booking.Booking, error)
 	TypeName(id string) string
+	AssistantManageURL(ctx context.Context, id, userID string) (string, error)
 }
 
 // MemberDeps is what the member tools read and write. Each tool reads the
@@ -128,7 +129,7 @@ func MemberTools(d MemberDeps) []Tool {
 			Name:  ToolMyBookings,
 			Title: "My bookings",
 			Description: "The calls the member booked on the site while signed in: upcoming ones soonest first, or " +
-				"past or cancelled ones. Each is managed from the link in its confirmation e-mail.",
+				"past or cancelled ones. An upcoming one carries manage_url, where the member cancels or moves it in the browser.",
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {
 				"scope": {"type": "string", "enum": ["upcoming", "past", "cancelled"], "description": "Which bookings (default upcoming)"}
 			}, "additionalProperties": false}`),
@@ -219,6 +220,8 @@ type BookingItem struct {
 	Amount      int64     `json:"amount"`
 	Currency    string    `json:"currency"`
 	MeetingLink string    `json:"meeting_link,omitempty"`
+	// ManageURL cancels or moves an upcoming booking in the browser.
+	ManageURL string `json:"manage_url,omitempty"`
 }
 
 func (d MemberDeps) myBookings(ctx context.Context, v access.Viewer, raw json.RawMessage) (any, error) {
@@ -241,6 +244,13 @@ func (d MemberDeps) myBookings(ctx context.Context, v access.Viewer, raw json.Ra
 			End: b.End, TimeZone: b.TimeZone, Amount: b.Amount, Currency: b.Currency}
 		if b.Status == "confirmed" {
 			item.MeetingLink = b.MeetingLink
+		}
+		// A link to cancel or move it, for the member to open: only while
+		// there is something to change.
+		if (b.Status == "confirmed" || b.Status == "requested" || b.Status == "held") && b.Start.After(d.Clock()) {
+			if item.ManageURL, err = d.Bookings.AssistantManageURL(ctx, b.ID, v.UserID); err != nil {
+				return nil, err
+			}
 		}
 		out.Bookings = append(out.Bookings, item)
 	}

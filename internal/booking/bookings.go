@@ -419,6 +419,37 @@ func addHoldToken(ctx context.Context, tx *sql.Tx, hash, bookingID string, now t
 	return nil
 }
 
+// AssistantManageURL is a link that manages booking id for the member
+// userID, for their assistant's list (my_bookings): a fresh token marked
+// 'assistant' that replaces the one minted before, so reading the list
+// again never piles tokens up; the booker's own e-mailed links keep
+// working. A booking that is not the member's is not_found, as a wrong link
+// is.
+func (s *Service) AssistantManageURL(ctx context.Context, id, userID string) (string, error) {
+	token, hash := newToken()
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM bookings WHERE id = $1 AND user_id = $2`, id, userID).Scan(&n); err != nil {
+			return fmt.Errorf("find the member's booking: %w", err)
+		}
+		if n == 0 || userID == "" {
+			return notFoundBooking
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM booking_tokens WHERE booking_id = $1 AND purpose = 'assistant'`, id); err != nil {
+			return fmt.Errorf("drop the assistant's last link: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO booking_tokens (token_hash, booking_id, created_at, purpose) VALUES ($1, $2, $3, 'assistant')`,
+			hash, id, store.At(s.now())); err != nil {
+			return fmt.Errorf("add the assistant's link: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return s.ManageURL(id, token), nil
+}
+
 // newRow is what a new booking stores beyond the booker's checked input.
 type newRow struct {
 	id, status, hash string

@@ -369,8 +369,41 @@ func TestOAuthHoldBookingNeverPays(t *testing.T) {
 		if n := m.count(`SELECT COUNT(*) FROM bookings WHERE user_id = $1 AND email_normalized = 'ada@example.com' AND paid_at IS NULL`, ada.id); n != 1 {
 			t.Fatalf("%d bookings held for Ada", n)
 		}
-		if text, _ := callTool(t, cs, "my_bookings", nil); strings.Count(text, `"id"`) != 1 {
-			t.Fatalf("my_bookings after the hold: %s", text)
+		text, _ = callTool(t, cs, "my_bookings", nil)
+		var mine struct {
+			Bookings []struct {
+				ID        string `json:"id"`
+				ManageURL string `json:"manage_url"`
+			} `json:"bookings"`
+		}
+		if err := json.Unmarshal([]byte(text), &mine); err != nil || len(mine.Bookings) != 1 || mine.Bookings[0].ManageURL == "" {
+			t.Fatalf("my_bookings after the hold: %s (%v)", text, err)
+		}
+		// Its link opens the booking, as the e-mailed one does; reading the
+		// list again replaces the assistant's link instead of adding one.
+		manage, err := url.Parse(mine.Bookings[0].ManageURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, token := mine.Bookings[0].ID, manage.Query().Get("token")
+		if r := m.call(testUser{}, "GET", "/api/bookings/"+id+"?token="+url.QueryEscape(token), nil); r.status != 200 {
+			t.Fatalf("the assistant's manage link: %d %s", r.status, r.body)
+		}
+		_, _ = callTool(t, cs, "my_bookings", nil)
+		if r := m.call(testUser{}, "GET", "/api/bookings/"+id+"?token="+url.QueryEscape(token), nil); r.status != 404 {
+			t.Fatalf("the assistant's previous link after a new list: %d %s", r.status, r.body)
+		}
+		if n := m.count(`SELECT COUNT(*) FROM booking_tokens WHERE booking_id = $1 AND purpose = 'assistant'`, id); n != 1 {
+			t.Fatalf("%d assistant links for one booking, want 1", n)
+		}
+		// Another member's assistant cannot mint one.
+		bob := m.user("bob@example.com")
+		bobs, err := m.assistant(m.oauthTokens(bob, m.oauthRegister(), "tribe:read")["access_token"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text, _ := callTool(t, bobs, "my_bookings", nil); strings.Contains(text, id) {
+			t.Fatalf("Bob's assistant sees Ada's booking: %s", text)
 		}
 		// The same time again is taken.
 		if text, isErr := callTool(t, cs, "hold_booking", map[string]any{"type": "session-30", "start": start, "time_zone": "Europe/Paris"}); !isErr {
