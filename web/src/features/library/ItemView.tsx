@@ -185,12 +185,14 @@ function Player({ item }: { item: ItemDetail }) {
   const [speed, setSpeed] = useState<number>(1);
   const lastSaved = useRef(item.progress.position_s);
   const started = useRef(false);
+  const known = useRef(0);
   const isAudio = item.media_type.startsWith('audio/');
 
   const save = useCallback(() => {
-    const el = media.current;
-    if (!el || !started.current) return;
-    const position = Math.floor(el.currentTime);
+    // On unmount the element is already gone: the last time it reported stands in.
+    if (media.current) known.current = media.current.currentTime;
+    if (!started.current) return;
+    const position = Math.floor(known.current);
     if (position === lastSaved.current) return;
     lastSaved.current = position;
     saveProgress(item.id, { position_s: position }).catch(() => {
@@ -212,6 +214,7 @@ function Player({ item }: { item: ItemDetail }) {
     if (!el) return;
     started.current = true;
     el.currentTime = to;
+    known.current = to;
     setTime(to);
   }, []);
 
@@ -231,6 +234,7 @@ function Player({ item }: { item: ItemDetail }) {
   const onTimeUpdate = () => {
     const el = media.current;
     if (!el) return;
+    known.current = el.currentTime;
     setTime(el.currentTime);
     if (!el.paused && Math.abs(el.currentTime - lastSaved.current) >= SAVE_EVERY_S) save();
   };
@@ -279,9 +283,9 @@ function Player({ item }: { item: ItemDetail }) {
                 size="sm"
                 variant={speed === s ? 'primary' : 'ghost'}
                 aria-pressed={speed === s}
+                aria-label={`Speed ${s}×`}
                 onClick={() => changeSpeed(s)}
               >
-                <span className="sr-only">Speed </span>
                 {s}×
               </Button>
             ))}

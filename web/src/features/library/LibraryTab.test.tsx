@@ -2,35 +2,14 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Item } from '@/lib/api-types/library';
 import { createQueryClient } from '@/lib/query';
 import { createMemoryHistory, Router } from '@/lib/router';
 import { structuralViolations } from '@/test/axe';
 import { apiError, json, mockApi, resetAuthState } from '@/test/mock-api';
 import { LibraryTab } from './LibraryTab';
+import { libraryDetail, libraryItem } from './test-fixtures';
 
 const LIST = '/api/library';
-
-export function libraryItem(id: string, over: Partial<Item> = {}): Item {
-  return {
-    id,
-    kind: 'recording',
-    title: `Item ${id}`,
-    description: `About ${id}`,
-    session_id: null,
-    tags: ['agents'],
-    duration_s: 3600,
-    min_level: 0,
-    required_level: '',
-    locked: false,
-    lock_reason: '',
-    progress: { position_s: 0, completed: false },
-    has_transcript: false,
-    has_media: true,
-    published_at: '2026-11-28T10:00:00Z',
-    ...over,
-  };
-}
 
 function renderTab(path = '/members/library', isAdmin = false) {
   const client = createQueryClient();
@@ -142,17 +121,7 @@ describe('the Library tab', () => {
       [`GET ${LIST}`]: () => json(200, { items: [] }),
       'POST /api/admin/library': () =>
         json(201, {
-          item: {
-            ...libraryItem('new', { title: 'Call 12' }),
-            media_url: '',
-            media_type: '',
-            media_size: 0,
-            url: '',
-            embed_url: '',
-            body: '',
-            chapters: [],
-            transcript: [],
-          },
+          item: libraryDetail('new', { title: 'Call 12' }),
         }),
     });
     const user = userEvent.setup();
