@@ -193,4 +193,30 @@ describe('the admin’s Manage panel', () => {
     expect(body).toBeInstanceOf(Blob);
     expect((body as Blob).size).toBe('WEBVTT\n\n00:00.000 00:04.000\nHello'.length);
   });
+
+  it('edits the item’s details, its chapters included', async () => {
+    const api = mockApi({
+      ...base,
+      'PATCH /api/admin/library/r1': () =>
+        json(200, { item: libraryDetail('r1', { title: 'Call 7 (edited)' }) }),
+    });
+    const user = userEvent.setup();
+    renderAdmin();
+    await user.click(await screen.findByRole('button', { name: 'Edit details' }));
+    const chapters = screen.getByRole('textbox', { name: /^Chapters/ });
+    await user.type(chapters, 'Intro');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Chapters, line 1');
+    await user.clear(chapters);
+    await user.type(chapters, '0:00 Intro{Enter}10:00 Questions');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.to('PATCH', '/api/admin/library/r1')).toHaveLength(1));
+    expect(api.to('PATCH', '/api/admin/library/r1')[0]?.body).toMatchObject({
+      title: 'Call 7',
+      chapters: [
+        { start_s: 0, title: 'Intro' },
+        { start_s: 600, title: 'Questions' },
+      ],
+    });
+  });
 });

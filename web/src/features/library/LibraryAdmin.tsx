@@ -17,7 +17,16 @@ import {
   useStats,
   useUpdateItem,
 } from './api/library';
-import { itemPath, KIND_LABELS, KINDS, LIBRARY_PATH, sizeLabel, timeLeft } from './logic';
+import {
+  chaptersText,
+  itemPath,
+  KIND_LABELS,
+  KINDS,
+  LIBRARY_PATH,
+  parseChapters,
+  sizeLabel,
+  timeLeft,
+} from './logic';
 
 const selectClass =
   'h-11 w-full min-w-0 rounded-md border border-ink-600 bg-ink-900 px-3 text-base text-fg focus-visible:outline-2 focus-visible:outline-term-cyan sm:text-sm';
@@ -43,27 +52,42 @@ export function parseTags(text: string): string[] {
 
 /** The admin's form for a new item: its metadata; the file and transcript come in its Manage panel. */
 export function NewItem({ onDone }: { onDone: () => void }) {
-  const [kind, setKind] = useState('recording');
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
-  const [tags, setTags] = useState('');
-  const [sessionId, setSessionId] = useState('');
-  const [minLevel, setMinLevel] = useState('0');
-  const [duration, setDuration] = useState('');
-  const [url, setUrl] = useState('');
-  const [body, setBody] = useState('');
+  return <ItemForm onDone={onDone} />;
+}
+
+/** An item's metadata: a new one (POST), or the given one's changes (PATCH). */
+function ItemForm({ item, onDone }: { item?: ItemDetail; onDone: () => void }) {
+  const [kind, setKind] = useState(item?.kind ?? 'recording');
+  const [title, setTitle] = useState(item?.title ?? '');
+  const [description, setDescription] = useState(item?.description ?? '');
+  const [tags, setTags] = useState(item?.tags.join(', ') ?? '');
+  const [sessionId, setSessionId] = useState(item?.session_id ?? '');
+  const [minLevel, setMinLevel] = useState(String(item?.min_level ?? 0));
+  const [duration, setDuration] = useState(
+    item && item.duration_s > 0 ? String(Math.round((item.duration_s / 60) * 100) / 100) : '',
+  );
+  const [url, setUrl] = useState(item?.url ?? '');
+  const [body, setBody] = useState(item?.body ?? '');
+  const [chapters, setChapters] = useState(item ? chaptersText(item.chapters) : '');
   const [publish, setPublish] = useState(true);
   const [problem, setProblem] = useState<Problem | null>(null);
   const create = useCreateItem();
+  const update = useUpdateItem();
+  const pending = create.isPending || update.isPending;
   const navigate = useNavigate();
   const kindId = useId();
   const levelId = useId();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (create.isPending) return;
+    if (pending) return;
     if (title.trim() === '') {
       setProblem({ field: 'title', message: 'Give the item a title.' });
+      return;
+    }
+    const parsed = parseChapters(chapters);
+    if (typeof parsed === 'string') {
+      setProblem({ field: 'chapters', message: parsed });
       return;
     }
     const input: ItemInput = {
@@ -72,20 +96,36 @@ export function NewItem({ onDone }: { onDone: () => void }) {
       description,
       tags: parseTags(tags),
       min_level: Number(minLevel),
-      published_at: publish ? new Date().toISOString() : null,
+      chapters: parsed,
     };
+    if (!item) input.published_at = publish ? new Date().toISOString() : null;
     if (sessionId.trim()) input.session_id = sessionId.trim();
+    else if (item?.session_id) input.session_id = null;
     if (duration.trim()) input.duration_s = Math.round(Number(duration) * 60);
-    if (kind === 'link' || url.trim()) input.url = url.trim();
+    if (kind === 'link' || url.trim() || item?.url) input.url = url.trim();
     if (kind === 'lesson') input.body = body;
     setProblem(null);
+    const onError = (error: unknown) => setProblem(problemOf(error));
+    if (item) {
+      update.mutate(
+        { id: item.id, patch: input },
+        {
+          onSuccess: (saved) => {
+            void toast.success('Saved', saved.title);
+            onDone();
+          },
+          onError,
+        },
+      );
+      return;
+    }
     create.mutate(input, {
-      onSuccess: (item) => {
-        void toast.success('Item created', item.title);
+      onSuccess: (created) => {
+        void toast.success('Item created', created.title);
         onDone();
-        navigate(itemPath(item.id));
+        navigate(itemPath(created.id));
       },
-      onError: (error) => setProblem(problemOf(error)),
+      onError,
     });
   };
 
@@ -208,18 +248,38 @@ export function NewItem({ onDone }: { onDone: () => void }) {
             error={fieldError('body')}
           />
         ) : null}
-        <label className="flex min-h-11 items-center gap-2 text-sm text-muted">
-          <input
-            type="checkbox"
-            checked={publish}
-            onChange={(e) => setPublish(e.target.checked)}
-            className="size-4 accent-term-green"
+        {kind === 'recording' || kind === 'link' ? (
+          <CountedTextarea
+            label="Chapters"
+            name="chapters"
+            value={chapters}
+            onValueChange={setChapters}
+            max={20_000}
+            rows={4}
+            hint="One a line: its start and title, as “12:30 Questions”."
+            error={fieldError('chapters')}
           />
-          Publish now
-        </label>
+        ) : null}
+        {item ? null : (
+          <label className="flex min-h-11 items-center gap-2 text-sm text-muted">
+            <input
+              type="checkbox"
+              checked={publish}
+              onChange={(e) => setPublish(e.target.checked)}
+              className="size-4 accent-term-green"
+            />
+            Publish now
+          </label>
+        )}
         <div className="flex flex-wrap gap-2">
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create item'}
+          <Button type="submit" disabled={pending}>
+            {item
+              ? update.isPending
+                ? 'Saving…'
+                : 'Save'
+              : create.isPending
+                ? 'Creating…'
+                : 'Create item'}
           </Button>
           <Button variant="ghost" onClick={onDone}>
             Cancel
@@ -236,6 +296,7 @@ export function ManagePanel({ item }: { item: ItemDetail }) {
   const update = useUpdateItem();
   const remove = useDeleteItem();
   const navigate = useNavigate();
+  const [editing, setEditing] = useState(false);
   const published = item.published_at !== null;
 
   const togglePublished = () => {
@@ -275,6 +336,14 @@ export function ManagePanel({ item }: { item: ItemDetail }) {
             : 'Loading the numbers…'}
       </p>
       <div className="flex flex-wrap gap-2">
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={() => setEditing((v) => !v)}
+          aria-expanded={editing}
+        >
+          Edit details
+        </Button>
         <Button size="sm" variant="outline" onClick={togglePublished} disabled={update.isPending}>
           {published ? 'Unpublish' : 'Publish now'}
         </Button>
@@ -283,6 +352,7 @@ export function ManagePanel({ item }: { item: ItemDetail }) {
           Delete
         </Button>
       </div>
+      {editing ? <ItemForm item={item} onDone={() => setEditing(false)} /> : null}
       <MediaUpload item={item} />
       <TranscriptForm item={item} />
     </section>

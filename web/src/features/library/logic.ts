@@ -1,4 +1,4 @@
-import type { Cue, Item } from '@/lib/api-types/library';
+import type { Chapter, Cue, Item } from '@/lib/api-types/library';
 
 /** The kinds of item, in the filter's order, with their labels. */
 export const KINDS = ['recording', 'material', 'lesson', 'link'] as const;
@@ -106,4 +106,30 @@ export function sizeLabel(bytes: number): string {
     unit++;
   }
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+/** Chapters as the admin's text: one a line, "12:30 Questions". */
+export function chaptersText(chapters: Chapter[]): string {
+  return chapters.map((c) => `${clock(c.start_s)} ${c.title}`).join('\n');
+}
+
+/**
+ * Reads the admin's chapter lines ("12:30 Questions", "1:02:05 Wrap-up"), sorted by start, or
+ * the message naming the first line that is not one.
+ */
+export function parseChapters(text: string): Chapter[] | string {
+  const chapters: Chapter[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] as string).trim();
+    if (line === '') continue;
+    const m = /^(?:(\d+):)?(\d{1,2}):(\d{2})\s+(.+)$/.exec(line);
+    if (!m) return `Chapters, line ${i + 1}: start with a time such as 12:30, then the title.`;
+    const [, h = '0', min = '0', sec = '0', title = ''] = m;
+    chapters.push({
+      start_s: Number(h) * 3600 + Number(min) * 60 + Number(sec),
+      title: title.trim(),
+    });
+  }
+  return chapters.sort((a, b) => a.start_s - b.start_s);
 }
