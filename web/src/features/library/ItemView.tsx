@@ -16,7 +16,7 @@ import type { Chapter, Cue, ItemDetail } from '@/lib/api-types/library';
 import { cn } from '@/lib/cn';
 import { Link, useLocation } from '@/lib/router';
 import { toast } from '@/lib/toast';
-import { saveProgress, useItem, useMarkCompleted } from './api/library';
+import { saveProgress, useItem, useMarkCompleted, useUpdateItem } from './api/library';
 import { ManagePanel } from './LibraryAdmin';
 import {
   activeCue,
@@ -107,14 +107,14 @@ function ItemBody({
           {item.lock_reason === 'membership' ? subscribe : null}
         </Card>
       ) : (
-        <ItemContent item={item} />
+        <ItemContent item={item} isAdmin={isAdmin} />
       )}
       {isAdmin ? <ManagePanel item={item} /> : null}
     </>
   );
 }
 
-function ItemContent({ item }: { item: ItemDetail }) {
+function ItemContent({ item, isAdmin }: { item: ItemDetail; isAdmin: boolean }) {
   const playable =
     item.media_url !== '' &&
     (item.kind === 'recording' ||
@@ -123,7 +123,7 @@ function ItemContent({ item }: { item: ItemDetail }) {
   return (
     <>
       {playable ? (
-        <Player item={item} />
+        <Player item={item} isAdmin={isAdmin} />
       ) : item.embed_url ? (
         <>
           <div className="aspect-video w-full overflow-hidden rounded-lg border border-ink-700">
@@ -177,12 +177,14 @@ const SPEEDS = [1, 1.25, 1.5, 2] as const;
 /** Seconds of playback between two saves of the position. */
 const SAVE_EVERY_S = 10;
 
-function Player({ item }: { item: ItemDetail }) {
+function Player({ item, isAdmin }: { item: ItemDetail; isAdmin: boolean }) {
+  const update = useUpdateItem();
   const { search } = useLocation();
   const t = startParam(search);
   const media = useRef<HTMLVideoElement & HTMLAudioElement>(null);
   const [time, setTime] = useState(() => startAt(t, item.progress, item.duration_s));
   const [speed, setSpeed] = useState<number>(1);
+  const [playing, setPlaying] = useState(false);
   const lastSaved = useRef(item.progress.position_s);
   const started = useRef(false);
   const known = useRef(0);
@@ -229,6 +231,14 @@ function Player({ item }: { item: ItemDetail }) {
     const at = startAt(t, item.progress, item.duration_s);
     if (at > 0) el.currentTime = at;
     el.playbackRate = speed;
+    // The server never reads the file, so an admin's player tells it the length it finds: the
+    // members' progress and the 90 % mark need it.
+    if (isAdmin && item.duration_s === 0 && Number.isFinite(el.duration) && el.duration >= 1) {
+      update.mutate({
+        id: item.id,
+        patch: { duration_s: Math.min(86_400, Math.round(el.duration)) },
+      });
+    }
   };
 
   const onTimeUpdate = () => {
@@ -252,9 +262,16 @@ function Player({ item }: { item: ItemDetail }) {
     onTimeUpdate,
     onPlay: () => {
       started.current = true;
+      setPlaying(true);
     },
-    onPause: save,
-    onEnded: save,
+    onPause: () => {
+      setPlaying(false);
+      save();
+    },
+    onEnded: () => {
+      setPlaying(false);
+      save();
+    },
     onSeeked: () => {
       if (media.current) setTime(media.current.currentTime);
     },
@@ -298,7 +315,7 @@ function Player({ item }: { item: ItemDetail }) {
         {item.chapters.length > 0 ? <Chapters chapters={item.chapters} onSeek={seek} /> : null}
       </div>
       {item.transcript.length > 0 ? (
-        <Transcript cues={item.transcript} time={time} onSeek={seek} />
+        <Transcript cues={item.transcript} time={time} follow={playing} onSeek={seek} />
       ) : null}
     </div>
   );
@@ -360,19 +377,37 @@ function Chapters({ chapters, onSeek }: { chapters: Chapter[]; onSeek: (t: numbe
 function Transcript({
   cues,
   time,
+  follow,
   onSeek,
 }: {
   cues: Cue[];
   time: number;
+  /** Keeps the current line in view within the list (while playing; never the page itself). */
+  follow: boolean;
   onSeek: (t: number) => void;
 }) {
   const current = activeCue(cues, time);
+  const list = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const box = list.current;
+    if (!follow || !box || current < 0) return;
+    const line = box.children[current];
+    if (!(line instanceof HTMLElement)) return;
+    // The list is positioned, so a line's offsetTop is measured from the list's top.
+    const top = line.offsetTop;
+    if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - line.offsetHeight) {
+      box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+    }
+  }, [current, follow]);
   return (
     <section aria-labelledby="library-transcript-heading" className="flex flex-col gap-2">
       <h3 id="library-transcript-heading" className="text-sm font-semibold text-fg">
         Transcript
       </h3>
-      <ol className="flex max-h-[28rem] flex-col gap-0.5 overflow-y-auto rounded-lg border border-ink-700 p-1">
+      <ol
+        ref={list}
+        className="relative flex max-h-[28rem] flex-col gap-0.5 overflow-y-auto rounded-lg border border-ink-700 p-1"
+      >
         {cues.map((cue, i) => (
           <li key={`${cue.start}-${cue.end}-${cue.text}`}>
             <button

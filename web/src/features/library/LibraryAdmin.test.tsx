@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createQueryClient } from '@/lib/query';
@@ -218,5 +218,20 @@ describe('the admin’s Manage panel', () => {
         { start_s: 600, title: 'Questions' },
       ],
     });
+  });
+
+  it('tells the server a recording’s length when it has none, from the admin’s player', async () => {
+    const api = mockApi({
+      ...base,
+      'GET /api/library/r1': () =>
+        json(200, { item: libraryDetail('r1', { title: 'Call 7', duration_s: 0 }) }),
+      'PATCH /api/admin/library/r1': () => json(200, { item: libraryDetail('r1') }),
+    });
+    renderAdmin();
+    const video = await screen.findByLabelText('Call 7', { selector: 'video' });
+    Object.defineProperty(video, 'duration', { configurable: true, value: 3599.6 });
+    fireEvent.loadedMetadata(video);
+    await waitFor(() => expect(api.to('PATCH', '/api/admin/library/r1')).toHaveLength(1));
+    expect(api.to('PATCH', '/api/admin/library/r1')[0]?.body).toEqual({ duration_s: 3600 });
   });
 });
