@@ -141,6 +141,17 @@ describe('a library item', () => {
     expect(api.to('PUT', PROGRESS)[0]?.body).toEqual({ position_s: 99 });
   });
 
+  it('saves the position when the page goes away', async () => {
+    const { api } = renderItem('/members/library/r1', recording());
+    const video = await player();
+    fireEvent.play(video);
+    video.currentTime = 61;
+    fireEvent.timeUpdate(video);
+    fireEvent(window, new Event('pagehide'));
+    await waitFor(() => expect(api.to('PUT', PROGRESS)).toHaveLength(1));
+    expect(api.to('PUT', PROGRESS)[0]?.body).toEqual({ position_s: 61 });
+  });
+
   it('changes the playback speed, the chosen one pressed', async () => {
     const user = userEvent.setup();
     renderItem('/members/library/r1', recording());

@@ -203,10 +203,16 @@ function Player({ item, isAdmin }: { item: ItemDetail; isAdmin: boolean }) {
   }, [item.id]);
 
   // Save on leaving the item (unmount) and on leaving the page (pagehide).
+  // A phone's browser may discard a hidden tab without pagehide: save when it is hidden too.
   useEffect(() => {
+    const hidden = () => {
+      if (document.visibilityState === 'hidden') save();
+    };
     window.addEventListener('pagehide', save);
+    document.addEventListener('visibilitychange', hidden);
     return () => {
       window.removeEventListener('pagehide', save);
+      document.removeEventListener('visibilitychange', hidden);
       save();
     };
   }, [save]);
