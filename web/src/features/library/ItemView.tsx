@@ -16,7 +16,7 @@ import type { Chapter, Cue, ItemDetail } from '@/lib/api-types/library';
 import { cn } from '@/lib/cn';
 import { Link, useLocation } from '@/lib/router';
 import { toast } from '@/lib/toast';
-import { saveProgress, useItem, useMarkCompleted, useUpdateItem } from './api/library';
+import { useItem, useMarkCompleted, useProgressSaver, useUpdateItem } from './api/library';
 import { ManagePanel } from './LibraryAdmin';
 import {
   activeCue,
@@ -179,6 +179,7 @@ const SAVE_EVERY_S = 10;
 
 function Player({ item, isAdmin }: { item: ItemDetail; isAdmin: boolean }) {
   const update = useUpdateItem();
+  const saveProgress = useProgressSaver(item.id);
   const { search } = useLocation();
   const t = startParam(search);
   const media = useRef<HTMLVideoElement & HTMLAudioElement>(null);
@@ -197,10 +198,10 @@ function Player({ item, isAdmin }: { item: ItemDetail; isAdmin: boolean }) {
     const position = Math.floor(known.current);
     if (position === lastSaved.current) return;
     lastSaved.current = position;
-    saveProgress(item.id, { position_s: position }).catch(() => {
+    saveProgress({ position_s: position }).catch(() => {
       // A lost save is retried by the next one; the place is at most a few seconds behind.
     });
-  }, [item.id]);
+  }, [saveProgress]);
 
   // Save on leaving the item (unmount) and on leaving the page (pagehide).
   // A phone's browser may discard a hidden tab without pagehide: save when it is hidden too.

@@ -1,4 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { ApiError, api, errorFromResponse, send } from '@/lib/api';
 import type {
   ItemDetail,
@@ -77,6 +78,25 @@ export async function saveProgress(id: string, input: ProgressInput): Promise<Pr
   });
   if (!res.ok) throw await errorFromResponse(res);
   return ((await res.json()) as ProgressEnvelope).progress;
+}
+
+/**
+ * Saves the place in an item and keeps the cache in step: the item's own progress set, the lists
+ * marked stale, so going back to the list or reopening the item shows where the member is.
+ */
+export function useProgressSaver(id: string) {
+  const client = useQueryClient();
+  return useCallback(
+    (input: ProgressInput) =>
+      saveProgress(id, input).then((progress) => {
+        client.setQueryData<ItemDetail>(libraryKeys.item(id), (old) =>
+          old ? { ...old, progress } : old,
+        );
+        void client.invalidateQueries({ queryKey: ['library', 'list'], refetchType: 'none' });
+        return progress;
+      }),
+    [client, id],
+  );
 }
 
 /** A mutation that refetches the library's lists and items once it succeeds. */
