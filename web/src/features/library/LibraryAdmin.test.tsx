@@ -76,6 +76,28 @@ describe('the chunked upload', () => {
     expect(seen.at(-1)).toBe(10);
   });
 
+  it('keeps trying through a dropped connection, asking again where to resume', async () => {
+    let patches = 0;
+    let gets = 0;
+    const api = mockApi({
+      [`POST ${UPLOADS}`]: () => json(201, state(0, 4)),
+      [`PATCH ${UPLOAD}`]: () => {
+        patches++;
+        if (patches === 1) throw new TypeError('Failed to fetch');
+        return withOffset(200, state(4, 4), 4);
+      },
+      [`GET ${UPLOAD}`]: () => {
+        gets++;
+        if (gets === 1) throw new TypeError('Failed to fetch');
+        return json(200, state(0, 4));
+      },
+    });
+    await expect(
+      uploadFile(new File(['0123'], 'a.mp3'), { chunkSize: 4, backoff: () => 0 }),
+    ).resolves.toBe('u1');
+    expect(ranges(api.fetchMock.mock.calls)).toEqual(['bytes 0-3/4', 'bytes 0-3/4']);
+  });
+
   it('gives up after its retries, with the server’s message', async () => {
     mockApi({
       [`POST ${UPLOADS}`]: () => json(201, state(0, 4)),

@@ -278,8 +278,13 @@ export async function uploadFile(file: Blob & { name?: string }, options: Upload
       offset = told;
     } else {
       await wait(backoff(failures), signal);
-      const state = await api.get<UploadState>(uploadPath(id), signal);
-      offset = state.offset;
+      try {
+        offset = (await api.get<UploadState>(uploadPath(id), signal)).offset;
+      } catch (cause) {
+        // Still offline: the next attempt sends from the last known offset and asks again.
+        if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+        if (cause instanceof ApiError && cause.status === 404) throw cause;
+      }
     }
     onProgress?.(offset, total);
   }
