@@ -22,7 +22,9 @@ export function MembersRoute() {
       community={({ isAdmin, subscribe }) => (
         <CommunityTab isAdmin={isAdmin} subscribe={subscribe} />
       )}
-      library={({ isAdmin, subscribe }) => <LibraryTab isAdmin={isAdmin} subscribe={subscribe} />}
+      library={({ isAdmin, subscribe, levels }) => (
+        <LibraryTab isAdmin={isAdmin} subscribe={subscribe} levels={levels} />
+      )}
       headerExtra={<NotificationBell />}
       profileExtra={<NotificationChannels />}
       adminExtra={

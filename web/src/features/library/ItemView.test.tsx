@@ -31,7 +31,11 @@ function renderItem(path: string, item: ItemDetail, extra = {}) {
   const result = render(
     <QueryClientProvider client={client}>
       <Router history={history}>
-        <LibraryTab isAdmin={false} subscribe={<button type="button">Subscribe</button>} />
+        <LibraryTab
+          isAdmin={false}
+          subscribe={<button type="button">Subscribe</button>}
+          levels={<button type="button">See the levels</button>}
+        />
       </Router>
     </QueryClientProvider>,
   );
@@ -229,6 +233,8 @@ describe('a library item', () => {
       }),
     );
     expect(await screen.findByText('Reach level 2 (Explorer) to open')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'See the levels' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Subscribe' })).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Call 7', { selector: 'video' })).not.toBeInTheDocument();
   });
 });

@@ -33,10 +33,11 @@ export interface ItemViewProps {
   id: string;
   isAdmin: boolean;
   subscribe?: ReactNode;
+  levels?: ReactNode;
 }
 
 /** One item of the library at `/members/library/{id}?t=SECONDS`. */
-export function ItemView({ id, isAdmin, subscribe }: ItemViewProps) {
+export function ItemView({ id, isAdmin, subscribe, levels }: ItemViewProps) {
   const query = useItem(id);
   return (
     <article aria-labelledby="library-item-heading" className="flex flex-col gap-6">
@@ -61,7 +62,7 @@ export function ItemView({ id, isAdmin, subscribe }: ItemViewProps) {
           onRetry={() => void query.refetch()}
         />
       ) : (
-        <ItemBody item={query.data} isAdmin={isAdmin} subscribe={subscribe} />
+        <ItemBody item={query.data} isAdmin={isAdmin} subscribe={subscribe} levels={levels} />
       )}
     </article>
   );
@@ -71,10 +72,12 @@ function ItemBody({
   item,
   isAdmin,
   subscribe,
+  levels,
 }: {
   item: ItemDetail;
   isAdmin: boolean;
   subscribe?: ReactNode;
+  levels?: ReactNode;
 }) {
   const duration = durationLabel(item.duration_s);
   return (
@@ -104,7 +107,7 @@ function ItemBody({
             <Lock size={16} aria-hidden="true" />
             {lockText(item)}
           </p>
-          {item.lock_reason === 'membership' ? subscribe : null}
+          {item.lock_reason === 'membership' ? subscribe : levels}
         </Card>
       ) : (
         <ItemContent item={item} isAdmin={isAdmin} />

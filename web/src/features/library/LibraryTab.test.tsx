@@ -12,12 +12,17 @@ import { libraryDetail, libraryItem } from './test-fixtures';
 const LIST = '/api/library';
 
 function renderTab(path = '/members/library', isAdmin = false) {
+  const levels = <button type="button">See the levels</button>;
   const client = createQueryClient();
   const history = createMemoryHistory([path]);
   const result = render(
     <QueryClientProvider client={client}>
       <Router history={history}>
-        <LibraryTab isAdmin={isAdmin} subscribe={<button type="button">Subscribe</button>} />
+        <LibraryTab
+          isAdmin={isAdmin}
+          subscribe={<button type="button">Subscribe</button>}
+          levels={levels}
+        />
       </Router>
     </QueryClientProvider>,
   );
@@ -102,6 +107,7 @@ describe('the Library tab', () => {
     expect(level).toHaveTextContent('Reach level 3 (Builder) to open');
     expect(member).toHaveTextContent('Subscribe to open');
     expect(screen.getByRole('button', { name: 'Subscribe' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'See the levels' })).toBeInTheDocument();
   });
 
   it('says when the library is empty, and when it could not be loaded', async () => {

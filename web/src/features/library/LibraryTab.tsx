@@ -16,23 +16,25 @@ export interface LibraryTabProps {
   isAdmin: boolean;
   /** The members area's subscribe button, shown to free members. */
   subscribe?: ReactNode;
+  /** The members area's way to the level dialog, shown beside locks that ask for a level. */
+  levels?: ReactNode;
 }
 
 /**
  * The members area's Library tab: recordings, materials, lessons and links with their filters and
  * search, and, on `/members/library/{id}`, one item.
  */
-export function LibraryTab({ isAdmin, subscribe }: LibraryTabProps) {
+export function LibraryTab({ isAdmin, subscribe, levels }: LibraryTabProps) {
   const { pathname } = useLocation();
   const id = itemIdOf(pathname);
-  if (id) return <ItemView id={id} isAdmin={isAdmin} subscribe={subscribe} />;
-  return <LibraryList isAdmin={isAdmin} subscribe={subscribe} />;
+  if (id) return <ItemView id={id} isAdmin={isAdmin} subscribe={subscribe} levels={levels} />;
+  return <LibraryList isAdmin={isAdmin} subscribe={subscribe} levels={levels} />;
 }
 
 const selectClass =
   'h-11 min-w-0 rounded-md border border-ink-600 bg-ink-900 px-3 text-base text-fg focus-visible:outline-2 focus-visible:outline-term-cyan sm:text-sm';
 
-function LibraryList({ isAdmin, subscribe }: LibraryTabProps) {
+function LibraryList({ isAdmin, subscribe, levels }: LibraryTabProps) {
   const [kind, setKind] = useState('');
   const [tag, setTag] = useState('');
   const [typed, setTyped] = useState('');
@@ -48,6 +50,7 @@ function LibraryList({ isAdmin, subscribe }: LibraryTabProps) {
   );
   if (seen.length !== knownTags.length) setKnownTags(seen);
   const membershipLocked = items.some((i) => i.lock_reason === 'membership');
+  const levelLocked = items.some((i) => i.lock_reason === 'level');
   const filtered = kind !== '' || tag !== '' || q !== '';
 
   const search = (e: FormEvent) => {
@@ -81,6 +84,15 @@ function LibraryList({ isAdmin, subscribe }: LibraryTabProps) {
             download the materials.
           </p>
           {subscribe}
+        </Card>
+      ) : null}
+
+      {levelLocked && levels ? (
+        <Card className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between">
+          <p className="text-sm text-muted">
+            Some items open as you rise through the Tribe Levels.
+          </p>
+          {levels}
         </Card>
       ) : null}
 

@@ -29,6 +29,7 @@ import { AUTO_REFRESH_MS, pollCheckout } from './billing';
 import { CohortTab } from './CohortTab';
 import { DashboardTab } from './DashboardTab';
 import { DirectoryTab } from './DirectoryTab';
+import { LevelsButton } from './LevelDialog';
 import { ProfileTab } from './ProfileTab';
 import { ProjectsTab } from './ProjectsTab';
 import { LoadingBlock, Skeleton } from './parts';
@@ -89,7 +90,7 @@ export interface MembersSlots {
    * The Library tab (its own feature), given the same as the Community tab; it also answers
    * `/members/library` and `/members/library/{id}`.
    */
-  library?: (context: { isAdmin: boolean; subscribe: ReactNode }) => ReactNode;
+  library?: (context: { isAdmin: boolean; subscribe: ReactNode; levels: ReactNode }) => ReactNode;
   /** Beside the header's buttons (the notification bell). */
   headerExtra?: ReactNode;
   /** Below the Profile tab's own sections. */
@@ -442,7 +443,11 @@ function SignedInArea({
         ) : null}
         {library ? (
           <TabsContent value="library">
-            {library({ isAdmin, subscribe: <SubscribeButton /> })}
+            {library({
+              isAdmin,
+              subscribe: <SubscribeButton />,
+              levels: <LevelsButton canSuggest={isSubscriber || isAdmin} />,
+            })}
           </TabsContent>
         ) : null}
         <TabsContent value="cohort">
