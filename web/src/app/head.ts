@@ -34,14 +34,17 @@ export type StructuredData = Record<string, unknown>;
 export function metaFor(pathname: string): { path: string | null; meta: PageMeta } {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   // A booking's own page (/bookings/{id}) has the head of all of them, and no index; a
-  // community thread (/members/community/{id}) the members area's.
+  // community thread (/members/community/{id}) the members area's, a library item
+  // (/members/library/{id}) the library's.
   const meta =
     pageMeta[path] ??
     (/^\/bookings\/[^/]+$/.test(path)
       ? pageMeta['/bookings']
       : /^\/members\/community\/[^/]+$/.test(path)
         ? pageMeta['/members']
-        : undefined);
+        : /^\/members\/library\/[^/]+$/.test(path)
+          ? pageMeta['/members/library']
+          : undefined);
   return meta ? { path, meta } : { path: null, meta: notFoundMeta };
 }
 

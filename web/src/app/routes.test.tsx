@@ -15,6 +15,8 @@ const specRoutes = [
   '/booking',
   '/auth',
   '/members',
+  // The members' library (issue 32).
+  '/members/library',
   // The owner's numbers (issue 25), admins only.
   '/admin/insights',
   '/agent-test',
@@ -35,7 +37,9 @@ const specRoutes = [
 /** Renders a route as its audience sees it: the members area signed in, everything else signed out. */
 function visit(path: string) {
   resetAuthState();
-  mockApi(path === '/members' ? { 'GET /api/auth/session': () => json(200, { user: ada }) } : {});
+  mockApi(
+    path.startsWith('/members') ? { 'GET /api/auth/session': () => json(200, { user: ada }) } : {},
+  );
   return renderRoute(path);
 }
 

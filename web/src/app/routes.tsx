@@ -60,6 +60,8 @@ export const pageRoutes: ReadonlyArray<{ path: string; Component: ComponentType 
   { path: '/booking', Component: BookingPage },
   { path: '/auth', Component: AuthPage },
   { path: '/members', Component: MembersRoute },
+  // The members' library (issue 32): its tab, opened by a link.
+  { path: '/members/library', Component: MembersRoute },
   { path: '/admin/insights', Component: InsightsPage },
   { path: '/agent-test', Component: AgentTestPage },
   { path: '/goal', Component: GoalPage },
@@ -84,6 +86,8 @@ export const prefixRoutes: ReadonlyArray<{ prefix: string; Component: ComponentT
   { prefix: '/bookings/', Component: BookingPages },
   // A community thread's deep link: the members area opens it in the Community tab.
   { prefix: '/members/community/', Component: MembersRoute },
+  // A library item's deep link (`?t=` starts playback there): the Library tab opens it.
+  { prefix: '/members/library/', Component: MembersRoute },
 ];
 
 /**

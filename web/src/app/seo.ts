@@ -88,6 +88,13 @@ export const pageMeta: Readonly<Record<string, PageMeta>> = {
     prerender: false,
     index: false,
   },
+  '/members/library': {
+    title: 'Library',
+    description: "The tribe's library: replays of the live sessions, materials and lessons.",
+    keywords: common,
+    prerender: false,
+    index: false,
+  },
   '/admin/insights': {
     title: 'Insights',
     description: "The owner's numbers: recurring revenue, members, bookings and turnout.",

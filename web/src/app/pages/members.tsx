@@ -7,10 +7,12 @@ import { LatestAnnouncement } from '@/features/forum/LatestAnnouncement';
 import { NotificationBell } from '@/features/inbox/NotificationBell';
 import { NotificationChannels } from '@/features/inbox/NotificationChannels';
 import { InsightsLink } from '@/features/insights/InsightsLink';
+import { LibraryTab } from '@/features/library/LibraryTab';
 import { MembersPage } from '@/features/members/MembersPage';
 
 /**
- * /members (and /members/community/{id}): the members area, with the community's tab and its
+ * /members (and /members/community/{id}, /members/library, /members/library/{id}): the members
+ * area, with the library's tab, the community's tab and its
  * pinned announcement on the dashboard, booking's section, the community's reports and the way to
  * Insights in its Admin tab, and the notification centre's bell in its header and channel choices in
  * Profile, with the member's connected assistants (and their count per client in Admin).
@@ -21,6 +23,9 @@ export function MembersRoute() {
       dashboardExtra={<LatestAnnouncement />}
       community={({ isAdmin, subscribe }) => (
         <CommunityTab isAdmin={isAdmin} subscribe={subscribe} />
+      )}
+      library={({ isAdmin, subscribe, levels }) => (
+        <LibraryTab isAdmin={isAdmin} subscribe={subscribe} levels={levels} />
       )}
       headerExtra={<NotificationBell />}
       profileExtra={

@@ -9,6 +9,7 @@ import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
 import { useSubmitGuard } from '@/lib/use-submit-guard';
 import { useMyAwards } from './api/get-my-awards';
+import { useProgress } from './api/get-progress';
 import { useSuggestAward } from './api/suggest-award';
 import {
   AWARD_KINDS,
@@ -258,5 +259,24 @@ function SuggestAward() {
         </form>
       ) : null}
     </div>
+  );
+}
+
+/** A button that opens the level dialog (for a content lock that asks for a level). */
+export function LevelsButton({ canSuggest }: { canSuggest: boolean }) {
+  const [open, setOpen] = useState(false);
+  const progress = useProgress({ queryConfig: { enabled: open } });
+  return (
+    <>
+      <Button size="sm" variant="outline" onClick={() => setOpen(true)}>
+        See the levels
+      </Button>
+      <LevelDialog
+        open={open}
+        onOpenChange={setOpen}
+        progress={progress.data}
+        canSuggest={canSuggest}
+      />
+    </>
   );
 }

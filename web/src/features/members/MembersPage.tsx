@@ -29,6 +29,7 @@ import { AUTO_REFRESH_MS, pollCheckout } from './billing';
 import { CohortTab } from './CohortTab';
 import { DashboardTab } from './DashboardTab';
 import { DirectoryTab } from './DirectoryTab';
+import { LevelsButton } from './LevelDialog';
 import { ProfileTab } from './ProfileTab';
 import { ProjectsTab } from './ProjectsTab';
 import { LoadingBlock, Skeleton } from './parts';
@@ -85,6 +86,11 @@ export interface MembersSlots {
   community?: (context: { isAdmin: boolean; subscribe: ReactNode }) => ReactNode;
   /** Shown at the top of the Dashboard tab (the community's pinned announcement). */
   dashboardExtra?: ReactNode;
+  /**
+   * The Library tab (its own feature), given the same as the Community tab; it also answers
+   * `/members/library` and `/members/library/{id}`.
+   */
+  library?: (context: { isAdmin: boolean; subscribe: ReactNode; levels: ReactNode }) => ReactNode;
   /** Beside the header's buttons (the notification bell). */
   headerExtra?: ReactNode;
   /** Below the Profile tab's own sections. */
@@ -93,12 +99,15 @@ export interface MembersSlots {
 
 /** The path prefix of the Community tab and its threads. */
 const COMMUNITY_PATH = '/members/community';
+/** The path of the Library tab, and the prefix of its items. */
+const LIBRARY_PATH = '/members/library';
 
 function MembersArea({
   adminExtra,
   community,
   dashboardExtra,
   headerExtra,
+  library,
   profileExtra,
 }: MembersSlots) {
   const state = useSession();
@@ -142,6 +151,7 @@ function MembersArea({
       community={community}
       dashboardExtra={dashboardExtra}
       headerExtra={headerExtra}
+      library={library}
       profileExtra={profileExtra}
     />
   );
@@ -242,6 +252,7 @@ function SignedInArea({
   community,
   dashboardExtra,
   headerExtra,
+  library,
   profileExtra,
 }: MembersSlots & {
   user: User;
@@ -253,14 +264,21 @@ function SignedInArea({
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const inCommunity = community !== undefined && pathname.startsWith(COMMUNITY_PATH);
-  const [tab, setTab] = useState(inCommunity ? 'community' : 'dashboard');
-  // A link to a thread (a notification, a thread's own links) opens the Community tab.
+  const inLibrary =
+    library !== undefined && (pathname === LIBRARY_PATH || pathname.startsWith(`${LIBRARY_PATH}/`));
+  const [tab, setTab] = useState(inCommunity ? 'community' : inLibrary ? 'library' : 'dashboard');
+  // A link to a thread (a notification, a thread's own links) opens the Community tab; one to
+  // the library or one of its items (a replay notice, a cited transcript) the Library tab.
   useEffect(() => {
     if (inCommunity) setTab('community');
   }, [inCommunity]);
+  useEffect(() => {
+    if (inLibrary) setTab('library');
+  }, [inLibrary]);
   const changeTab = (next: string) => {
     setTab(next);
     if (next !== 'community' && inCommunity) navigate('/members', { replace: true });
+    if (next !== 'library' && inLibrary) navigate('/members', { replace: true });
   };
 
   const refreshSubscription = useRefreshSubscription();
@@ -286,7 +304,7 @@ function SignedInArea({
   };
 
   return (
-    <Page title="Members">
+    <Page title={inLibrary ? 'Library' : 'Members'}>
       <PageHeader
         command="cd ~/members"
         title={
@@ -398,6 +416,7 @@ function SignedInArea({
         >
           <TabsTrigger value="dashboard">Dashboard</TabsTrigger>
           {community ? <TabsTrigger value="community">Community</TabsTrigger> : null}
+          {library ? <TabsTrigger value="library">Library</TabsTrigger> : null}
           <TabsTrigger value="cohort">My Cohort</TabsTrigger>
           <TabsTrigger value="projects">Projects</TabsTrigger>
           <TabsTrigger value="directory">Directory</TabsTrigger>
@@ -420,6 +439,15 @@ function SignedInArea({
         {community ? (
           <TabsContent value="community">
             {community({ isAdmin, subscribe: <SubscribeButton /> })}
+          </TabsContent>
+        ) : null}
+        {library ? (
+          <TabsContent value="library">
+            {library({
+              isAdmin,
+              subscribe: <SubscribeButton />,
+              levels: <LevelsButton canSuggest={isSubscriber || isAdmin} />,
+            })}
           </TabsContent>
         ) : null}
         <TabsContent value="cohort">
