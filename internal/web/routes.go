@@ -7,7 +7,7 @@ import "strings"
 // (the web unit tests check the same list).
 var appRoutes = []string{
 	"/", "/about", "/projects", "/mcp", "/tribe", "/booking", "/auth", "/members",
-	"/admin/insights", "/agent-test", "/goal", "/lean-agentic", "/midstreamer", "/agentic-payments",
+	"/members/library", "/admin/insights", "/agent-test", "/goal", "/lean-agentic", "/midstreamer", "/agentic-payments",
 	"/ai-defence", "/aimds",
 	// The offers booked on the site ("booking": "native" in content/services.json).
 	"/book/session-15", "/book/session-30", "/book/session-60", "/book/private", "/book/group",
@@ -17,7 +17,7 @@ var appRoutes = []string{
 // after the prefix (/bookings/{id}): the server answers them with the app
 // shell, and the app decides what to show. Keep in step with prefixRoutes in
 // web/src/app/routes.tsx.
-var appPrefixes = []string{"/bookings/", "/members/community/"}
+var appPrefixes = []string{"/bookings/", "/members/community/", "/members/library/"}
 
 // isPrefixRoute reports whether p is one page under an app prefix: a
 // non-empty last segment without further slashes.
