@@ -324,6 +324,15 @@ func TestLibraryTranscriptSearchAndCite(t *testing.T) {
 		if c := s.content(); !strings.Contains(c, "Replay: Agent memory at 12:34") || !strings.Contains(c, "https://ruv.example"+link) {
 			t.Errorf("chat does not cite the replay:\n%s", c)
 		}
+		// The member's own assistant finds it too (search_tribe), with the link.
+		cs, err := m.assistant(m.oauthTokens(sub, m.oauthRegister(), "tribe:read")["access_token"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text, isErr := callTool(t, cs, "search_tribe", map[string]any{"query": "quokka memory summaries"}); isErr ||
+			!strings.Contains(text, "Replay: Agent memory at 12:34") || !strings.Contains(text, link) {
+			t.Errorf("the assistant's search_tribe: %s", text)
+		}
 		if r := m.call(admin, "DELETE", "/api/admin/library/"+id, nil); r.status != 204 {
 			t.Fatalf("delete: %d", r.status)
 		}

@@ -276,7 +276,7 @@ func TestSitemapListsPublicPages(t *testing.T) {
 		t.Errorf("sitemap has %d entries, want %d: %v", len(got), len(want), got)
 	}
 	// Every page of the app is either in the sitemap or deliberately private.
-	private := []string{"/auth", "/members", "/admin/insights", "/agent-test", "/goal"}
+	private := []string{"/auth", "/members", "/members/library", "/admin/insights", "/agent-test", "/goal"}
 	for _, route := range appRoutes {
 		_, listed := got[route]
 		if listed == slices.Contains(private, route) {
