@@ -326,7 +326,7 @@ test('cohorts between two members, with live updates across browsers', async ({ 
 test('profile edit, cancel and save', async ({ browser }) => {
   test.setTimeout(60_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
   const { context, page } = await memberPage(browser, 'Pat Profile', 'profile');
-  // A member's five tabs fit a 320 px phone in two rows of three, each label on one line.
+  // A member's seven tabs fit a 320 px phone in three rows of three, each label on one line.
   await page.setViewportSize({ width: 320, height: 700 });
   await page.goto('/members');
   const tabs = page.getByRole('tablist', { name: 'Members area' });
@@ -338,7 +338,7 @@ test('profile edit, cancel and save', async ({ browser }) => {
     ).size,
     tallest: Math.max(...[...el.querySelectorAll('[role="tab"]')].map((t) => t.clientHeight)),
   }));
-  expect(fit).toEqual({ scrolls: false, rows: 2, tallest: expect.any(Number) });
+  expect(fit).toEqual({ scrolls: false, rows: 3, tallest: expect.any(Number) });
   expect(fit.tallest, 'a tab label wraps').toBeLessThanOrEqual(48);
   await page.setViewportSize({ width: 1280, height: 720 });
   await tab(page, 'Profile').click();
@@ -397,7 +397,7 @@ test('profile edit, cancel and save', async ({ browser }) => {
   await context.close();
 });
 
-test('on a phone an admin sees all seven tabs and every wait-list date; the Admin tab passes axe at 375 and 1440 px', async ({
+test('on a phone an admin sees all eight tabs and every wait-list date; the Admin tab passes axe at 375 and 1440 px', async ({
   browser,
 }) => {
   test.setTimeout(90_000 * (process.env.CI ? 2 : 1)); // CI runs beside other suites on two cores
@@ -432,6 +432,7 @@ test('on a phone an admin sees all seven tabs and every wait-list date; the Admi
     expect(g.tabs.map((t) => t.name)).toEqual([
       'Dashboard',
       'Community',
+      'Library',
       'My Cohort',
       'Projects',
       'Directory',
