@@ -24,16 +24,22 @@ type Engine struct {
 	// New returns the connection string of a new, empty database
 	// (DATABASE_URL form; empty for SQLite) and the data directory to use.
 	New func(t testing.TB) (databaseURL, dataDir string)
+	// migrated is New for a database Open will migrate at once: on
+	// PostgreSQL a schema already migrated, emptied after its last test.
+	migrated func(t testing.TB) (databaseURL, dataDir string)
 }
 
 // Engines lists SQLite and PostgreSQL. Without a reachable PostgreSQL server
 // its cases skip, except under CI=true where they fail.
 func Engines() []Engine {
 	return []Engine{
-		{Name: "sqlite", New: func(t testing.TB) (string, string) { return "", t.TempDir() }},
-		{Name: "postgres", New: func(t testing.TB) (string, string) { return NewPostgresSchema(t), t.TempDir() }},
+		{Name: "sqlite", New: sqliteDir, migrated: sqliteDir},
+		{Name: "postgres", New: func(t testing.TB) (string, string) { return NewPostgresSchema(t), t.TempDir() },
+			migrated: func(t testing.TB) (string, string) { return reusedPostgresSchema(t), t.TempDir() }},
 	}
 }
+
+func sqliteDir(t testing.TB) (string, string) { return "", t.TempDir() }
 
 // Each runs fn once per engine as a subtest, with a freshly migrated database.
 func Each(t *testing.T, fn func(t *testing.T, db *store.DB)) {
@@ -47,7 +53,7 @@ func EachNamed(t *testing.T, fn func(t *testing.T, engine string, db *store.DB))
 	t.Helper()
 	for _, e := range Engines() {
 		t.Run(e.Name, func(t *testing.T) {
-			dbURL, dir := e.New(t)
+			dbURL, dir := e.migrated(t)
 			fn(t, e.Name, Open(t, dbURL, dir))
 		})
 	}
@@ -80,9 +86,30 @@ func PostgresURL() string {
 // the test ends, and returns a URL whose connections use it.
 func NewPostgresSchema(t testing.TB) string {
 	t.Helper()
-	base := PostgresURL()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	admin := connectAdmin(ctx, t)
+	schema := "t_" + strings.ReplaceAll(store.NewID(), "-", "")[:20]
+	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+		_ = admin.Close()
+		t.Fatalf("create test schema: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := admin.ExecContext(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			t.Errorf("drop test schema %s: %v", schema, err)
+		}
+		_ = admin.Close()
+	})
+	return schemaURL(t, schema)
+}
+
+// connectAdmin connects to the test server, skipping the test when it is
+// unreachable (failing it under CI=true).
+func connectAdmin(ctx context.Context, t testing.TB) *sql.DB {
+	t.Helper()
+	base := PostgresURL()
 	admin, err := sql.Open("pgx", base)
 	if err == nil {
 		err = admin.PingContext(ctx)
@@ -97,22 +124,23 @@ func NewPostgresSchema(t testing.TB) string {
 		}
 		t.Skip(msg)
 	}
-	schema := "t_" + strings.ReplaceAll(store.NewID(), "-", "")[:20]
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		_ = admin.Close()
-		t.Fatalf("create test schema: %v", err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if _, err := admin.ExecContext(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("drop test schema %s: %v", schema, err)
-		}
-		_ = admin.Close()
-	})
-	u, err := url.Parse(base)
+	return admin
+}
+
+// schemaURL is the test server's URL with connections using schema.
+func schemaURL(t testing.TB, schema string) string {
+	t.Helper()
+	u, err := urlFor(schema)
 	if err != nil {
-		t.Fatalf("parse TEST_DATABASE_URL: %v", err)
+		t.Fatal(err)
+	}
+	return u
+}
+
+func urlFor(schema string) (string, error) {
+	u, err := url.Parse(PostgresURL())
+	if err != nil {
+		return "", fmt.Errorf("parse TEST_DATABASE_URL: %w", err)
 	}
 	q := u.Query()
 	q.Set("search_path", schema)
@@ -123,5 +151,5 @@ func NewPostgresSchema(t testing.TB) string {
 		q.Set("synchronous_commit", "off")
 	}
 	u.RawQuery = q.Encode()
-	return u.String()
+	return u.String(), nil
 }
