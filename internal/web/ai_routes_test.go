@@ -111,6 +111,7 @@ func (m *testSite) chat(u testUser, body any) (reply, aiStream) {
 }
 
 func TestAIChatOffline(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		site := newTestSite(t, db, nil)
 		site.seedKB()
@@ -157,6 +158,7 @@ func grepLines(s, substr string) string {
 }
 
 func TestAIChatOnline(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := aitest.Start(t, aitest.Turns(
 			aitest.Calls(aitest.Call{ID: "call_1", Name: agent.ToolListServices, Args: `{}`}),
@@ -216,6 +218,7 @@ func goal(q string) map[string]any {
 }
 
 func TestAIChatGoalOffline(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	site := newTestSite(t, db, nil)
 	site.seedKB()
@@ -248,6 +251,7 @@ func TestAIChatGoalOffline(t *testing.T) {
 }
 
 func TestAIChatGoalOnline(t *testing.T) {
+	t.Parallel()
 	fake := aitest.Start(t, aitest.Turns(aitest.Text("1. Learn the basics.", "\n2. Book the Deep Dive."), aitest.Text("An answer.")))
 	db := storetest.Open(t, "", t.TempDir())
 	site := newTestSite(t, db, aiEnv(fake))
@@ -280,6 +284,7 @@ func TestAIChatGoalOnline(t *testing.T) {
 }
 
 func TestAIChatRefusals(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	site := newTestSite(t, db, nil)
 	many := make([]agent.ChatMessage, 21)
@@ -313,6 +318,7 @@ func TestAIChatRefusals(t *testing.T) {
 }
 
 func TestAIChatRateLimits(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	site := newTestSite(t, db, nil)
 	member := site.user("member@example.com")
@@ -359,6 +365,7 @@ func (m *testSite) openChat(u testUser, q string) (*http.Response, func()) {
 }
 
 func TestAIChatConcurrentStreamsPerPerson(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	held := aitest.Turn{Steps: []aitest.Step{{Write: aitest.ContentChunk("Thinking")}, {Wait: hold}, {Write: aitest.FinishChunk("stop")}, {Write: aitest.Done}}}
 	fake := aitest.Start(t, aitest.ScriptFunc(func(aitest.Request) aitest.Turn { return held }))
@@ -409,6 +416,7 @@ func waitFor(t *testing.T, cond func() bool) {
 }
 
 func TestAIChatProviderErrors(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		turn    aitest.Turn
 		content string
@@ -440,6 +448,7 @@ func TestAIChatProviderErrors(t *testing.T) {
 }
 
 func TestAIChatDisconnectCancelsUpstream(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	defer close(hold)
 	fake := aitest.Start(t, aitest.Turns(aitest.Turn{Steps: []aitest.Step{
@@ -470,6 +479,7 @@ func TestAIChatDisconnectCancelsUpstream(t *testing.T) {
 }
 
 func TestAIChatKeepAlive(t *testing.T) {
+	t.Parallel()
 	fake := aitest.Start(t, aitest.Turns(aitest.Turn{Steps: []aitest.Step{
 		{Pause: 400 * time.Millisecond, Write: aitest.ContentChunk("Worth the wait.")}, {Write: aitest.FinishChunk("stop")}, {Write: aitest.Done},
 	}}))
@@ -482,6 +492,7 @@ func TestAIChatKeepAlive(t *testing.T) {
 }
 
 func TestAIChatShutdownEndsStreams(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	defer close(hold)
 	fake := aitest.Start(t, aitest.Turns(aitest.Turn{Steps: []aitest.Step{{Write: aitest.ContentChunk("Half")}, {Wait: hold}}}))
@@ -519,6 +530,7 @@ func TestAIChatShutdownEndsStreams(t *testing.T) {
 // finish: every one must end with [DONE] and no error. bench/ai-streams.sh
 // measures the same with separate processes and reports the memory.
 func TestAIChatManyStreams(t *testing.T) {
+	t.Parallel()
 	const n = 200
 	hold := make(chan struct{})
 	turn := aitest.Turn{Steps: []aitest.Step{
@@ -571,6 +583,7 @@ func TestAIChatManyStreams(t *testing.T) {
 }
 
 func TestAIRelaySurvivesAPanic(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	site := newTestSite(t, db, nil)
 	a := &aiAPI{agent: agent.New(agent.Options{Tools: site.s.tools, Site: agent.SiteDeps{Site: site.s.Content}})}

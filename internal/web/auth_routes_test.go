@@ -160,6 +160,7 @@ func pathOf(t *testing.T, link string) string {
 }
 
 func TestSignUpSignInSignOutOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		srv := newTestSite(t, db, nil).srv
 		ada := newBrowser(t, srv)
@@ -264,6 +265,7 @@ func TestSignUpSignInSignOutOverHTTP(t *testing.T) {
 }
 
 func TestAuthInputErrors(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	srv := newTestSite(t, db, nil).srv
 	b := newBrowser(t, srv)
@@ -304,6 +306,7 @@ func TestAuthInputErrors(t *testing.T) {
 }
 
 func TestPasswordForgotDoesNotRevealAccounts(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		srv := newTestSite(t, db, nil).srv
 		b := newBrowser(t, srv)
@@ -325,6 +328,7 @@ func TestPasswordForgotDoesNotRevealAccounts(t *testing.T) {
 
 // TestMailedLinksThroughSMTP follows the links a real SMTP server receives.
 func TestMailedLinksThroughSMTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		smtp := mailtest.Start(t)
@@ -423,6 +427,7 @@ func TestMailedLinksThroughSMTP(t *testing.T) {
 }
 
 func TestSessionRenewalAndExpiryOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		srv := newTestSite(t, db, nil).srv
@@ -475,6 +480,7 @@ func TestSessionRenewalAndExpiryOverHTTP(t *testing.T) {
 }
 
 func TestSecureCookieBehindTLS(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	srv := newTestSite(t, db, map[string]string{"TRIBE_BASE_URL": "https://ruv.example"}).srv
 	r := newBrowser(t, srv).signUp("Ada", "ada@example.com", "analytical")
@@ -487,6 +493,7 @@ func TestSecureCookieBehindTLS(t *testing.T) {
 }
 
 func TestConcurrentSignUpOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		srv := newTestSite(t, db, nil).srv
 		const n = 5 // the per-address sign-up limit lets five through at once
@@ -526,6 +533,7 @@ func retryAfter(t *testing.T, r reply) int {
 }
 
 func TestRateLimitsOverHTTP(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	srv := newTestSite(t, db, nil).srv
 	b := newBrowser(t, srv)
@@ -563,6 +571,7 @@ func TestRateLimitsOverHTTP(t *testing.T) {
 }
 
 func TestFailedSignInsSlowDownAndRecover(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	srv := newTestSite(t, db, nil).srv
 	b := newBrowser(t, srv)
@@ -614,6 +623,7 @@ func TestFailedSignInsSlowDownAndRecover(t *testing.T) {
 }
 
 func TestAdminsOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		srv := newTestSite(t, db, map[string]string{"TRIBE_ADMIN_DOMAIN": "ruv.example"}).srv
 		confirm := func(b *browser, email string) {
@@ -655,6 +665,7 @@ func TestAdminsOverHTTP(t *testing.T) {
 }
 
 func TestWaitlistOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		srv := newTestSite(t, db, map[string]string{"TRIBE_ADMIN_EMAILS": "owner@example.com"}).srv
 		v := newBrowser(t, srv)
@@ -720,6 +731,7 @@ func TestWaitlistOverHTTP(t *testing.T) {
 }
 
 func TestConfirmLinkExpiryAndResendOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		srv := newTestSite(t, db, nil).srv
 		b := newBrowser(t, srv)

@@ -64,6 +64,7 @@ type scenario struct {
 // checks the status, the PocketBase ApiScenario way. A route added without
 // a row here fails the test.
 func TestAuthorization(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		env := membersEnv()
 		env["TRIBE_ADDR"] = "127.0.0.1:8080" // the development mailbox is served on a loopback address only

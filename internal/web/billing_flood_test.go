@@ -46,6 +46,7 @@ func (m *testSite) flood(u testUser, path string, n int) map[int]int {
 // member's refreshes are limited (429 with Retry-After) and the ones let
 // through at the same moment share one Stripe call; the portal likewise.
 func TestRefreshFloodCannotSpendTheStripeQuota(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		fake.Delay = 300 * time.Millisecond // the calls let through overlap
@@ -84,6 +85,7 @@ func TestRefreshFloodCannotSpendTheStripeQuota(t *testing.T) {
 // fourth open checkout from one address is refused until the first of the
 // three ends (31 minutes), and the answer says so.
 func TestSeatHoldRefusalSaysWhenToComeBack(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))

@@ -83,6 +83,7 @@ func (m *testSite) subscriptionStatus(u testUser) (status string, ok bool) {
 }
 
 func TestBillingCheckout(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL, "TRIBE_CAPACITY", "2"))
@@ -145,6 +146,7 @@ func TestBillingCheckout(t *testing.T) {
 }
 
 func TestBillingWithoutStripe(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		ada := m.user("ada@example.com")
@@ -169,6 +171,7 @@ func TestBillingWithoutStripe(t *testing.T) {
 }
 
 func TestBillingWebhook(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))
@@ -268,6 +271,7 @@ func TestBillingWebhook(t *testing.T) {
 }
 
 func TestBillingPortalAndRefresh(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))
@@ -318,6 +322,7 @@ func TestBillingPortalAndRefresh(t *testing.T) {
 // TestBillingAgainstStripeMock runs checkout and the portal through the
 // real client against stripe-mock, Stripe's official API mock.
 func TestBillingAgainstStripeMock(t *testing.T) {
+	t.Parallel()
 	mock := billingtest.StripeMock(t)
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, billingEnv(mock.URL))
@@ -338,6 +343,7 @@ func TestBillingAgainstStripeMock(t *testing.T) {
 }
 
 func TestAdminMembersAndComplimentary(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		admin := m.user(membersAdminEmail)
@@ -429,6 +435,7 @@ func TestAdminMembersAndComplimentary(t *testing.T) {
 
 // TestCompRespectsCapacity: a complimentary seat is a seat.
 func TestCompRespectsCapacity(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		env := membersEnv()
 		env["TRIBE_CAPACITY"] = "1"
@@ -450,6 +457,7 @@ func TestCompRespectsCapacity(t *testing.T) {
 // applied, hiding the refusal from whoever watches the dashboard. It is
 // counted as rejected, and its redelivery as a duplicate.
 func TestRejectedWebhookIsCountedAsRejected(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))

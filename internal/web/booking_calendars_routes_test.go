@@ -21,6 +21,7 @@ import (
 // from the public slots, and a broken address shows its error; a private
 // address without the operator's setting is a 400 naming the field.
 func TestOwnerAddsCalendarAndItsMeetingLeavesTheSlots(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		env := membersEnv()
 		env["TRIBE_CALENDAR_ALLOW_PRIVATE"] = "true"
@@ -85,6 +86,7 @@ func TestOwnerAddsCalendarAndItsMeetingLeavesTheSlots(t *testing.T) {
 // fetch; nothing is requested from the calendar server until the worker
 // runs.
 func TestCalendarSaveNeverFetchesOrParsesInTheRequest(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		env := membersEnv()
 		env["TRIBE_CALENDAR_ALLOW_PRIVATE"] = "true"
@@ -114,6 +116,7 @@ func TestCalendarSaveNeverFetchesOrParsesInTheRequest(t *testing.T) {
 }
 
 func TestCalendarAddressesArePublicHTTPSUnlessTheOperatorAllows(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		owner := m.user(membersAdminEmail)

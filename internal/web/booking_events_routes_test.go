@@ -34,6 +34,7 @@ func seatBody(eventID, email string) map[string]string {
 // invitation of their own; the last seat taken answers 409 sold_out to the
 // next buyer, and the owner sees the attendee.
 func TestSeatBoughtThroughCheckoutAndTheNextBuyerIsToldSoldOut(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))
@@ -107,6 +108,7 @@ func TestSeatBoughtThroughCheckoutAndTheNextBuyerIsToldSoldOut(t *testing.T) {
 // The enterprise form: stored and seen by the admin, each bad field named,
 // and a flood from one address stopped with 429 and Retry-After.
 func TestEnterpriseInquiryRoutes(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		admin := m.user(membersAdminEmail)

@@ -34,6 +34,7 @@ func proxiedEnv(apiBase string) map[string]string {
 // Only the browser that made the hold gets it back now (its hold cookie);
 // a stranger gets the 409 of any taken time, with no token.
 func TestStrangerRepeatingSomeonesBookingGetsA409(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, proxiedEnv(fake.URL))
@@ -65,6 +66,7 @@ func TestStrangerRepeatingSomeonesBookingGetsA409(t *testing.T) {
 // One IPv6 /64 made 164 holds: the limits keyed on the full address.
 // Bookings and inquiries from one /64 now share one allowance.
 func TestOneIPv6SlashSixtyFourIsOneClient(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, proxiedEnv(fake.URL))
@@ -102,6 +104,7 @@ func TestOneIPv6SlashSixtyFourIsOneClient(t *testing.T) {
 // session now carries a one-time return id, which the return page
 // exchanges for a token once.
 func TestManageTokensNeverTravelToStripe(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))
@@ -140,6 +143,7 @@ func TestManageTokensNeverTravelToStripe(t *testing.T) {
 // A booker who cancels an unpaid hold through the manage page left its
 // Checkout Session open, payable. It is expired at Stripe first now.
 func TestBookerCancellingAHoldExpiresItsCheckoutSession(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))
@@ -166,6 +170,7 @@ func TestBookerCancellingAHoldExpiresItsCheckoutSession(t *testing.T) {
 // every delivery. It is refunded whole and answered 200, and confirms
 // nothing.
 func TestPaymentOfAnotherAmountIsRefundedAndAnswered200(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))
@@ -196,6 +201,7 @@ func TestPaymentOfAnotherAmountIsRefundedAndAnswered200(t *testing.T) {
 // The owner is alerted when holds pile up: a count on Admin → Booking and
 // a gauge on /metrics.
 func TestOpenHoldsShowOnAdminAndMetrics(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, proxiedEnv(fake.URL))
@@ -220,6 +226,7 @@ func TestOpenHoldsShowOnAdminAndMetrics(t *testing.T) {
 // with someone else's address got the member's access. Such a row is
 // refused until the owner of the address confirms it.
 func TestMembersImportGivesNothingToAnUnconfirmedAccount(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		adm := m.user(membersAdminEmail)
@@ -252,6 +259,7 @@ func TestMembersImportGivesNothingToAnUnconfirmedAccount(t *testing.T) {
 // older import wrote) made sign-in answer 500, telling which addresses
 // were imported. It answers 401 like any wrong password.
 func TestSignInToAnAccountWithoutAPasswordAnswers401(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		u := m.user("imported@example.com")
@@ -268,6 +276,7 @@ func TestSignInToAnAccountWithoutAPasswordAnswers401(t *testing.T) {
 // reorder what lists and mails show after them. Every form that takes a
 // name refuses them, through the one name rule, naming the field.
 func TestNamesRefuseBidirectionalOverrides(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))
@@ -302,6 +311,7 @@ func TestNamesRefuseBidirectionalOverrides(t *testing.T) {
 // minutes now, and the sweep closes its session at Stripe once it lapses,
 // so the lapsed hold cannot be paid and its time is free again.
 func TestLapsedHoldClosesItsCheckoutSession(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))
@@ -334,6 +344,7 @@ func TestLapsedHoldClosesItsCheckoutSession(t *testing.T) {
 // a day. Unpaid holds now take at most half of a day: the other half stays
 // offered and bookable.
 func TestHoldSquattingFromManyIPv4sOverHTTPLeavesHalfTheDay(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, proxiedEnv(fake.URL))

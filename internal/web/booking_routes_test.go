@@ -144,6 +144,7 @@ func tokenIn(t *testing.T, text string) string {
 // both sides get the invitation, and cancelling refunds in full with
 // METHOD:CANCEL.
 func TestPaidBookingFromCheckoutToRefund(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))
@@ -313,6 +314,7 @@ func TestPaidBookingFromCheckoutToRefund(t *testing.T) {
 // Leaving Checkout: the cancel URL expires the session through Stripe's API
 // and frees the time at once, for someone else to book.
 func TestCheckoutCancelURLExpiresTheSessionAndFreesTheSlot(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))
@@ -347,6 +349,7 @@ func TestCheckoutCancelURLExpiresTheSessionAndFreesTheSlot(t *testing.T) {
 // with the booking's idempotency key, and the booker gets an apology with
 // the three nearest free times; a replay makes no second refund.
 func TestLatePaymentOnALostSlotIsRefundedWithAnApology(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))
@@ -399,6 +402,7 @@ func TestLatePaymentOnALostSlotIsRefundedWithAnApology(t *testing.T) {
 // limit answers 429 with Retry-After; a wrong token and an unknown booking
 // get the same 404.
 func TestBookingRefusals(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		start := m.freeSlot("session-30", 3, 0)
@@ -458,6 +462,7 @@ func TestBookingRefusals(t *testing.T) {
 // After the cut-off the booker cannot cancel or move online, and the answer
 // says how to reach the owner.
 func TestAfterTheCutoffTheBookerIsToldWhomToWrite(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		adminUser := m.user(membersAdminEmail)
@@ -491,6 +496,7 @@ func (r reply) errField() string {
 // payment-mode Checkout Session with an inline price, its expiry, and a
 // refund recorded from Stripe's answer.
 func TestBookingPaymentsAgainstStripeMock(t *testing.T) {
+	t.Parallel()
 	mock := billingtest.StripeMock(t)
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, billingEnv(mock.URL))
@@ -529,6 +535,7 @@ func TestBookingPaymentsAgainstStripeMock(t *testing.T) {
 // window (the invitation carries it), shows nobody without the token, and
 // the owner always sees.
 func TestManagePageShowsTheRoomOnlyInTheJoinWindowToTheTokenHolder(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		adminUser := m.user(membersAdminEmail)
@@ -578,6 +585,7 @@ func TestManagePageShowsTheRoomOnlyInTheJoinWindowToTheTokenHolder(t *testing.T)
 
 // The room state of a confirmed call at each moment around it.
 func TestRoomStateFollowsTheJoinWindow(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2030, time.March, 2, 17, 0, 0, 0, time.UTC)
 	b := &booking.Booking{Start: start, End: start.Add(time.Hour), MeetingLink: "https://meet.jit.si/ruv-abc"}
 	for _, c := range []struct {

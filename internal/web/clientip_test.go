@@ -13,6 +13,7 @@ import (
 )
 
 func TestClientIP(t *testing.T) {
+	t.Parallel()
 	trusted := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("127.0.0.1/32")}
 	cases := []struct {
 		name, peer, xff string
@@ -46,6 +47,7 @@ func TestClientIP(t *testing.T) {
 // Behind a trusted proxy every visitor has a bucket of their own; without the
 // setting, a forged header must not let one visitor escape the limit.
 func TestRateLimitsFollowTrustedProxies(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	join := func(b *browser, i int, xff string) int {
 		req, _ := http.NewRequest("POST", b.srv.URL+"/api/waitlist", strings.NewReader(fmt.Sprintf(`{"full_name":"P","email":"p%d@example.com"}`, i)))
@@ -87,6 +89,7 @@ func TestRateLimitsFollowTrustedProxies(t *testing.T) {
 // address, so a client with a /64 (2⁶⁴ addresses) had no limit at all. One
 // /64 now shares one allowance; the next /64 is another client.
 func TestIPv6SubnetGetsOneAllowance(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		b := newBrowser(t, newTestSite(t, db, map[string]string{"TRIBE_TRUSTED_PROXIES": "127.0.0.1"}).srv)
 		join := func(i int, client string) int {

@@ -50,6 +50,7 @@ func contentScript(t *testing.T, page string) (map[string]json.RawMessage, bool)
 }
 
 func TestPagesCarryOverridingContent(t *testing.T) {
+	t.Parallel()
 	dir := contenttest.Copy(t)
 	path := filepath.Join(dir, "services.json")
 	b, err := os.ReadFile(path)
@@ -92,6 +93,7 @@ func TestPagesCarryOverridingContent(t *testing.T) {
 }
 
 func TestPagesStayAsBuiltWithoutOverride(t *testing.T) {
+	t.Parallel()
 	for name, dir := range map[string]string{"embedded": "", "identical copy": contenttest.Copy(t)} {
 		t.Run(name, func(t *testing.T) {
 			srv := serveWithContent(t, dir)
@@ -104,6 +106,7 @@ func TestPagesStayAsBuiltWithoutOverride(t *testing.T) {
 }
 
 func TestTribeCapacityRulesWhatPagesShow(t *testing.T) {
+	t.Parallel()
 	site, err := content.Load("")
 	if err != nil {
 		t.Fatal(err)
@@ -156,6 +159,7 @@ const fakeRenderer = `var TribeRender = { renderPage: function (route, template,
 // served as built, unmarked, so the browser renders it afresh; the renderer
 // itself is never served.
 func TestPagesAreRenderedFromTheOwnersContent(t *testing.T) {
+	t.Parallel()
 	app := testApp(t)
 	app["shell.html"] = &fstest.MapFile{Data: []byte(`<html><body><div id="root"></div></body></html>`)}
 	app["404.html"] = &fstest.MapFile{Data: []byte(`<html><body><div id="root"><p>/%TRIBE_REQUEST_PATH%</p></div></body></html>`)}

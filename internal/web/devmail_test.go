@@ -35,6 +35,7 @@ func devMailGet(h http.Handler, path, remoteAddr string, hdr map[string]string) 
 }
 
 func TestDevMailbox(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		older, err := mail.Enqueue(ctx, db.Write, mail.Message{To: "bob@example.com", Subject: "Plain only", Text: "no html <here>"})
@@ -136,6 +137,7 @@ func TestDevMailbox(t *testing.T) {
 }
 
 func TestDevMailboxAbsentWithSMTP(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	if _, err := mail.Enqueue(context.Background(), db.Write, mail.Message{To: "a@example.com", Subject: "secret link", Text: "token=abc123"}); err != nil {
 		t.Fatal(err)
@@ -154,6 +156,7 @@ func TestDevMailboxAbsentWithSMTP(t *testing.T) {
 }
 
 func TestSplitLinks(t *testing.T) {
+	t.Parallel()
 	got := splitLinks("Open https://example.com/a?b=1&c=2. Or http://x.test/y).")
 	want := []textPart{{Text: "Open "}, {URL: "https://example.com/a?b=1&c=2"}, {Text: ". Or "}, {URL: "http://x.test/y"}, {Text: ")."}}
 	if len(got) != len(want) {
@@ -172,6 +175,7 @@ func TestSplitLinks(t *testing.T) {
 // headers; it must not serve reset links at all. Only a server bound to a
 // loopback address has the mailbox.
 func TestDevMailboxNeedsALoopbackListenAddress(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	if _, err := mail.Enqueue(context.Background(), db.Write, mail.Message{To: "a@example.com", Subject: "secret link", Text: "token=abc123"}); err != nil {
 		t.Fatal(err)
@@ -206,6 +210,7 @@ func TestDevMailboxNeedsALoopbackListenAddress(t *testing.T) {
 // machine that sets X-Real-IP handed them to anyone. Any proxy header now
 // makes a request "not local".
 func TestLoopbackWithAnyProxyHeaderIsNotLocal(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		if _, err := mail.Enqueue(context.Background(), db.Write, mail.Message{To: "a@example.com", Subject: "Reset", Text: "token=abc123"}); err != nil {
 			t.Fatal(err)

@@ -174,6 +174,7 @@ func (s *sseStream) ended(t *testing.T, within time.Duration) {
 }
 
 func TestEventsNeedASession(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	site := newTestSite(t, db, nil)
 	srv := site.srv
@@ -184,6 +185,7 @@ func TestEventsNeedASession(t *testing.T) {
 }
 
 func TestEventsStreamThroughTheFullHandler(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		site := newTestSite(t, db, nil)
 		srv := site.srv
@@ -193,6 +195,7 @@ func TestEventsStreamThroughTheFullHandler(t *testing.T) {
 }
 
 func TestEventsDeliverNoticesToTheRightUsers(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		site := newTestSite(t, db, nil)
 		s, srv := publisher{hub: site.s.Services.Hub, logger: site.s.Logger}, site.srv
@@ -218,6 +221,7 @@ func TestEventsDeliverNoticesToTheRightUsers(t *testing.T) {
 }
 
 func TestEventsReachStreamsOnAnotherInstance(t *testing.T) {
+	t.Parallel()
 	url := storetest.NewPostgresSchema(t)
 	dbA := storetest.Open(t, url, t.TempDir())
 	dbB := storetest.Open(t, url, t.TempDir())
@@ -247,6 +251,7 @@ func TestEventsReachStreamsOnAnotherInstance(t *testing.T) {
 }
 
 func TestEventsStreamEndsWithTheSession(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		site := newTestSite(t, db, nil, withHeartbeat(100*time.Millisecond))
 		srv := site.srv
@@ -263,6 +268,7 @@ func TestEventsStreamEndsWithTheSession(t *testing.T) {
 }
 
 func TestEventsStreamEndsWhenTheClientLeaves(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	var log syncBuffer
 	site := newTestSite(t, db, nil, withLog(&log))
@@ -281,6 +287,7 @@ func TestEventsStreamEndsWhenTheClientLeaves(t *testing.T) {
 }
 
 func TestShutdownEndsStreams(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		site := newTestSite(t, db, nil)
 		srv := site.srv
@@ -302,6 +309,7 @@ func TestShutdownEndsStreams(t *testing.T) {
 }
 
 func TestEventsRefuseTooManyStreamsOfOneUser(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	site := newTestSite(t, db, nil)
 	srv := site.srv

@@ -50,6 +50,7 @@ func threadsOf(r reply) []any {
 // announcements; nobody but the author edits, and nobody but the author
 // or an admin deletes.
 func TestCommunityOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		log := &noticeLog{}
@@ -208,6 +209,7 @@ func TestCommunityOverHTTP(t *testing.T) {
 // gone for other members and its author reads why; a member cannot reach
 // the admin routes.
 func TestCommunityModerationOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		ada, bob, boss := m.user("ada@example.com"), m.user("bob@example.com"), m.user(membersAdminEmail)
@@ -294,6 +296,7 @@ func TestCommunityModerationOverHTTP(t *testing.T) {
 
 // TestCommunityWritingLimitAnswers429WithRetryAfter.
 func TestCommunityWritingLimitAnswers429WithRetryAfter(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		ada := m.user("ada@example.com")

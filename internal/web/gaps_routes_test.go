@@ -21,6 +21,7 @@ import (
 // rewordings; a question it answers does not; and nothing but the text and
 // the time is kept.
 func TestWeakQuestionsBecomeKnowledgeGapsWithoutWhoAsked(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		m.seedKB()
@@ -75,6 +76,7 @@ func TestWeakQuestionsBecomeKnowledgeGapsWithoutWhoAsked(t *testing.T) {
 // question; it now records it as the chat does, redacted, and a question
 // it answers is not kept.
 func TestConsoleSearchDidNotFeedKnowledgeGaps(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		m.seedKB()
@@ -99,6 +101,7 @@ func TestConsoleSearchDidNotFeedKnowledgeGaps(t *testing.T) {
 // gaps.PerClientPerHour an hour, whichever of its addresses it uses, and
 // the admin answer comes a page at a time.
 func TestKnowledgeGapsOneIPv6SubnetCouldFloodTheList(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		m.seedKB()

@@ -16,6 +16,7 @@ import (
 // own notifications, their open tab hears of new ones, and another member's
 // ids change nothing.
 func TestNotificationsOverHTTPAreEachMembersOwn(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		ctx := context.Background()
@@ -80,6 +81,7 @@ func TestNotificationsOverHTTPAreEachMembersOwn(t *testing.T) {
 // Channels travel with the notification settings; a bad one is refused by
 // name and nothing of the request is saved.
 func TestNotificationChannelsOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		ada := m.user("ada@example.com")
@@ -115,6 +117,7 @@ func TestNotificationChannelsOverHTTP(t *testing.T) {
 // member's browser gets their notification decrypted, and a member removes
 // only their own browser.
 func TestPushSubscriptionsOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		strict := newTestSite(t, db, membersEnv())

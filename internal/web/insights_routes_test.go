@@ -14,6 +14,7 @@ import (
 // lands in the ledger and the admin's insights show its MRR at once;
 // cancelling at period end moves it to at risk instead of dropping it.
 func TestInsightsShowMRRAfterASubscriptionWebhook(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))
@@ -50,6 +51,7 @@ func TestInsightsShowMRRAfterASubscriptionWebhook(t *testing.T) {
 // TestInsightsRefuseBadRanges: every malformed or unreasonable range is a
 // 400 naming its field.
 func TestInsightsRefuseBadRanges(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		admin := m.user(membersAdminEmail)

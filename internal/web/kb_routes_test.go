@@ -15,6 +15,7 @@ import (
 )
 
 func TestDocumentRoutes(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		root := m.user(membersAdminEmail)
@@ -100,6 +101,7 @@ func TestDocumentRoutes(t *testing.T) {
 }
 
 func TestSeedAndSearchRoutes(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, map[string]string{"TRIBE_ADMIN_EMAILS": membersAdminEmail, "TRIBE_CAPACITY": "42"})
 		root := m.user(membersAdminEmail)
@@ -171,6 +173,7 @@ func TestSeedAndSearchRoutes(t *testing.T) {
 }
 
 func TestSearchIsRateLimitedPerAddress(t *testing.T) {
+	t.Parallel()
 	m := newTestSite(t, storetest.Open(t, "", t.TempDir()), nil)
 	var last reply
 	for range 40 {
@@ -184,6 +187,7 @@ func TestSearchIsRateLimitedPerAddress(t *testing.T) {
 }
 
 func TestHybridSearchOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		api := kbtest.NewServer(t, 64)
 		m := newTestSite(t, db, map[string]string{"AI_BASE_URL": api.URL, "AI_EMBEDDING_MODEL": "test-embed"})

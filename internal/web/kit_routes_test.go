@@ -41,6 +41,7 @@ func unzipAll(t *testing.T, b []byte) map[string][]byte {
 }
 
 func TestKitDownloadHeaders(t *testing.T) {
+	t.Parallel()
 	srv := newPublicServer(t, nil)
 	resp, body := getBody(t, srv.URL+kitPath)
 	for header, want := range map[string]string{
@@ -85,6 +86,7 @@ func TestKitDownloadHeaders(t *testing.T) {
 }
 
 func TestKitArchiveMatchesServedDocuments(t *testing.T) {
+	t.Parallel()
 	srv := newPublicServer(t, nil)
 	_, body := getBody(t, srv.URL+kitPath)
 	files := unzipAll(t, body)
@@ -110,6 +112,7 @@ func TestKitArchiveMatchesServedDocuments(t *testing.T) {
 }
 
 func TestKitArchiveIsNeverStale(t *testing.T) {
+	t.Parallel()
 	dir := contentCopy(t, content.ServicesFile, func(s string) string {
 		return strings.Replace(s, `"price": 299`, `"price": 311`, 1)
 	})
@@ -133,6 +136,7 @@ func TestKitArchiveIsNeverStale(t *testing.T) {
 // TestKitArchivePassesUnzip checks the served bytes with Info-ZIP, the tool
 // most users will open the download with, not only with Go's reader.
 func TestKitArchivePassesUnzip(t *testing.T) {
+	t.Parallel()
 	unzip, err := exec.LookPath("unzip")
 	if err != nil {
 		if os.Getenv("CI") == "true" {

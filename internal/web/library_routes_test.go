@@ -33,6 +33,7 @@ func (m *testSite) libraryItem(admin testUser, body map[string]any) string {
 // link), a subscriber (open, progress saved) and an admin (stats), and the
 // admin's input refused with a 400 naming the field.
 func TestLibraryRoutes(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		admin, free, sub := m.user(membersAdminEmail), m.user("free@example.com"), m.user("sub@example.com")
@@ -160,6 +161,7 @@ func (m *testSite) uploadFile(admin testUser, data []byte, chunk int) string {
 // level, items without a file, unpublished items and guessed addresses
 // never get the bytes.
 func TestLibraryUploadAndMediaRoutes(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		eachFileStore(t, func(t *testing.T, env map[string]string) {
 			who := strings.ReplaceAll(t.Name(), "/", ".")
@@ -281,6 +283,7 @@ func TestLibraryUploadAndMediaRoutes(t *testing.T) {
 // <title> at 12:34" with the link that plays from second 754, for tribe
 // members only; deleting the item takes it out of the search.
 func TestLibraryTranscriptSearchAndCite(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		admin, free, sub := m.user(membersAdminEmail), m.user("free@example.com"), m.user("sub@example.com")
@@ -346,6 +349,7 @@ func TestLibraryTranscriptSearchAndCite(t *testing.T) {
 // subscriber who RSVP'd and missed it in the notification centre, with
 // the item's link; the one who attended hears nothing.
 func TestLibraryReplayNotice(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		admin, missed, came := m.user(membersAdminEmail), m.user("missed@example.com"), m.user("came@example.com")

@@ -13,6 +13,7 @@ import (
 // the domain) with 400 and a message about the e-mail field, and none of
 // them blocks or reaches the real iris@example.org.
 func TestLookalikeAddressIsRefusedAtEveryDoor(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		srv := newTestSite(t, db, nil).srv
 		b := newBrowser(t, srv)

@@ -44,6 +44,7 @@ func rpcError(t *testing.T, r reply) (code int, message string, ok bool) {
 // A batch now holds at most mcp.MaxBatch messages, and each one counts
 // against the per-address limit.
 func TestMCPBatchFlood(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, map[string]string{"TRIBE_BASE_URL": "https://ruv.example"})
 		m.seedKB()
@@ -88,6 +89,7 @@ func TestMCPBatchFlood(t *testing.T) {
 // answered with plain text, while docs/api.md promises JSON-RPC errors
 // for protocol errors.
 func TestMCPMalformedJSONRPCIsAJSONRPCError(t *testing.T) {
+	t.Parallel()
 	m := newTestSite(t, storetest.Open(t, "", t.TempDir()), map[string]string{"TRIBE_BASE_URL": "https://ruv.example"})
 	for _, c := range []struct {
 		name, body string

@@ -68,6 +68,7 @@ func toolText(t *testing.T, res *sdk.CallToolResult) string {
 }
 
 func TestMCPServer(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, map[string]string{"TRIBE_BASE_URL": "https://ruv.example"})
 		manualID := m.seedKBWithManualDoc()
@@ -366,6 +367,7 @@ func replyOf(resp *http.Response) reply {
 const toolsList = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`
 
 func TestMCPOrigins(t *testing.T) {
+	t.Parallel()
 	var log syncBuffer
 	m := newTestSite(t, storetest.Open(t, "", t.TempDir()), map[string]string{"TRIBE_BASE_URL": "https://ruv.example"}, withLog(&log))
 	defer func() {
@@ -427,6 +429,7 @@ func TestMCPOrigins(t *testing.T) {
 }
 
 func TestMCPLimits(t *testing.T) {
+	t.Parallel()
 	m := newTestSite(t, storetest.Open(t, "", t.TempDir()), map[string]string{"TRIBE_BASE_URL": "https://ruv.example"})
 
 	// Oversized bodies, with a length and chunked.
@@ -482,6 +485,7 @@ func untilLimited(m *testSite, headers map[string]string) reply {
 }
 
 func TestMCPRateLimitBehindProxy(t *testing.T) {
+	t.Parallel()
 	m := newTestSite(t, storetest.Open(t, "", t.TempDir()), map[string]string{"TRIBE_TRUSTED_PROXIES": "127.0.0.1"})
 	for i := 0; i < mcpBurst; i++ {
 		if r := m.mcpPost(toolsList, map[string]string{"X-Forwarded-For": "203.0.113.9"}); r.status != 200 {
@@ -497,6 +501,7 @@ func TestMCPRateLimitBehindProxy(t *testing.T) {
 }
 
 func TestMCPDiscoveryAndCard(t *testing.T) {
+	t.Parallel()
 	m := newTestSite(t, storetest.Open(t, "", t.TempDir()), map[string]string{"TRIBE_BASE_URL": "https://ruv.example"})
 	for _, p := range []string{"/mcp.json", "/.well-known/mcp.json"} {
 		r := m.call(testUser{}, "GET", p, nil)

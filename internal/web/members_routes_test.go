@@ -19,6 +19,7 @@ import (
 var meetingSecrets = []string{"987 654 321", "pa55", "zoom.us", "meet.example", "zoom_meeting_id", "zoom_password", "zoom_join_url", "meeting_link"}
 
 func TestMeetingDetailsOnlyForSubscribersAndAdmins(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		admin := m.user(membersAdminEmail)
@@ -112,6 +113,7 @@ func TestMeetingDetailsOnlyForSubscribersAndAdmins(t *testing.T) {
 }
 
 func TestSessionICSOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		admin := m.user(membersAdminEmail)
@@ -135,6 +137,7 @@ func TestSessionICSOverHTTP(t *testing.T) {
 }
 
 func TestSessionAdminValidationOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		admin := m.user(membersAdminEmail)
@@ -172,6 +175,7 @@ func TestSessionAdminValidationOverHTTP(t *testing.T) {
 }
 
 func TestProfileOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		u := m.user("ada@example.com")
@@ -201,6 +205,7 @@ func TestProfileOverHTTP(t *testing.T) {
 }
 
 func TestAvatarOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		u := m.user("pic@example.com")
@@ -266,6 +271,7 @@ func TestAvatarOverHTTP(t *testing.T) {
 }
 
 func TestCohortsOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		a := m.user("a@example.com")
@@ -321,6 +327,7 @@ func TestCohortsOverHTTP(t *testing.T) {
 
 // Fifty signed-in members press Join on one five-seat cohort at once.
 func TestConcurrentJoinsOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		owner := m.user("owner@example.com")
@@ -360,6 +367,7 @@ func TestConcurrentJoinsOverHTTP(t *testing.T) {
 }
 
 func TestTribeStatusAndOverview(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		paid := m.user("paid@example.com")

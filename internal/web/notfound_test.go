@@ -64,6 +64,7 @@ func between(s, start, end string) string {
 }
 
 func TestNotFoundPageShowsTheEscapedPath(t *testing.T) {
+	t.Parallel()
 	h := newTestHandler(t, notFoundApp(t))
 	cases := []struct{ target, shown string }{
 		{"/no/such/page", "/no/such/page"},
@@ -98,6 +99,7 @@ func TestNotFoundPageShowsTheEscapedPath(t *testing.T) {
 }
 
 func TestNotFoundPageCompressedAndHead(t *testing.T) {
+	t.Parallel()
 	h := newTestHandler(t, notFoundApp(t))
 	req := httptest.NewRequest(http.MethodGet, "/<b>gone</b>", nil)
 	req.Header.Set("Accept-Encoding", "br, gzip")
@@ -126,6 +128,7 @@ func TestNotFoundPageCompressedAndHead(t *testing.T) {
 }
 
 func TestNotFoundPageOverHTTP(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t, notFoundApp(t))
 	for _, p := range []string{"/404.html", "/nope/", "/members/x"} {
 		resp, body := get(t, srv, p, nil)

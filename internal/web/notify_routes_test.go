@@ -41,6 +41,7 @@ func post(t *testing.T, rawURL string, header map[string]string) (int, string) {
 // cross-site, turns the mail off; the confirm page's own form does too and
 // answers with a page; a forged token changes nothing.
 func TestOneClickUnsubscribeWorksSignedOutAndNeverOnGet(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		ctx := context.Background()
@@ -94,6 +95,7 @@ func TestOneClickUnsubscribeWorksSignedOutAndNeverOnGet(t *testing.T) {
 // field named and saves nothing, and the member's reminders state times in
 // the zone they chose.
 func TestNotificationSettingsDefaultsValidationAndSaving(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		ada := m.user("ada@example.com")
@@ -129,6 +131,7 @@ func TestNotificationSettingsDefaultsValidationAndSaving(t *testing.T) {
 // signed-in request records the visit (once an hour), and an admin's move
 // or cancel of a session through the site drops its queued reminders.
 func TestVisitRecordedAndSessionChangeDropsQueuedReminders(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		c := clocktest.At(time.Date(2030, time.March, 1, 9, 0, 0, 0, time.UTC))
 		m := newTestSite(t, db, membersEnv(), withClock(c.Now))
@@ -170,6 +173,7 @@ func TestVisitRecordedAndSessionChangeDropsQueuedReminders(t *testing.T) {
 // when none is set; a zone the member chose is never replaced, and a zone
 // the server does not know neither fails the sign-in nor is saved.
 func TestMemberWhoNeverOpenedProfileGetsTheBrowserZoneAtSignIn(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		zoneOf := func(b *browser) any {

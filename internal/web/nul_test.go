@@ -19,6 +19,7 @@ var wildcard = regexp.MustCompile(`\{[^}]*\}`)
 // it, and every text input is now answered 400 with the JSON error, on
 // both engines, by every role.
 func TestNULByteIsRefused(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		env := membersEnv()
 		env["TRIBE_ADDR"] = "127.0.0.1:8080"

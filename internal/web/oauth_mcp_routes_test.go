@@ -102,6 +102,7 @@ func assistantSite(t *testing.T, db *store.DB) (*testSite, *clocktest.Clock, str
 }
 
 func TestOAuthAssistantEndToEnd(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m, _, soon := assistantSite(t, db)
 		ada := m.user("ada@example.com")
@@ -189,6 +190,7 @@ func TestOAuthAssistantEndToEnd(t *testing.T) {
 }
 
 func TestOAuthMemberToolWithoutTokenIs401(t *testing.T) {
+	t.Parallel()
 	m := oauthSite(t, storetest.Open(t, "", t.TempDir()))
 	r := m.mcpPost(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"my_next_sessions","arguments":{}}}`,
 		map[string]string{"Accept": "application/json, text/event-stream"})
@@ -217,6 +219,7 @@ func TestOAuthMemberToolWithoutTokenIs401(t *testing.T) {
 }
 
 func TestOAuthExpiredTokenIs401OverMCP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m, c, _ := assistantSite(t, db)
 		ada := m.user("ada@example.com")
@@ -230,6 +233,7 @@ func TestOAuthExpiredTokenIs401OverMCP(t *testing.T) {
 }
 
 func TestOAuthRevokedGrantIs401OverMCP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m, _, _ := assistantSite(t, db)
 		ada := m.user("ada@example.com")
@@ -245,6 +249,7 @@ func TestOAuthRevokedGrantIs401OverMCP(t *testing.T) {
 }
 
 func TestOAuthScopeNotGrantedNamesTheScope(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m, _, soon := assistantSite(t, db)
 		ada := m.user("ada@example.com")
@@ -264,6 +269,7 @@ func TestOAuthScopeNotGrantedNamesTheScope(t *testing.T) {
 }
 
 func TestOAuthFreeMemberCallingSubscriberTool(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m, _, soon := assistantSite(t, db)
 		free := m.user("free@example.com")
@@ -288,6 +294,7 @@ func TestOAuthFreeMemberCallingSubscriberTool(t *testing.T) {
 }
 
 func TestOAuthMemberCannotReadAnotherMembersRSVPs(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m, _, soon := assistantSite(t, db)
 		ada, bob := m.user("ada@example.com"), m.user("bob@example.com")
@@ -350,6 +357,7 @@ func TestOAuthMemberCannotReadAnotherMembersRSVPs(t *testing.T) {
 }
 
 func TestOAuthHoldBookingNeverPays(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m, _, _ := assistantSite(t, db)
 		ada := m.user("ada@example.com")
@@ -413,6 +421,7 @@ func TestOAuthHoldBookingNeverPays(t *testing.T) {
 }
 
 func TestOAuthTokenForAnotherResourceIs401(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m, c, _ := assistantSite(t, db)
 		ada := m.user("ada@example.com")
@@ -446,6 +455,7 @@ func TestOAuthTokenForAnotherResourceIs401(t *testing.T) {
 }
 
 func TestOAuthClientMetadataDocumentPrivateAddressRefusedOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fetched := false
 		doc := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { fetched = true }))

@@ -117,6 +117,7 @@ func (m *testSite) oauthTokens(u testUser, client, scope string) map[string]any 
 }
 
 func TestOAuthMetadataDocuments(t *testing.T) {
+	t.Parallel()
 	m := oauthSite(t, storetest.Open(t, "", t.TempDir()))
 	for _, p := range []string{oauth.ResourceMetadataPath, oauth.ResourceMetadataPath + "/mcp"} {
 		r := m.call(testUser{}, "GET", p, nil)
@@ -148,6 +149,7 @@ func TestOAuthMetadataDocuments(t *testing.T) {
 }
 
 func TestOAuthConsentFlowOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := oauthSite(t, db)
 		u := m.user("ada@example.com")
@@ -177,6 +179,7 @@ func TestOAuthConsentFlowOverHTTP(t *testing.T) {
 }
 
 func TestOAuthTokenErrorsFollowRFC6749(t *testing.T) {
+	t.Parallel()
 	m := oauthSite(t, storetest.Open(t, "", t.TempDir()))
 	u := m.user("ada@example.com")
 	client := m.oauthRegister()
@@ -200,6 +203,7 @@ func TestOAuthTokenErrorsFollowRFC6749(t *testing.T) {
 }
 
 func TestOAuthConsentPageCannotBeFramed(t *testing.T) {
+	t.Parallel()
 	m := oauthSite(t, storetest.Open(t, "", t.TempDir()))
 	u := m.user("ada@example.com")
 	page, fields := m.consentForm(u, m.oauthParams(m.oauthRegister(), "tribe:read"))
@@ -221,6 +225,7 @@ func TestOAuthConsentPageCannotBeFramed(t *testing.T) {
 }
 
 func TestOAuthConsentWithoutCSRFTokenRefused(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := oauthSite(t, db)
 		u, other := m.user("ada@example.com"), m.user("bob@example.com")
@@ -257,6 +262,7 @@ func TestOAuthConsentWithoutCSRFTokenRefused(t *testing.T) {
 }
 
 func TestOAuthConsentDenied(t *testing.T) {
+	t.Parallel()
 	m := oauthSite(t, storetest.Open(t, "", t.TempDir()))
 	u := m.user("ada@example.com")
 	_, fields := m.consentForm(u, m.oauthParams(m.oauthRegister(), "tribe:read"))
@@ -269,6 +275,7 @@ func TestOAuthConsentDenied(t *testing.T) {
 }
 
 func TestOAuthAuthorizeSignedOutGoesToSignIn(t *testing.T) {
+	t.Parallel()
 	m := oauthSite(t, storetest.Open(t, "", t.TempDir()))
 	params := m.oauthParams(m.oauthRegister(), "tribe:read")
 	r := m.sendForm(testUser{}, "GET", oauth.ConsentPath+"?"+params.Encode(), nil)
@@ -279,6 +286,7 @@ func TestOAuthAuthorizeSignedOutGoesToSignIn(t *testing.T) {
 }
 
 func TestOAuthMismatchedRedirectURIShowsErrorPage(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := oauthSite(t, db)
 		u := m.user("ada@example.com")
@@ -301,6 +309,7 @@ func TestOAuthMismatchedRedirectURIShowsErrorPage(t *testing.T) {
 }
 
 func TestOAuthAuthorizeRefusalsGoBackToClient(t *testing.T) {
+	t.Parallel()
 	m := oauthSite(t, storetest.Open(t, "", t.TempDir()))
 	u := m.user("ada@example.com")
 	client := m.oauthRegister()
@@ -320,6 +329,7 @@ func TestOAuthAuthorizeRefusalsGoBackToClient(t *testing.T) {
 }
 
 func TestOAuthRegisterRefusesPlainHTTPRedirect(t *testing.T) {
+	t.Parallel()
 	m := oauthSite(t, storetest.Open(t, "", t.TempDir()))
 	r := m.call(testUser{}, "POST", oauth.RegisterPath, map[string]any{"client_name": "x", "redirect_uris": []string{"http://assistant.example/cb"}})
 	if r.status != 400 || r.json["error"] != "invalid_redirect_uri" {
@@ -332,6 +342,7 @@ func TestOAuthRegisterRefusesPlainHTTPRedirect(t *testing.T) {
 }
 
 func TestOAuthRegistrationRateLimited(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := oauthSite(t, db)
 		var last reply
@@ -348,6 +359,7 @@ func TestOAuthRegistrationRateLimited(t *testing.T) {
 }
 
 func TestOAuthReplayedRefreshTokenRevokesGrantOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m, _, _ := assistantSite(t, db)
 		ada := m.user("ada@example.com")
@@ -375,6 +387,7 @@ func TestOAuthReplayedRefreshTokenRevokesGrantOverHTTP(t *testing.T) {
 }
 
 func TestOAuthReusedCodeRevokesTokensOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m, _, _ := assistantSite(t, db)
 		ada := m.user("ada@example.com")
@@ -395,6 +408,7 @@ func TestOAuthReusedCodeRevokesTokensOverHTTP(t *testing.T) {
 }
 
 func TestOAuthMetadataClientFetchesRateLimited(t *testing.T) {
+	t.Parallel()
 	m := oauthSite(t, storetest.Open(t, "", t.TempDir()))
 	params := m.oauthParams("https://localhost/client.json", "tribe:read")
 	var last reply
@@ -412,6 +426,7 @@ func TestOAuthMetadataClientFetchesRateLimited(t *testing.T) {
 }
 
 func TestOAuthSecretsNeverLogged(t *testing.T) {
+	t.Parallel()
 	var log syncBuffer
 	m := oauthSite(t, storetest.Open(t, "", t.TempDir()), withLog(&log))
 	ada := m.user("ada@example.com")

@@ -35,6 +35,7 @@ func (t toSite) RoundTrip(r *http.Request) (*http.Response, error) {
 // token exchange; only the browser is played by the test (as Ada, who
 // allows it on the consent page).
 func TestOAuthGoSDKClientDiscoversAndSignsIn(t *testing.T) {
+	t.Parallel()
 	m := oauthSite(t, storetest.Open(t, "", t.TempDir()))
 	ada := m.user("ada@example.com")
 	m.subscribe(ada, "active")

@@ -12,6 +12,7 @@ import (
 )
 
 func TestMetricsByRoutePatternForLocalOrTokenHolders(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		const token = "a-long-metrics-token-0123456789"
 		site := newTestSite(t, db, map[string]string{"TRIBE_METRICS_TOKEN": token})

@@ -44,6 +44,7 @@ func directive(csp, name string) string {
 }
 
 func TestGoalWidgetWidensTheCSPForItsOriginOnly(t *testing.T) {
+	t.Parallel()
 	plain := widgetServer(t, "")
 	resp, body := get(t, plain, "/", nil)
 	csp := resp.Header.Get("Content-Security-Policy")
@@ -71,6 +72,7 @@ func TestGoalWidgetWidensTheCSPForItsOriginOnly(t *testing.T) {
 }
 
 func TestGoalWidgetURLReachesThePages(t *testing.T) {
+	t.Parallel()
 	const widget = "https://widgets.example.com/goal.js?a=1&b=</script>"
 	srv := widgetServer(t, "https://widgets.example.com/goal.js?a=1&b=2")
 	for _, path := range []string{"/", "/goal", "/about"} {

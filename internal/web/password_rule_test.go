@@ -14,6 +14,7 @@ import (
 // with N the web app's SERVER_PASSWORD_MIN; it must be the server's rule, or
 // the forms promise a length the server refuses.
 func TestFormsStateTheServersPasswordMinimum(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("../../web/src/features/auth/validate.ts")
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,7 @@ func projectOf(r reply) map[string]any {
 // project with a reason, which only the author reads, and it stops
 // counting.
 func TestProjectsBoardOverHTTPIsLiveCountsAndModerated(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		ada, bob, free, boss := m.user("ada@example.com"), m.user("bob@example.com"), m.user("free@example.com"), m.user(membersAdminEmail)
@@ -137,6 +138,7 @@ func TestProjectsBoardOverHTTPIsLiveCountsAndModerated(t *testing.T) {
 // TestReactionsOverHTTPCountOncePerMemberAtOnce: 20 subscribers each
 // sending the reaction three times at once leave a count of 20.
 func TestReactionsOverHTTPCountOncePerMemberAtOnce(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		ada := m.user("ada@example.com")
@@ -178,6 +180,7 @@ func TestReactionsOverHTTPCountOncePerMemberAtOnce(t *testing.T) {
 // they untick it; the answer never holds an address; free members get
 // 403; the search narrows.
 func TestDirectoryOverHTTPShowsOnlyOptedInMembersAndNoAddress(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		ada, shy, free := m.user("ada@example.com"), m.user("shy@example.com"), m.user("free@example.com")

@@ -82,6 +82,7 @@ func embedded(t *testing.T, name string) string {
 }
 
 func TestContentFilesAreServedAsWritten(t *testing.T) {
+	t.Parallel()
 	srv := newPublicServer(t, nil)
 	for _, name := range content.PublicFiles() {
 		path := "/content/" + name
@@ -122,6 +123,7 @@ func TestContentFilesAreServedAsWritten(t *testing.T) {
 }
 
 func TestUnknownContentFileIsJSON404(t *testing.T) {
+	t.Parallel()
 	srv := newPublicServer(t, nil)
 	for _, path := range []string{"/content/x.json", "/content/embed.go", "/content/resources.json"} {
 		resp, body := get(t, srv, path, nil)
@@ -139,6 +141,7 @@ func TestUnknownContentFileIsJSON404(t *testing.T) {
 }
 
 func TestMCPResourcesAndSearchIndex(t *testing.T) {
+	t.Parallel()
 	srv := newPublicServer(t, nil)
 	resp, body := get(t, srv, "/mcp/resources.json", nil)
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json; charset=utf-8" {
@@ -181,6 +184,7 @@ func TestMCPResourcesAndSearchIndex(t *testing.T) {
 }
 
 func TestDiscoveryDocumentAtBothAddresses(t *testing.T) {
+	t.Parallel()
 	srv := newPublicServer(t, nil)
 	resp, wellKnown := get(t, srv, "/.well-known/mcp.json", nil)
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
@@ -229,6 +233,7 @@ func TestDiscoveryDocumentAtBothAddresses(t *testing.T) {
 }
 
 func TestSitemapListsPublicPages(t *testing.T) {
+	t.Parallel()
 	srv := newPublicServer(t, nil)
 	resp, body := get(t, srv, "/sitemap.xml", nil)
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/xml; charset=utf-8" {
@@ -292,6 +297,7 @@ func TestSitemapListsPublicPages(t *testing.T) {
 }
 
 func TestSitemapKeepsBasePath(t *testing.T) {
+	t.Parallel()
 	srv := newPublicServer(t, map[string]string{"TRIBE_BASE_URL": "https://example.org/site/"})
 	_, body := get(t, srv, "/sitemap.xml", nil)
 	if !strings.Contains(body, "<loc>https://example.org/site/</loc>") || !strings.Contains(body, "<loc>https://example.org/site/about</loc>") {
@@ -304,6 +310,7 @@ func TestSitemapKeepsBasePath(t *testing.T) {
 }
 
 func TestRobots(t *testing.T) {
+	t.Parallel()
 	srv := newPublicServer(t, nil)
 	resp, body := get(t, srv, "/robots.txt", nil)
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/plain; charset=utf-8" {
@@ -318,6 +325,7 @@ func TestRobots(t *testing.T) {
 }
 
 func TestMCPPageStaysWithTheApp(t *testing.T) {
+	t.Parallel()
 	srv := newPublicServer(t, nil)
 	resp, body := get(t, srv, "/mcp", nil)
 	if resp.StatusCode != 200 || body != indexHTML || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
@@ -334,6 +342,7 @@ func TestMCPPageStaysWithTheApp(t *testing.T) {
 }
 
 func TestOwnerContentDirIsServed(t *testing.T) {
+	t.Parallel()
 	dir := contentCopy(t, "services.json", func(s string) string {
 		return strings.Replace(s, `"price": 299`, `"price": 349`, 1)
 	})
@@ -349,6 +358,7 @@ func TestOwnerContentDirIsServed(t *testing.T) {
 }
 
 func TestBadContentStopsTheHandler(t *testing.T) {
+	t.Parallel()
 	// (0 would be valid: a natively booked session may be free.)
 	dir := contentCopy(t, "services.json", func(s string) string {
 		return strings.Replace(s, `"price": 299`, `"price": -299`, 1)
@@ -363,6 +373,7 @@ func TestBadContentStopsTheHandler(t *testing.T) {
 // Options.Content, when given, is what is served (tribe serve loads it once
 // before building the handler).
 func TestPreloadedContentIsUsed(t *testing.T) {
+	t.Parallel()
 	dir := contentCopy(t, "contact.json", func(s string) string {
 		return strings.Replace(s, "ruv@ruv.io", "hello@ruv.example", 1)
 	})

@@ -9,6 +9,7 @@ import (
 // the credential in their path; reset and confirmation tokens ride in query
 // strings (/auth/confirm?token=…, /auth?reset=true&token=…).
 func TestRedactPath(t *testing.T) {
+	t.Parallel()
 	const feed = "Q2FsZW5kYXIgZmVlZCB0b2tlbiBvZiA0MyBjaGFycy4x" // 43 base64url characters, like CreateFeed's
 	cases := []struct{ path, query, want string }{
 		{"/calendar/" + feed + ".ics", "", "/calendar/[redacted].ics"},

@@ -12,6 +12,7 @@ import (
 // characters or backslashes (which browsers drop or read as "/"), answer the
 // 404 page instead.
 func TestTrailingSlashRedirectStaysOnSite(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t, testApp(t))
 	for _, p := range []string{
 		"/%2fevil.example/",
@@ -52,6 +53,7 @@ func TestTrailingSlashRedirectStaysOnSite(t *testing.T) {
 
 // TestSameSitePath checks the rule on decoded paths, as the handler sees them.
 func TestSameSitePath(t *testing.T) {
+	t.Parallel()
 	for p, want := range map[string]bool{
 		"/": true, "/about": true, "/a/b": true, "/é": true,
 		"": false, "about": false, "//evil": false, `/\evil`: false, "/\t/evil": false, "/\r\n": false,

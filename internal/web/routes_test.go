@@ -10,6 +10,7 @@ import (
 // The server's list of app routes must match the web router's, or a page
 // would answer 404 on a full load (or a missing page 200).
 func TestAppRoutesMatchWebRouter(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("../../web/src/app/routes.tsx")
 	if err != nil {
 		t.Fatalf("read the web router: %v", err)
@@ -40,6 +41,7 @@ func TestAppRoutesMatchWebRouter(t *testing.T) {
 // A booking's page (/bookings/{id}) is the app shell, never indexed; a
 // deeper path or the bare prefix is not a page.
 func TestPrefixRoutes(t *testing.T) {
+	t.Parallel()
 	for path, want := range map[string]bool{
 		"/bookings/abc123": true,
 		"/bookings/":       false,

@@ -15,6 +15,7 @@ import (
 // unconfirmed, so the squatter's session never becomes an admin one. The
 // owner then resets the password: the squatter's session and feed URL die.
 func TestPreHijackedAccountOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		srv := newTestSite(t, db, map[string]string{"TRIBE_ADMIN_EMAILS": "owner@example.com"}).srv
 		squatter := newBrowser(t, srv)

@@ -19,6 +19,7 @@ import (
 // A confirmation link works only in a browser signed in to its account, and
 // a name typed before the address was proven is flagged until the owner saves one.
 func TestConfirmNeedsTheAccountsSessionAndNamesAreFlagged(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		srv := newTestSite(t, db, nil).srv
 		squatter := newBrowser(t, srv)
@@ -48,6 +49,7 @@ func TestConfirmNeedsTheAccountsSessionAndNamesAreFlagged(t *testing.T) {
 }
 
 func TestSignInLockoutCannotBeTargeted(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	srv := newTestSite(t, db, map[string]string{"TRIBE_TRUSTED_PROXIES": "127.0.0.1"}).srv
 	newBrowser(t, srv).signUp("Ada", "ada@example.com", "analytical")
@@ -91,6 +93,7 @@ func pngHeader(w, h int) []byte {
 }
 
 func TestAvatarBombAndUploadLimitOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		u := m.user("ada@example.com")
@@ -109,6 +112,7 @@ func TestAvatarBombAndUploadLimitOverHTTP(t *testing.T) {
 }
 
 func TestRequestLogHasNoSecrets(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	var logs syncBuffer
 	site := newTestSite(t, db, nil, withLog(&logs))
@@ -122,6 +126,7 @@ func TestRequestLogHasNoSecrets(t *testing.T) {
 }
 
 func TestNewRefusalsOverHTTP(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		u := m.user("ada@example.com")

@@ -79,6 +79,7 @@ func get(t *testing.T, srv *httptest.Server, path string, hdr map[string]string)
 }
 
 func TestAppRoutesAndNotFound(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t, testApp(t))
 	for _, route := range appRoutes {
 		resp, body := get(t, srv, route, nil)
@@ -112,6 +113,7 @@ func TestAppRoutesAndNotFound(t *testing.T) {
 }
 
 func TestPrerenderedPagesShellAndBaseURL(t *testing.T) {
+	t.Parallel()
 	app := testApp(t)
 	home := `<html><head><link rel="canonical" href="%TRIBE_BASE_URL%/" /></head><div id="root"><h1>Agentic Coaching</h1></div></html>`
 	app["index.html"] = &fstest.MapFile{Data: []byte(home)}
@@ -163,6 +165,7 @@ func TestPrerenderedPagesShellAndBaseURL(t *testing.T) {
 }
 
 func TestAssetsCachingAndCompression(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t, testApp(t))
 	resp, body := get(t, srv, "/assets/app-abc123.js", nil)
 	if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
@@ -203,6 +206,7 @@ func TestAssetsCachingAndCompression(t *testing.T) {
 }
 
 func TestETagRevalidation(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t, testApp(t))
 	resp, _ := get(t, srv, "/", nil)
 	etag := resp.Header.Get("ETag")
@@ -220,6 +224,7 @@ func TestETagRevalidation(t *testing.T) {
 }
 
 func TestTrailingSlashRedirectsAndMethods(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t, testApp(t))
 	resp, _ := get(t, srv, "/about/?ref=x", nil)
 	if resp.StatusCode != http.StatusPermanentRedirect || resp.Header.Get("Location") != "/about?ref=x" {
@@ -241,6 +246,7 @@ func TestTrailingSlashRedirectsAndMethods(t *testing.T) {
 }
 
 func TestCrossOriginWritesRefused(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t, testApp(t))
 	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/anything", strings.NewReader("{}"))
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
@@ -254,6 +260,7 @@ func TestCrossOriginWritesRefused(t *testing.T) {
 }
 
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t, testApp(t))
 	resp, _ := get(t, srv, "/", nil)
 	for k, want := range map[string]string{
@@ -272,6 +279,7 @@ func TestSecurityHeaders(t *testing.T) {
 }
 
 func TestHealthAndReadiness(t *testing.T) {
+	t.Parallel()
 	srv, db := newTestServer(t, testApp(t))
 	resp, body := get(t, srv, "/healthz", nil)
 	if resp.StatusCode != 200 || !strings.Contains(body, `"status":"ok"`) {
@@ -295,6 +303,7 @@ func TestHealthAndReadiness(t *testing.T) {
 }
 
 func TestUnbuiltAppSaysSo(t *testing.T) {
+	t.Parallel()
 	srv, _ := newTestServer(t, fstest.MapFS{".gitkeep": {}})
 	resp, body := get(t, srv, "/", nil)
 	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "make build") {
@@ -303,6 +312,7 @@ func TestUnbuiltAppSaysSo(t *testing.T) {
 }
 
 func TestPanicsBecomeJSON500(t *testing.T) {
+	t.Parallel()
 	h := recoverPanics(slog.New(slog.NewTextHandler(io.Discard, nil)), http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		panic("boom")
 	}))
@@ -314,6 +324,7 @@ func TestPanicsBecomeJSON500(t *testing.T) {
 }
 
 func TestRequestLogLine(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&buf, nil))
 	h := observeRequests(logger, metrics.New(metrics.Sources{}), http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -335,6 +346,7 @@ func TestRequestLogLine(t *testing.T) {
 // out pages and files of the web app served without error, and keeps their
 // failures and every other route; at debug level every request has a line.
 func TestPageHitsAreLoggedAtDebugLevel(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, "", t.TempDir())
 	cfg, err := config.Load(func(string) string { return "" }, "")
 	if err != nil {
@@ -365,6 +377,7 @@ func TestPageHitsAreLoggedAtDebugLevel(t *testing.T) {
 // answers with an internal error; the request's one log line is an error
 // line holding it, and the metrics count the request under its pattern.
 func TestRequestLogLineCarriesTheInternalError(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&buf, nil))
 	m := metrics.New(metrics.Sources{})
@@ -392,6 +405,7 @@ func TestRequestLogLineCarriesTheInternalError(t *testing.T) {
 }
 
 func TestAcceptedEncodings(t *testing.T) {
+	t.Parallel()
 	cases := map[string]codings{
 		"gzip;q=1.0, identity; q=0.5, BR;q=0, *;q=0": {gzip: true},
 		"br, gzip":            {br: true, gzip: true},
@@ -412,6 +426,7 @@ func TestAcceptedEncodings(t *testing.T) {
 // mux would have given them to the web app anyway: /about does, /mcp (a GET
 // route of its own) does not, and other methods always go through the mux.
 func TestPagesFirstTakesOnlyTheAppsRoutes(t *testing.T) {
+	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /mcp", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "mcp route") })
 	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "through the mux") })

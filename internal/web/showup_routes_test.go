@@ -63,6 +63,7 @@ func (m *showupSite) progress(u testUser) map[string]any {
 // free members, a past session and bad bodies are refused with nothing
 // written.
 func TestRSVPOverHTTPCountsAndTellsEveryTab(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newShowupSite(t, db)
 		ada, bob, free := m.user("ada@example.com"), m.user("bob@example.com"), m.user("free@example.com")
@@ -133,6 +134,7 @@ func TestRSVPOverHTTPCountsAndTellsEveryTab(t *testing.T) {
 // minutes before the start to the end; the dashboard's count follows, and
 // the member's own tab is told.
 func TestJoinRedirectRecordsAttendanceInItsWindow(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newShowupSite(t, db)
 		ada, free := m.user("ada@example.com"), m.user("free@example.com")
@@ -182,6 +184,7 @@ func TestJoinRedirectRecordsAttendanceInItsWindow(t *testing.T) {
 // answered, joined or was marked, as JSON or CSV (by query or Accept), and
 // a correction says who made it; refused before the start.
 func TestAttendanceSheetJSONCSVAndCorrections(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newShowupSite(t, db)
 		admin := m.user(membersAdminEmail)
@@ -258,6 +261,7 @@ func TestAttendanceSheetJSONCSVAndCorrections(t *testing.T) {
 // sessions suggests a contribution, an admin accepts it, the member is a
 // Contributor and is congratulated once.
 func TestAwardsFlowRaisesTheLevelAndCongratulatesOnce(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newShowupSite(t, db)
 		admin, ada, free := m.user(membersAdminEmail), m.user("ada@example.com"), m.user("free@example.com")

@@ -18,6 +18,7 @@ import (
 // placeholder is filled at start and compressed when first asked for; every
 // client, however many ask at once, gets the filled page, compressed or not.
 func TestFilledPagesAreGzippedOnFirstRequest(t *testing.T) {
+	t.Parallel()
 	page := `<html><link rel="canonical" href="` + baseURLPlaceholder + `/about"><body>About</body></html>`
 	app := fstest.MapFS{
 		"index.html":       {Data: []byte(indexHTML)},
@@ -100,6 +101,7 @@ func (c *openCounter) count(name string) int {
 // its compressed copies, however many ask at once; the renderer is never
 // read without owner content to render.
 func TestStartReadsOnlyThePagesOfTheBuild(t *testing.T) {
+	t.Parallel()
 	js := strings.Repeat("console.log('tribe');", 100)
 	app := &openCounter{opened: map[string]int{}, MapFS: fstest.MapFS{
 		"index.html":              {Data: []byte(indexHTML)},

@@ -43,6 +43,7 @@ func s3Env(t *testing.T, srv *storagetest.Server) map[string]string {
 // served by another instance on the same database and bucket (with the
 // data directory each instance has its own, so it is not).
 func TestAvatarThroughEitherStore(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		eachFileStore(t, func(t *testing.T, env map[string]string) {
 			env["TRIBE_DATA_DIR"] = t.TempDir()
@@ -116,6 +117,7 @@ func TestAvatarThroughEitherStore(t *testing.T) {
 // failure, as on one instance (each instance counting its own would let
 // ten through).
 func TestSignInLockoutIsSharedBetweenInstances(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, storetest.NewPostgresSchema(t), t.TempDir())
 	one, two := newTestSite(t, db, nil), newTestSite(t, db, nil)
 	sites := []*browser{newBrowser(t, one.srv), newBrowser(t, two.srv)}
@@ -138,6 +140,7 @@ func TestSignInLockoutIsSharedBetweenInstances(t *testing.T) {
 // refused: the bucket is private), or streamed with ranges from the data
 // directory; neither answer may be kept by a shared cache.
 func TestServeMediaRedirectsOrStreams(t *testing.T) {
+	t.Parallel()
 	storagetest.Each(t, func(t *testing.T, files storage.Store) {
 		ctx := context.Background()
 		body := strings.Repeat("recording ", 1000)

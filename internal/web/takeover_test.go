@@ -42,6 +42,7 @@ func (m *testSite) resetAs(email, password string) testUser {
 // Checkout could still be paid onto the owner's account. The takeover now
 // clears all of it in the reset's transaction.
 func TestSquattersDataIsClearedOnTakeover(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))
@@ -127,6 +128,7 @@ func TestSquattersDataIsClearedOnTakeover(t *testing.T) {
 // TestOwnResetKeepsTheProfile: a reset of an account whose address was
 // already confirmed is its owner's own and clears nothing.
 func TestOwnResetKeepsTheProfile(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))

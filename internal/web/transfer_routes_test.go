@@ -74,6 +74,7 @@ func byEmail(t *testing.T, recs [][]string, cols ...string) map[string]string {
 // (imports elsewhere have dropped paid state); a name that starts like a
 // formula is neutralised in the file and comes back as it was.
 func TestExportThenImportIntoAnEmptySiteReproducesMembersAndStates(t *testing.T) {
+	t.Parallel()
 	for _, e := range storetest.Engines() {
 		t.Run(e.Name, func(t *testing.T) {
 			urlA, dirA := e.New(t)
@@ -141,6 +142,7 @@ func TestExportThenImportIntoAnEmptySiteReproducesMembersAndStates(t *testing.T)
 // database (and the outbox) as it was, and applying writes exactly the
 // rows the dry run listed.
 func TestImportDryRunWritesNothingAndRefusesBadRowsWithTheirReason(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		adm := m.user(membersAdminEmail)
@@ -222,6 +224,7 @@ func TestImportDryRunWritesNothingAndRefusesBadRowsWithTheirReason(t *testing.T)
 // complimentary membership the full tribe refuses is not created at all
 // (the row is all or nothing).
 func TestImportRowRefusedByTheGrantLeavesNoAccount(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		env := membersEnv()
 		env["TRIBE_CAPACITY"] = "1"
@@ -242,6 +245,7 @@ func TestImportRowRefusedByTheGrantLeavesNoAccount(t *testing.T) {
 // TestImportRefusesWholeFilesThatAreNotAMembersCSV: too large, not UTF-8,
 // no email column, no rows, an unknown dry_run: a clear 4xx and nothing read.
 func TestImportRefusesWholeFilesThatAreNotAMembersCSV(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		adm := m.user(membersAdminEmail)
@@ -275,6 +279,7 @@ func TestImportRefusesWholeFilesThatAreNotAMembersCSV(t *testing.T) {
 // wrote LF), bookings, attendance and ledger exports are RFC 4180 and
 // neutralise what people typed.
 func TestExportsAreFormulaSafeCSVWithTheirHeaders(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		adm := m.user(membersAdminEmail)
@@ -300,6 +305,7 @@ func TestExportsAreFormulaSafeCSVWithTheirHeaders(t *testing.T) {
 // a $299 call): a spreadsheet read it as 29,900 dollars. It is a decimal in
 // the currency column's unit.
 func TestCSVExportsWriteMoneyAsDecimalsWithTheCurrency(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, membersEnv())
 		adm := m.user(membersAdminEmail)

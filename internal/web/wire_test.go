@@ -20,6 +20,7 @@ import (
 // it is never nil, "T | null" in a request body); left alone, the web app
 // would be told the field can be missing when it is in fact null.
 func TestEveryNilablePointerSaysWhatItSends(t *testing.T) {
+	t.Parallel()
 	files := generatedFiles(t)
 	if len(files) < 6 {
 		t.Fatalf("tygo.yaml names only %v", files)

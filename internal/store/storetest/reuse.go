@@ -5,8 +5,11 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -287,4 +290,81 @@ func (p *schemaPool) empty(ctx context.Context, schema string) error {
 		return fmt.Errorf("empty %s: %w", schema, err)
 	}
 	return nil
+}
+
+// sqliteMigrated returns a data directory holding a copy of a migrated
+// SQLite database: copying the file costs a test a millisecond, migrating
+// it tens. The migrated file is made once per set of migrations and kept in
+// the temporary directory, named for their hash, for every later process.
+func sqliteMigrated(t testing.TB) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	template, err := sqliteTemplate()
+	if err != nil {
+		t.Fatalf("migrated SQLite template: %v", err)
+	}
+	src, err := os.Open(template)
+	if err != nil {
+		t.Fatalf("migrated SQLite template: %v", err)
+	}
+	defer func() { _ = src.Close() }()
+	dst, err := os.Create(store.SQLitePath(dir))
+	if err == nil {
+		_, err = io.Copy(dst, src)
+		err = errors.Join(err, dst.Close())
+	}
+	if err != nil {
+		t.Fatalf("copy the migrated SQLite template: %v", err)
+	}
+	return "", dir
+}
+
+var sqliteOnce struct {
+	sync.Once
+	path string
+	err  error
+}
+
+func sqliteTemplate() (string, error) {
+	sqliteOnce.Do(func() { sqliteOnce.path, sqliteOnce.err = makeSQLiteTemplate() })
+	return sqliteOnce.path, sqliteOnce.err
+}
+
+func makeSQLiteTemplate() (string, error) {
+	migs, err := store.Migrations(store.SQLite)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, m := range migs {
+		fmt.Fprintf(h, "%d %s\n%s\n", m.Version, m.Name, m.SQL)
+	}
+	path := filepath.Join(os.TempDir(), "tribe-storetest-"+hex.EncodeToString(h.Sum(nil))[:16]+".db")
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	work, err := os.MkdirTemp("", "tribe-storetest-")
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = os.RemoveAll(work) }()
+	ctx := context.Background()
+	db, err := store.Open(ctx, "", work)
+	if err != nil {
+		return "", err
+	}
+	_, err = db.Migrate(ctx)
+	// Closing the last connection folds the write-ahead log into the file.
+	if err = errors.Join(err, db.Close()); err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(store.SQLitePath(work) + "-wal"); err == nil {
+		return "", fmt.Errorf("the migrated database kept a write-ahead log")
+	}
+	// Another process may make the same file at once: a rename is atomic and
+	// both hold the same schema.
+	if err := os.Rename(store.SQLitePath(work), path); err != nil {
+		return "", err
+	}
+	return path, nil
 }

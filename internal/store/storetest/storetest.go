@@ -33,7 +33,7 @@ type Engine struct {
 // its cases skip, except under CI=true where they fail.
 func Engines() []Engine {
 	return []Engine{
-		{Name: "sqlite", New: sqliteDir, migrated: sqliteDir},
+		{Name: "sqlite", New: sqliteDir, migrated: sqliteMigrated},
 		{Name: "postgres", New: func(t testing.TB) (string, string) { return NewPostgresSchema(t), t.TempDir() },
 			migrated: func(t testing.TB) (string, string) { return reusedPostgresSchema(t), t.TempDir() }},
 	}
