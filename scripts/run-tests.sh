@@ -91,7 +91,7 @@ go_cmd() {
   } &
   # shellcheck disable=SC2086
   {
-    phase go-heavy nice -n "${GO_NICE:-0}" go test -p 2 -count=1 -timeout 20m -v $heavy_list > "$logs/go-heavy.log" 2>&1
+    phase go-heavy nice -n "${GO_NICE:-0}" go test -p 2 -parallel 4 -count=1 -timeout 20m -v $heavy_list > "$logs/go-heavy.log" 2>&1
     echo $? > "$logs/go-heavy.rc"
   } &
   # shellcheck disable=SC2086
