@@ -86,6 +86,65 @@ describe('the Library tab', () => {
     expect(api.to('GET', `${LIST}?kind=lesson&tag=rag&q=vector+store`)).toHaveLength(1);
   });
 
+  it('filters by session, offering the sessions items belong to, and keeps it in the address', async () => {
+    const sessionOf = (id: string, title: string, date: string) => ({
+      id,
+      title,
+      session_date: date,
+      starts_at: `${date}T17:00:00Z`,
+    });
+    const api = mockApi({
+      [`GET ${LIST}`]: () =>
+        json(200, {
+          items: [
+            libraryItem('a', { session_id: 's1' }),
+            libraryItem('b', { session_id: 's2' }),
+            libraryItem('c'),
+          ],
+        }),
+      [`GET ${LIST}?session_id=s2`]: () =>
+        json(200, { items: [libraryItem('b', { session_id: 's2' })] }),
+      'GET /api/sessions': () =>
+        json(200, {
+          sessions: [
+            sessionOf('s1', 'Agent memory', '2026-11-05'),
+            sessionOf('s2', 'Evals', '2026-11-19'),
+            sessionOf('s3', 'No items', '2026-11-26'),
+          ],
+          can_join: true,
+        }),
+    });
+    const user = userEvent.setup();
+    const { history } = renderTab();
+    await itemList();
+    const select = await screen.findByRole('combobox', { name: 'Session' });
+    // Newest first, and only the sessions with items.
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All sessions', '2026-11-19 · Evals', '2026-11-05 · Agent memory']);
+    await user.selectOptions(select, 's2');
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Item a' })).toBeNull());
+    expect(screen.getByRole('link', { name: 'Item b' })).toBeInTheDocument();
+    expect(api.to('GET', `${LIST}?session_id=s2`)).toHaveLength(1);
+    expect(history.location.search).toBe('?session=s2');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Session' }), '');
+    expect(await screen.findByRole('link', { name: 'Item a' })).toBeInTheDocument();
+    expect(history.location.search).toBe('');
+  });
+
+  it('opens filtered by the session the address names', async () => {
+    const api = mockApi({
+      [`GET ${LIST}?session_id=s2`]: () =>
+        json(200, { items: [libraryItem('b', { session_id: 's2' })] }),
+      'GET /api/sessions': () => json(200, { sessions: [], can_join: true }),
+    });
+    renderTab('/members/library?session=s2');
+    expect(await screen.findByRole('link', { name: 'Item b' })).toBeInTheDocument();
+    expect(api.to('GET', LIST)).toHaveLength(0);
+  });
+
   it('shows a level lock with its requirement, and a subscribe prompt to free members', async () => {
     mockApi({
       [`GET ${LIST}`]: () =>
