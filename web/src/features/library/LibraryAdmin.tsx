@@ -423,6 +423,7 @@ function MediaUpload({ item }: { item: ItemDetail }) {
   const [sending, setSending] = useState<Sending | null>(null);
   const [problem, setProblem] = useState('');
   const abort = useRef<AbortController | null>(null);
+  const input = useRef<HTMLInputElement>(null);
   const attach = useAttachMedia();
   const fileId = useId();
   const progressId = useId();
@@ -442,6 +443,8 @@ function MediaUpload({ item }: { item: ItemDetail }) {
       await attach.mutateAsync({ id: item.id, uploadId });
       void toast.success('File attached', file.name);
       setFile(null);
+      // The input would still name the file sent, as if it were waiting to go.
+      if (input.current) input.current.value = '';
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError')
         setProblem('Upload cancelled.');
@@ -466,6 +469,7 @@ function MediaUpload({ item }: { item: ItemDetail }) {
       ) : null}
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
         <input
+          ref={input}
           id={fileId}
           type="file"
           accept="video/*,audio/*,application/pdf,application/zip,.pptx,.key"
