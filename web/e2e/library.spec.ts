@@ -9,7 +9,7 @@ import { axeAtBothWidths, screenshots } from './checks';
  * progress shown, and adds its transcript; a subscriber on a phone (375 px) finds "Watch the
  * replay" on the past session's card, plays it, seeks from the transcript (the player's
  * currentTime moves there), pauses, leaves, and on coming back the player resumes where she
- * stopped. Axe is clean on every screen. Screenshots land in test-results/library/.
+ * stopped, and J takes her 10 s back. Axe is clean on every screen. Screenshots land in test-results/library/.
  */
 
 const shots = screenshots('test-results/library');
@@ -188,6 +188,11 @@ test('the owner uploads a replay with its transcript; a member plays, seeks from
   await expect(
     m.getByRole('button', { name: /0:20\s*Then, memory that outlives/ }),
   ).toHaveAttribute('aria-current', 'true');
+
+  // The player's keys: J goes 10 s back.
+  await m.locator('video').focus();
+  await m.keyboard.press('j');
+  await expect.poll(() => currentTime(m), { message: 'J goes 10 s back' }).toBe(saved - 10);
 
   await owner.context.close();
   await member.context.close();
