@@ -188,6 +188,24 @@ describe('the Library tab', () => {
         json(201, {
           item: libraryDetail('new', { title: 'Call 12' }),
         }),
+      'GET /api/sessions': () =>
+        json(200, {
+          sessions: [
+            {
+              id: 's1',
+              title: 'Kickoff',
+              session_date: '2026-11-05',
+              starts_at: '2026-11-05T17:00:00Z',
+            },
+            {
+              id: 's2',
+              title: 'Call 12',
+              session_date: '2026-11-19',
+              starts_at: '2026-11-19T17:00:00Z',
+            },
+          ],
+          can_join: true,
+        }),
     });
     const user = userEvent.setup();
     const { history } = renderTab('/members/library', true);
@@ -196,11 +214,22 @@ describe('the Library tab', () => {
     await user.type(screen.getByRole('textbox', { name: 'Title' }), 'Call 12');
     await user.type(screen.getByRole('textbox', { name: /^Tags/ }), 'agents, rag');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Tribe Level needed' }), '2');
+    // The session is picked by its date and title, newest first.
+    const session = screen.getByRole('combobox', { name: 'Session' });
+    await waitFor(() =>
+      expect(
+        within(session)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['None', '2026-11-19 · Call 12', '2026-11-05 · Kickoff']),
+    );
+    await user.selectOptions(session, '2026-11-19 · Call 12');
     await user.click(screen.getByRole('button', { name: 'Create item' }));
     await waitFor(() => expect(history.location.pathname).toBe('/members/library/new'));
     const sent = api.to('POST', '/api/admin/library')[0]?.body as Record<string, unknown>;
     expect(sent).toMatchObject({ kind: 'recording', title: 'Call 12', tags: ['agents', 'rag'] });
     expect(sent.min_level).toBe(2);
+    expect(sent.session_id).toBe('s2');
     expect(typeof sent.published_at).toBe('string');
   });
 });
