@@ -45,7 +45,11 @@ type SessionView struct {
 	Going int `json:"going_count"`
 	// MyRSVP is the viewer's own answer: going, not going, or null when
 	// they have not answered.
-	MyRSVP    *bool     `json:"my_rsvp" tstype:"boolean | null,required"`
+	MyRSVP *bool `json:"my_rsvp" tstype:"boolean | null,required"`
+	// ReplayID is the library item holding the replay of a session that is
+	// over, once it is published (the card's "Watch the replay"); absent
+	// otherwise. The web layer fills it from internal/library.
+	ReplayID  string    `json:"replay_id,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 }

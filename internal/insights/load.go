@@ -10,6 +10,7 @@ import (
 	"tribe/internal/booking"
 	"tribe/internal/community"
 	"tribe/internal/errs"
+	"tribe/internal/library"
 	"tribe/internal/store"
 	"tribe/internal/waitlist"
 )
@@ -140,6 +141,13 @@ func Build(ctx context.Context, db *store.DB, bill *billing.Service, from, to, n
 	}
 	for _, s := range turnout {
 		in.Sessions = append(in.Sessions, Turnout(s))
+	}
+	plays, err := library.Plays(ctx, db, from, end)
+	if err != nil {
+		return Report{}, err
+	}
+	for _, p := range plays {
+		in.Plays = append(in.Plays, Play(p))
 	}
 	return Compute(in), nil
 }

@@ -52,6 +52,15 @@ type Input struct {
 	Waitlist []time.Time
 	Money    []Money
 	Sessions []Turnout
+	// Plays are the days members played the library's recordings.
+	Plays []Play
+}
+
+// Play is one member playing one recording on one day (UTC midnight).
+type Play struct {
+	Day            time.Time
+	UserID, ItemID string
+	Finished       bool
 }
 
 // state is a membership as one ledger row leaves it.
@@ -396,6 +405,7 @@ func Compute(in Input) Report {
 		m.LogoChurn = ratio(int64(m.ChurnedPayers), int64(m.StartPayers))
 		m.RevenueChurn = ratio(-(m.ChurnedMRR + m.ContractionMRR), m.StartMRR)
 		m.WaitlistJoined = countBefore(waitlist, me) - countBefore(waitlist, ms)
+		m.ReplaysWatched, m.ReplayViewers, m.ReplaysFinished = replaysIn(in.Plays, ms, me)
 		rep.Months = append(rep.Months, m)
 		ms = next
 	}
@@ -496,4 +506,22 @@ func pointTimes(start, end time.Time) []time.Time {
 		out = append(out, end)
 	}
 	return out
+}
+
+// replaysIn counts the recordings played in [from, to) once per member and
+// recording, the members who played any, and the recordings finished.
+func replaysIn(plays []Play, from, to time.Time) (watched, viewers, finished int) {
+	type pair struct{ user, item string }
+	seen, done, people := map[pair]bool{}, map[pair]bool{}, map[string]bool{}
+	for _, p := range plays {
+		if p.Day.Before(from) || !p.Day.Before(to) {
+			continue
+		}
+		k := pair{p.UserID, p.ItemID}
+		seen[k], people[p.UserID] = true, true
+		if p.Finished {
+			done[k] = true
+		}
+	}
+	return len(seen), len(people), len(done)
 }

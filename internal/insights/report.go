@@ -85,6 +85,13 @@ type Month struct {
 	BookingsRefunded int64 `json:"bookings_refunded"`
 	BookingsNet      int64 `json:"bookings_net"`
 	WaitlistJoined   int   `json:"waitlist_joined"`
+	// ReplaysWatched counts the library's recordings played in the month,
+	// once per member and recording however often they came back to it;
+	// ReplayViewers the members who played any; ReplaysFinished the
+	// recordings members finished in the month.
+	ReplaysWatched  int `json:"replays_watched"`
+	ReplayViewers   int `json:"replay_viewers"`
+	ReplaysFinished int `json:"replays_finished"`
 }
 
 // Point is the state at the end of a day (Date, UTC).

@@ -3,7 +3,8 @@
 // hosted elsewhere, each member's progress through them, the admins'
 // resumable uploads and the transcripts of recordings. It owns the tables
 // library_items, library_progress and library_uploads (migration 0027) and
-// is the one place of their SQL. Files go only through internal/storage.
+// library_plays (0033, the days members played recordings, for Insights),
+// and is the one place of their SQL. Files go only through internal/storage.
 //
 // Who sees what: tribe members (subscribers and complimentary members, as
 // access.Viewer.Member says) open every published item their Tribe Level

@@ -25,7 +25,8 @@ func (s *Service) progressOf(ctx context.Context, q querier, userID, id string) 
 // SaveProgress records where v is in an item they may open. Reaching
 // CompletedShare of its duration marks it finished; a finished item stays
 // finished until the member unmarks it (completed: false), so watching it
-// again from the start keeps the mark.
+// again from the start keeps the mark. Playing a recording is noted for
+// the day (library_plays), for Insights' "replays watched".
 func (s *Service) SaveProgress(ctx context.Context, v access.Viewer, id string, in ProgressInput) (*Progress, error) {
 	if in.PositionS < 0 || in.PositionS > MaxDuration {
 		return nil, errs.Field("position_s", fmt.Sprintf("The position must be 0 to %d seconds.", MaxDuration))
@@ -55,7 +56,10 @@ func (s *Service) SaveProgress(ctx context.Context, v access.Viewer, id string, 
 			ON CONFLICT (user_id, item_id) DO UPDATE SET position_s = excluded.position_s, completed = excluded.completed,
 			updated_at = excluded.updated_at`,
 			id, v.UserID, p.PositionS, p.Completed, now)
-		return err
+		if err != nil || r.kind != KindRecording || (p.PositionS == 0 && !p.Completed) {
+			return err
+		}
+		return recordPlay(ctx, tx, id, v.UserID, s.o.Clock(), p.Completed && !old.Completed)
 	})
 	if err != nil {
 		return nil, wrap("save progress", err)

@@ -1,12 +1,14 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
 
+	"tribe/internal/access"
 	"tribe/internal/auth"
 	"tribe/internal/billing"
 	"tribe/internal/clock"
@@ -15,6 +17,7 @@ import (
 	"tribe/internal/errs"
 	"tribe/internal/events"
 	"tribe/internal/httpx"
+	"tribe/internal/library"
 	"tribe/internal/notify"
 	"tribe/internal/storage"
 	"tribe/internal/store"
@@ -32,7 +35,8 @@ type membersAPI struct {
 	avatars *community.Avatars // uploads and the avatar files
 	now     clock.Clock        // whether a session is upcoming
 	pub     publisher
-	notify  *notify.Service // a moved or cancelled session's reminders
+	notify  *notify.Service  // a moved or cancelled session's reminders
+	library *library.Service // the replays past sessions link to
 }
 
 func (a *membersAPI) register(g *registrar) error {
@@ -302,6 +306,9 @@ func (a *membersAPI) listSessions(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	if err := a.withReplays(r.Context(), v, list); err != nil {
+		return err
+	}
 	httpx.WriteJSON(w, http.StatusOK, SessionList{Sessions: list, CanJoin: v.SeesPaidContent()})
 	return nil
 }
@@ -315,7 +322,29 @@ func (a *membersAPI) getSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	one := []community.SessionView{sess}
+	if err := a.withReplays(r.Context(), v, one); err != nil {
+		return err
+	}
+	sess = one[0]
 	httpx.WriteJSON(w, http.StatusOK, SessionReply{sess})
+	return nil
+}
+
+// withReplays links each session that is over to its published replay.
+func (a *membersAPI) withReplays(ctx context.Context, v access.Viewer, list []community.SessionView) error {
+	if a.library == nil {
+		return nil
+	}
+	replays, err := a.library.Replays(ctx, v)
+	if err != nil {
+		return err
+	}
+	for i := range list {
+		if !list[i].Upcoming {
+			list[i].ReplayID = replays[list[i].ID]
+		}
+	}
 	return nil
 }
 

@@ -149,7 +149,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 		newAuthAPI(o.Config, svc.Auth, o.Logger, svc.Notify.AdoptTimeZone, share),
 		newWaitlistAPI(o.Config, o.DB, o.Logger, share),
 		&billingAPI{billing: svc.Billing, metrics: m, pub: pub, proxies: o.Config.TrustedProxies, limits: newBillingLimits(share)},
-		&membersAPI{db: o.DB, cfg: o.Config, billing: svc.Billing, auth: svc.Auth, avatars: svc.Avatars, now: svc.Clock, pub: pub, notify: svc.Notify},
+		&membersAPI{db: o.DB, cfg: o.Config, billing: svc.Billing, auth: svc.Auth, avatars: svc.Avatars, now: svc.Clock, pub: pub, notify: svc.Notify, library: svc.Library},
 		&notifyAPI{notify: svc.Notify, inbox: svc.Inbox},
 		newInboxAPI(svc.Inbox, svc.Push),
 		&showupAPI{db: o.DB, levels: svc.Levels, now: svc.Clock, pub: pub, logger: o.Logger},

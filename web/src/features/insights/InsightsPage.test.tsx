@@ -59,6 +59,9 @@ function report(r: Range, committed: number): Report {
         bookings_refunded: 0,
         bookings_net: 29900,
         waitlist_joined: 1,
+        replays_watched: 4,
+        replay_viewers: 3,
+        replays_finished: 2,
       },
     ],
     points: [
@@ -100,6 +103,13 @@ describe('InsightsPage', { timeout: 20_000 }, () => {
     expect(within(table).getByRole('rowheader', { name: d30.to })).toBeVisible();
     expect(screen.getByRole('img', { name: 'MRR over time, committed and at risk' })).toBeVisible();
     expect(screen.getByRole('button', { name: 'Download the CSV of MRR over time' })).toBeVisible();
+    const replays = screen.getByRole('table', { name: 'Replays watched by month' });
+    const month = within(replays).getByRole('rowheader', { name: d30.to.slice(0, 7) });
+    const cells = within(month.closest('tr') as HTMLElement).getAllByRole('cell');
+    expect(cells.map((c) => c.textContent)).toEqual(['4', '3', '2']);
+    expect(
+      screen.getByRole('img', { name: 'Replays watched and members watching, by month' }),
+    ).toBeVisible();
 
     await userEvent.click(screen.getByRole('radio', { name: 'Last 90 days' }));
     await waitFor(() => expect(figure(revenue, 'Committed MRR')).toBe('$75.00'));

@@ -455,6 +455,21 @@ function Engagement({ report }: { report: Report }) {
           ]}
         />
       )}
+      <SeriesCard
+        title="Replays watched by month"
+        description="Recordings of the library members played, each counted once per member and recording in a month; the members who watched any; and the recordings they finished."
+        fileName={`replays_${report.from}_${report.to}.csv`}
+        chartTitle="Replays watched and members watching, by month"
+        kind="bars"
+        items={report.months}
+        x={{ label: 'Month', value: (m) => m.month }}
+        measure={countMeasure}
+        columns={[
+          { label: 'Replays watched', color: 'text-term-green', value: (m) => m.replays_watched },
+          { label: 'Members watching', color: 'text-term-cyan', value: (m) => m.replay_viewers },
+          { label: 'Finished', value: (m) => m.replays_finished },
+        ]}
+      />
     </Section>
   );
 }

@@ -114,6 +114,34 @@ describe('a library item', () => {
     expect(video.currentTime).toBe(600);
   });
 
+  it('answers its own keys: J and L skip 10 s, < and > change the speed, and says so', async () => {
+    const user = userEvent.setup();
+    renderItem('/members/library/r1', recording());
+    const video = await player();
+    expect(video).toHaveAccessibleDescription(/K plays or pauses, J and L go 10 s back/);
+    video.focus();
+    video.currentTime = 30;
+    await user.keyboard('l');
+    expect(video.currentTime).toBe(40);
+    await user.keyboard('jj');
+    expect(video.currentTime).toBe(20);
+    video.currentTime = 4;
+    await user.keyboard('J');
+    expect(video.currentTime).toBe(0);
+    await user.keyboard('>>');
+    expect(video.playbackRate).toBe(1.5);
+    expect(screen.getByRole('button', { name: 'Speed 1.5×' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await user.keyboard('<');
+    expect(video.playbackRate).toBe(1.25);
+    // A key with a modifier is the browser's.
+    video.currentTime = 30;
+    await user.keyboard('{Control>}l{/Control}');
+    expect(video.currentTime).toBe(30);
+  });
+
   it('saves the position on pause, and while playing every 10 seconds', async () => {
     const { api } = renderItem('/members/library/r1', recording());
     const video = await player();

@@ -5,7 +5,15 @@ import {
   ExternalLink as ExternalIcon,
   Lock,
 } from 'lucide-react';
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -179,6 +187,8 @@ function ItemContent({ item, isAdmin }: { item: ItemDetail; isAdmin: boolean }) 
 const SPEEDS = [1, 1.25, 1.5, 2] as const;
 /** Seconds of playback between two saves of the position. */
 const SAVE_EVERY_S = 10;
+/** Seconds J and L move the player. */
+const SKIP_S = 10;
 
 function Player({ item, isAdmin }: { item: ItemDetail; isAdmin: boolean }) {
   const update = useUpdateItem();
@@ -193,6 +203,7 @@ function Player({ item, isAdmin }: { item: ItemDetail; isAdmin: boolean }) {
   const started = useRef(false);
   const known = useRef(0);
   const isAudio = item.media_type.startsWith('audio/');
+  const keysId = useId();
 
   const save = useCallback(() => {
     // On unmount the element is already gone: the last time it reported stands in.
@@ -264,6 +275,39 @@ function Player({ item, isAdmin }: { item: ItemDetail; isAdmin: boolean }) {
     if (media.current) media.current.playbackRate = s;
   };
 
+  // The player's own keys (as on the big video sites), beside the browser's: K plays or pauses,
+  // J and L go 10 s back and forward, < and > change the speed.
+  const onKeyDown = (e: KeyboardEvent<HTMLMediaElement>) => {
+    const el = media.current;
+    if (!el || e.altKey || e.ctrlKey || e.metaKey) return;
+    const at = SPEEDS.indexOf(speed as (typeof SPEEDS)[number]);
+    switch (e.key.toLowerCase()) {
+      case 'k':
+        if (el.paused) el.play()?.catch(() => {});
+        else el.pause();
+        break;
+      case 'j':
+        seek(Math.max(0, el.currentTime - SKIP_S));
+        break;
+      case 'l':
+        seek(
+          Number.isFinite(el.duration)
+            ? Math.min(el.duration, el.currentTime + SKIP_S)
+            : el.currentTime + SKIP_S,
+        );
+        break;
+      case '>':
+        changeSpeed(SPEEDS[Math.min(SPEEDS.length - 1, at + 1)] ?? speed);
+        break;
+      case '<':
+        changeSpeed(SPEEDS[Math.max(0, at - 1)] ?? speed);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  };
+
   const common = {
     src: item.media_url,
     controls: true,
@@ -285,6 +329,9 @@ function Player({ item, isAdmin }: { item: ItemDetail; isAdmin: boolean }) {
     onSeeked: () => {
       if (media.current) setTime(media.current.currentTime);
     },
+    onKeyDown,
+    tabIndex: 0,
+    'aria-describedby': keysId,
   };
 
   return (
@@ -301,6 +348,10 @@ function Player({ item, isAdmin }: { item: ItemDetail; isAdmin: boolean }) {
             className="aspect-video w-full rounded-lg border border-ink-700 bg-black"
           />
         )}
+        <p id={keysId} className="text-xs text-dim">
+          Keys on the player: K plays or pauses, J and L go 10 s back and forward, &lt; and &gt;
+          change the speed.
+        </p>
         <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center sm:justify-between">
           <fieldset className="flex flex-wrap items-center gap-2">
             <legend className="sr-only">Playback speed</legend>

@@ -14,6 +14,7 @@ import {
   useCreateItem,
   useDeleteItem,
   usePutTranscript,
+  useSessionChoices,
   useStats,
   useUpdateItem,
 } from './api/library';
@@ -206,12 +207,9 @@ function ItemForm({ item, onDone }: { item?: ItemDetail; onDone: () => void }) {
             hint="Separated by commas"
             error={fieldError('tags')}
           />
-          <TextField
-            label="Session id"
-            name="session_id"
+          <SessionPicker
             value={sessionId}
-            onValueChange={setSessionId}
-            hint="The live session it records, if any"
+            onChange={setSessionId}
             error={fieldError('session_id')}
           />
           <TextField
@@ -287,6 +285,60 @@ function ItemForm({ item, onDone }: { item?: ItemDetail; onDone: () => void }) {
         </div>
       </form>
     </Card>
+  );
+}
+
+/**
+ * The live session an item belongs to, picked by its date and title (newest first): its card then
+ * links the replay, and the library filters by it. Until the sessions load, the one set is kept.
+ */
+function SessionPicker({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (id: string) => void;
+  error?: string;
+}) {
+  const sessions = useSessionChoices(true);
+  const id = useId();
+  const hintId = useId();
+  const errorId = useId();
+  const options = [...(sessions.data ?? [])].sort((a, b) => b.starts_at.localeCompare(a.starts_at));
+  return (
+    <div className="flex min-w-0 flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-fg">
+        Session
+      </label>
+      <select
+        id={id}
+        name="session_id"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={error ? `${hintId} ${errorId}` : hintId}
+        aria-invalid={error ? true : undefined}
+        className={selectClass}
+      >
+        <option value="">None</option>
+        {value && !options.some((o) => o.id === value) ? (
+          <option value={value}>{sessions.isPending ? 'Loading…' : 'A session not listed'}</option>
+        ) : null}
+        {options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.session_date} · {o.title}
+          </option>
+        ))}
+      </select>
+      <p id={hintId} className="text-xs text-dim">
+        The live session it records, if any
+      </p>
+      {error ? (
+        <p id={errorId} className="text-xs text-term-red">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }
 
@@ -371,6 +423,7 @@ function MediaUpload({ item }: { item: ItemDetail }) {
   const [sending, setSending] = useState<Sending | null>(null);
   const [problem, setProblem] = useState('');
   const abort = useRef<AbortController | null>(null);
+  const input = useRef<HTMLInputElement>(null);
   const attach = useAttachMedia();
   const fileId = useId();
   const progressId = useId();
@@ -390,6 +443,8 @@ function MediaUpload({ item }: { item: ItemDetail }) {
       await attach.mutateAsync({ id: item.id, uploadId });
       void toast.success('File attached', file.name);
       setFile(null);
+      // The input would still name the file sent, as if it were waiting to go.
+      if (input.current) input.current.value = '';
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError')
         setProblem('Upload cancelled.');
@@ -414,6 +469,7 @@ function MediaUpload({ item }: { item: ItemDetail }) {
       ) : null}
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
         <input
+          ref={input}
           id={fileId}
           type="file"
           accept="video/*,audio/*,application/pdf,application/zip,.pptx,.key"

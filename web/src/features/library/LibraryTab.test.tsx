@@ -86,6 +86,65 @@ describe('the Library tab', () => {
     expect(api.to('GET', `${LIST}?kind=lesson&tag=rag&q=vector+store`)).toHaveLength(1);
   });
 
+  it('filters by session, offering the sessions items belong to, and keeps it in the address', async () => {
+    const sessionOf = (id: string, title: string, date: string) => ({
+      id,
+      title,
+      session_date: date,
+      starts_at: `${date}T17:00:00Z`,
+    });
+    const api = mockApi({
+      [`GET ${LIST}`]: () =>
+        json(200, {
+          items: [
+            libraryItem('a', { session_id: 's1' }),
+            libraryItem('b', { session_id: 's2' }),
+            libraryItem('c'),
+          ],
+        }),
+      [`GET ${LIST}?session_id=s2`]: () =>
+        json(200, { items: [libraryItem('b', { session_id: 's2' })] }),
+      'GET /api/sessions': () =>
+        json(200, {
+          sessions: [
+            sessionOf('s1', 'Agent memory', '2026-11-05'),
+            sessionOf('s2', 'Evals', '2026-11-19'),
+            sessionOf('s3', 'No items', '2026-11-26'),
+          ],
+          can_join: true,
+        }),
+    });
+    const user = userEvent.setup();
+    const { history } = renderTab();
+    await itemList();
+    const select = await screen.findByRole('combobox', { name: 'Session' });
+    // Newest first, and only the sessions with items.
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All sessions', '2026-11-19 · Evals', '2026-11-05 · Agent memory']);
+    await user.selectOptions(select, 's2');
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Item a' })).toBeNull());
+    expect(screen.getByRole('link', { name: 'Item b' })).toBeInTheDocument();
+    expect(api.to('GET', `${LIST}?session_id=s2`)).toHaveLength(1);
+    expect(history.location.search).toBe('?session=s2');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Session' }), '');
+    expect(await screen.findByRole('link', { name: 'Item a' })).toBeInTheDocument();
+    expect(history.location.search).toBe('');
+  });
+
+  it('opens filtered by the session the address names', async () => {
+    const api = mockApi({
+      [`GET ${LIST}?session_id=s2`]: () =>
+        json(200, { items: [libraryItem('b', { session_id: 's2' })] }),
+      'GET /api/sessions': () => json(200, { sessions: [], can_join: true }),
+    });
+    renderTab('/members/library?session=s2');
+    expect(await screen.findByRole('link', { name: 'Item b' })).toBeInTheDocument();
+    expect(api.to('GET', LIST)).toHaveLength(0);
+  });
+
   it('shows a level lock with its requirement, and a subscribe prompt to free members', async () => {
     mockApi({
       [`GET ${LIST}`]: () =>
@@ -129,6 +188,24 @@ describe('the Library tab', () => {
         json(201, {
           item: libraryDetail('new', { title: 'Call 12' }),
         }),
+      'GET /api/sessions': () =>
+        json(200, {
+          sessions: [
+            {
+              id: 's1',
+              title: 'Kickoff',
+              session_date: '2026-11-05',
+              starts_at: '2026-11-05T17:00:00Z',
+            },
+            {
+              id: 's2',
+              title: 'Call 12',
+              session_date: '2026-11-19',
+              starts_at: '2026-11-19T17:00:00Z',
+            },
+          ],
+          can_join: true,
+        }),
     });
     const user = userEvent.setup();
     const { history } = renderTab('/members/library', true);
@@ -137,11 +214,22 @@ describe('the Library tab', () => {
     await user.type(screen.getByRole('textbox', { name: 'Title' }), 'Call 12');
     await user.type(screen.getByRole('textbox', { name: /^Tags/ }), 'agents, rag');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Tribe Level needed' }), '2');
+    // The session is picked by its date and title, newest first.
+    const session = screen.getByRole('combobox', { name: 'Session' });
+    await waitFor(() =>
+      expect(
+        within(session)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['None', '2026-11-19 · Call 12', '2026-11-05 · Kickoff']),
+    );
+    await user.selectOptions(session, '2026-11-19 · Call 12');
     await user.click(screen.getByRole('button', { name: 'Create item' }));
     await waitFor(() => expect(history.location.pathname).toBe('/members/library/new'));
     const sent = api.to('POST', '/api/admin/library')[0]?.body as Record<string, unknown>;
     expect(sent).toMatchObject({ kind: 'recording', title: 'Call 12', tags: ['agents', 'rag'] });
     expect(sent.min_level).toBe(2);
+    expect(sent.session_id).toBe('s2');
     expect(typeof sent.published_at).toBe('string');
   });
 });

@@ -6,8 +6,8 @@ import { Card } from '@/components/ui/card';
 import { EmptyState, LoadError, LoadingBlock } from '@/components/ui/query-state';
 import { errorMessage } from '@/lib/api';
 import type { Item } from '@/lib/api-types/library';
-import { Link, useLocation } from '@/lib/router';
-import { useLibrary } from './api/library';
+import { Link, useLocation, useSearchParams } from '@/lib/router';
+import { useLibrary, useSessionChoices } from './api/library';
 import { ItemView } from './ItemView';
 import { NewItem } from './LibraryAdmin';
 import { durationLabel, itemIdOf, itemPath, KIND_LABELS, KINDS, lockText, percent } from './logic';
@@ -40,18 +40,37 @@ function LibraryList({ isAdmin, subscribe, levels }: LibraryTabProps) {
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   const [creating, setCreating] = useState(false);
-  const query = useLibrary({ kind, tag, q });
+  // The session filter is in the address (?session=), so a session's items can be linked to.
+  const [params, setParams] = useSearchParams();
+  const session = params.get('session') ?? '';
+  const query = useLibrary({ kind, tag, session, q });
   const items = query.data ?? [];
   const searchId = useId();
   const tagId = useId();
+  const sessionSelectId = useId();
   const [knownTags, setKnownTags] = useState<string[]>([]);
   const seen = [...new Set([...knownTags, ...items.flatMap((i) => i.tags)])].sort((a, b) =>
     a.localeCompare(b),
   );
   if (seen.length !== knownTags.length) setKnownTags(seen);
+  // The sessions any item shown so far belongs to: the filter offers those, as it does tags.
+  const [knownSessions, setKnownSessions] = useState<string[]>([]);
+  const sessionIds = [
+    ...new Set([
+      ...knownSessions,
+      ...(session ? [session] : []),
+      ...items.flatMap((i) => (i.session_id ? [i.session_id] : [])),
+    ]),
+  ];
+  if (sessionIds.length !== knownSessions.length) setKnownSessions(sessionIds);
+  const choices = useSessionChoices(sessionIds.length > 0);
+  const sessionOptions = (choices.data ?? [])
+    .filter((s) => sessionIds.includes(s.id))
+    .sort((a, b) => b.starts_at.localeCompare(a.starts_at));
+  const setSession = (id: string) => setParams(id ? { session: id } : {}, { replace: true });
   const membershipLocked = items.some((i) => i.lock_reason === 'membership');
   const levelLocked = items.some((i) => i.lock_reason === 'level');
-  const filtered = kind !== '' || tag !== '' || q !== '';
+  const filtered = kind !== '' || tag !== '' || session !== '' || q !== '';
 
   const search = (e: FormEvent) => {
     e.preventDefault();
@@ -136,8 +155,30 @@ function LibraryList({ isAdmin, subscribe, levels }: LibraryTabProps) {
               </Button>
             ))}
           </fieldset>
+          {sessionOptions.length > 0 ? (
+            <div className="flex min-w-0 items-center gap-2 sm:ml-auto">
+              <label htmlFor={sessionSelectId} className="text-sm text-muted">
+                Session
+              </label>
+              <select
+                id={sessionSelectId}
+                value={session}
+                onChange={(e) => setSession(e.target.value)}
+                className={`${selectClass} flex-1 sm:max-w-72`}
+              >
+                <option value="">All sessions</option>
+                {sessionOptions.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.session_date} · {s.title}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : null}
           {seen.length > 0 ? (
-            <div className="flex items-center gap-2 sm:ml-auto">
+            <div
+              className={`flex items-center gap-2 ${sessionOptions.length > 0 ? '' : 'sm:ml-auto'}`}
+            >
               <label htmlFor={tagId} className="text-sm text-muted">
                 Tag
               </label>

@@ -763,6 +763,36 @@ describe('what the members area tells an admin and shows of past sessions', {
     expect(screen.getByRole('button', { name: 'Manage' })).toBeVisible();
   });
 
+  it('links a past session to its published replay, and only a past one', async () => {
+    mockServer(
+      baseRoutes({
+        'GET /api/sessions': () => ({
+          status: 200,
+          body: {
+            sessions: [
+              liveSession('past', false, { replay_id: 'item 1' }),
+              liveSession('bare', false),
+              // The server links only sessions that are over; the card checks too.
+              liveSession('next', true, { replay_id: 'item-2' }),
+            ],
+            can_join: false,
+          },
+        }),
+      }),
+    );
+    const { router } = renderRoute('/members');
+    expect(await screen.findByText('Session next', {}, { timeout: 10_000 })).toBeVisible();
+    expect(screen.queryByRole('link', { name: /Watch the replay/ })).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Archive (2)' }));
+    const link = screen.getByRole('link', { name: 'Watch the replay of Session past' });
+    expect(link).toHaveAttribute('href', '/members/library/item%201');
+    const bare = screen.getByText('Session bare').closest('li') as HTMLElement;
+    expect(within(bare).queryByRole('link', { name: /Watch the replay/ })).toBeNull();
+    await userEvent.click(link);
+    await waitFor(() => expect(router.location.pathname).toBe('/members/library/item%201'));
+  });
+
   it('badges a session that is over as ended (or completed, cancelled), never scheduled, in the Archive and the admin list', async () => {
     const past = { starts_at: '2026-03-08T22:00:00Z', ends_at: '2026-03-09T00:00:00Z' };
     mockServer(

@@ -1,4 +1,15 @@
-import { CalendarPlus, Check, Clock, Globe, KeyRound, Lock, Users, Video, X } from 'lucide-react';
+import {
+  CalendarPlus,
+  Check,
+  Clock,
+  Globe,
+  KeyRound,
+  Lock,
+  PlayCircle,
+  Users,
+  Video,
+  X,
+} from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
@@ -6,6 +17,7 @@ import { Card } from '@/components/ui/card';
 import { errorMessage } from '@/lib/api';
 import type { SessionView as LiveSession } from '@/lib/api-types/community';
 import { cn } from '@/lib/cn';
+import { Link } from '@/lib/router';
 import { toast } from '@/lib/toast';
 import { useLiveSessions } from './api/get-live-sessions';
 import { useSetRSVP } from './api/set-rsvp';
@@ -199,6 +211,16 @@ export function SessionCard({
       ) : null}
 
       <div className="flex flex-wrap items-center gap-2">
+        {session.replay_id && !session.upcoming ? (
+          <Link
+            to={`/members/library/${encodeURIComponent(session.replay_id)}`}
+            className={buttonClasses('primary', 'sm')}
+            aria-label={`Watch the replay of ${session.title}`}
+          >
+            <PlayCircle size={16} aria-hidden="true" />
+            Watch the replay
+          </Link>
+        ) : null}
         {!cancelled ? (
           <a
             href={sessionCalendarUrl(session.id)}

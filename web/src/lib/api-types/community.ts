@@ -245,6 +245,12 @@ export interface SessionView {
    * they have not answered.
    */
   my_rsvp: boolean | null;
+  /**
+   * ReplayID is the library item holding the replay of a session that is
+   * over, once it is published (the card's "Watch the replay"); absent
+   * otherwise. The web layer fills it from internal/library.
+   */
+  replay_id?: string;
   created_at: string;
   updated_at: string;
 }

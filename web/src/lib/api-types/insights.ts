@@ -118,6 +118,15 @@ export interface Month {
   bookings_refunded: number /* int64 */;
   bookings_net: number /* int64 */;
   waitlist_joined: number /* int */;
+  /**
+   * ReplaysWatched counts the library's recordings played in the month,
+   * once per member and recording however often they came back to it;
+   * ReplayViewers the members who played any; ReplaysFinished the
+   * recordings members finished in the month.
+   */
+  replays_watched: number /* int */;
+  replay_viewers: number /* int */;
+  replays_finished: number /* int */;
 }
 /**
  * Point is the state at the end of a day (Date, UTC).

@@ -14,6 +14,7 @@ import type {
   UploadInput,
   UploadState,
 } from '@/lib/api-types/library';
+import type { SessionList } from '@/lib/api-types/web';
 
 /** The library's requests (docs/api.md, "Library"). Every query lives under `['library']`. */
 export const libraryKeys = {
@@ -21,11 +22,14 @@ export const libraryKeys = {
   list: (filters: LibraryFilters) => ['library', 'list', filters] as const,
   item: (id: string) => ['library', 'item', id] as const,
   stats: (id: string) => ['library', 'stats', id] as const,
+  sessions: ['library', 'sessions'] as const,
 };
 
 export interface LibraryFilters {
   kind: string;
   tag: string;
+  /** A live session's id: its replay and materials. */
+  session: string;
   q: string;
 }
 
@@ -33,11 +37,12 @@ const itemPath = (id: string) => `/api/library/${encodeURIComponent(id)}`;
 const adminItemPath = (id: string) => `/api/admin/library/${encodeURIComponent(id)}`;
 const uploadPath = (id: string) => `/api/admin/uploads/${encodeURIComponent(id)}`;
 
-/** The query string of a list request, its parameters in a fixed order (kind, tag, q). */
+/** The query string of a list request, its parameters in a fixed order (kind, tag, session_id, q). */
 export function listPath(filters: LibraryFilters): string {
   const params = new URLSearchParams();
   if (filters.kind) params.set('kind', filters.kind);
   if (filters.tag) params.set('tag', filters.tag);
+  if (filters.session) params.set('session_id', filters.session);
   if (filters.q.trim()) params.set('q', filters.q.trim());
   const query = params.toString();
   return `/api/library${query ? `?${query}` : ''}`;
@@ -48,6 +53,20 @@ export function useLibrary(filters: LibraryFilters) {
   return useQuery({
     queryKey: libraryKeys.list(filters),
     queryFn: ({ signal }) => api.get<ItemList>(listPath(filters), signal).then((r) => r.items),
+  });
+}
+
+/**
+ * `GET /api/sessions`, for the titles and dates of the sessions items belong to (the session
+ * filter and the admin's session picker). Asked only when `enabled`: a library whose items name
+ * no session needs none.
+ */
+export function useSessionChoices(enabled: boolean) {
+  return useQuery({
+    queryKey: libraryKeys.sessions,
+    queryFn: ({ signal }) => api.get<SessionList>('/api/sessions', signal).then((r) => r.sessions),
+    enabled,
+    staleTime: 60_000,
   });
 }
 
