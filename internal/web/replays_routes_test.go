@@ -17,6 +17,7 @@ import (
 // replay and a session without one link nothing; the library's list
 // filters by the session.
 func TestSessionCardsLinkTheirReplay(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		c := clocktest.At(time.Date(2030, time.March, 10, 12, 0, 0, 0, time.UTC))
 		m := newTestSite(t, db, membersEnv(), withClock(c.Now))
@@ -84,6 +85,7 @@ func TestSessionCardsLinkTheirReplay(t *testing.T) {
 // finished; lessons and the admin's own saves of a material do not count,
 // and a recording deleted later stays counted in its months.
 func TestInsightsCountReplaysWatched(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		c := clocktest.At(time.Date(2030, time.January, 20, 10, 0, 0, 0, time.UTC))
 		m := newTestSite(t, db, membersEnv(), withClock(c.Now))
