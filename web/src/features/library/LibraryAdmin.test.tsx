@@ -6,7 +6,7 @@ import { createQueryClient } from '@/lib/query';
 import { createMemoryHistory, Router } from '@/lib/router';
 import { structuralViolations } from '@/test/axe';
 import { apiError, json, mockApi, resetAuthState } from '@/test/mock-api';
-import { uploadFile } from './api/library';
+import { CHUNK_SIZE, chunkFor, uploadFile } from './api/library';
 import { LibraryTab } from './LibraryTab';
 import { libraryDetail } from './test-fixtures';
 
@@ -255,5 +255,15 @@ describe('the admin’s Manage panel', () => {
     fireEvent.loadedMetadata(video);
     await waitFor(() => expect(api.to('PATCH', '/api/admin/library/r1')).toHaveLength(1));
     expect(api.to('PATCH', '/api/admin/library/r1')[0]?.body).toEqual({ duration_s: 3600 });
+  });
+});
+
+describe('chunkFor', () => {
+  it('sends a small file in about twenty chunks so its progress moves, and a large one in 8 MiB chunks', () => {
+    const MiB = 1024 * 1024;
+    expect(chunkFor(6 * MiB)).toBe(Math.ceil((6 * MiB) / 20));
+    expect(Math.ceil((6 * MiB) / chunkFor(6 * MiB))).toBe(20);
+    expect(chunkFor(1000)).toBe(256 * 1024);
+    expect(chunkFor(4 * 1024 * MiB)).toBe(CHUNK_SIZE);
   });
 });

@@ -192,6 +192,15 @@ export function useStats(id: string, enabled: boolean) {
 /** 8 MiB: the smallest chunk docs/api.md advises, well within the server's 60-second limit. */
 export const CHUNK_SIZE = 8 * 1024 * 1024;
 
+/**
+ * The chunk for a file of `total` bytes: 8 MiB, but at most a twentieth of a smaller file (and at
+ * least 256 KiB), because progress is known only between chunks — a 6 MiB file sent whole would
+ * show 0 % until it is done.
+ */
+export function chunkFor(total: number): number {
+  return Math.min(CHUNK_SIZE, Math.max(256 * 1024, Math.ceil(total / 20)));
+}
+
 export interface UploadOptions {
   /** Bytes the server holds so far, after each chunk. */
   onProgress?: (sent: number, total: number) => void;
@@ -240,7 +249,7 @@ export async function uploadFile(file: Blob & { name?: string }, options: Upload
   const {
     onProgress,
     signal,
-    chunkSize = CHUNK_SIZE,
+    chunkSize = chunkFor(file.size),
     retries = 5,
     backoff = defaultBackoff,
   } = options;
