@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { disableScrollRestoration } from './app/layout/ScrollManager';
@@ -23,5 +23,11 @@ const app = (
     <App prerendered={hydrate} />
   </StrictMode>
 );
-if (hydrate) hydrateRoot(root, app);
+// Hydration as a transition is done in slices that yield to the browser between them (as a default
+// update it is one task as long as the whole page): the booking pages' hydration was a long task
+// that a phone's main thread counted as blocking time.
+if (hydrate)
+  startTransition(() => {
+    hydrateRoot(root, app);
+  });
 else createRoot(root).render(app);
