@@ -1,10 +1,8 @@
 package web
 
 import (
-	"bytes"
 	"crypto/rand"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -12,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"tribe/internal/auth"
 	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
@@ -104,33 +101,6 @@ func TestLibraryRoutes(t *testing.T) {
 	})
 }
 
-// send makes a request as u with headers and a raw body, following no
-// redirect.
-func (m *testSite) send(u testUser, method, path string, body []byte, headers map[string]string) (*http.Response, []byte) {
-	m.t.Helper()
-	target := path
-	if strings.HasPrefix(path, "/") {
-		target = m.srv.URL + path
-	}
-	req, _ := http.NewRequest(method, target, bytes.NewReader(body))
-	if body == nil {
-		req.Body = http.NoBody
-	}
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	if u.token != "" && strings.HasPrefix(path, "/") {
-		req.AddCookie(&http.Cookie{Name: auth.CookieName, Value: u.token})
-	}
-	resp, err := noRedirects.Do(req)
-	if err != nil {
-		m.t.Fatal(err)
-	}
-	defer func() { _ = resp.Body.Close() }()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, b
-}
-
 // uploadFile sends data as admin in chunks through the upload routes and
 // returns the upload's id.
 func (m *testSite) uploadFile(admin testUser, data []byte, chunk int) string {
@@ -142,10 +112,10 @@ func (m *testSite) uploadFile(admin testUser, data []byte, chunk int) string {
 	id := r.json["upload_id"].(string)
 	for first := 0; first < len(data); first += chunk {
 		last := min(first+chunk, len(data))
-		resp, body := m.send(admin, "PATCH", "/api/admin/uploads/"+id, data[first:last],
-			map[string]string{"Content-Range": fmt.Sprintf("bytes %d-%d/%d", first, last-1, len(data))})
-		if resp.StatusCode != 200 || resp.Header.Get("Upload-Offset") != fmt.Sprint(last) {
-			m.t.Fatalf("chunk at %d: %d %s", first, resp.StatusCode, body)
+		r := m.call(admin, "PATCH", "/api/admin/uploads/"+id, raw{data[first:last],
+			map[string]string{"Content-Range": fmt.Sprintf("bytes %d-%d/%d", first, last-1, len(data))}})
+		if r.status != 200 || r.header.Get("Upload-Offset") != fmt.Sprint(last) {
+			m.t.Fatalf("chunk at %d: %d %s", first, r.status, r.body)
 		}
 	}
 	return id
@@ -182,17 +152,17 @@ func TestLibraryUploadAndMediaRoutes(t *testing.T) {
 			// A chunk from the wrong offset, then HEAD, then the rest.
 			r := m.call(admin, "POST", "/api/admin/uploads", map[string]any{"filename": "x.mp4", "size": 10})
 			id := r.json["upload_id"].(string)
-			resp, body := m.send(admin, "PATCH", "/api/admin/uploads/"+id, []byte("01234"), map[string]string{"Content-Range": "bytes 5-9/10"})
-			if resp.StatusCode != 409 || resp.Header.Get("Upload-Offset") != "0" {
-				t.Errorf("chunk from the wrong offset: %d %s", resp.StatusCode, body)
+			r = m.call(admin, "PATCH", "/api/admin/uploads/"+id, raw{[]byte("01234"), map[string]string{"Content-Range": "bytes 5-9/10"}})
+			if r.status != 409 || r.header.Get("Upload-Offset") != "0" {
+				t.Errorf("chunk from the wrong offset: %d %s", r.status, r.body)
 			}
-			resp, body = m.send(admin, "PATCH", "/api/admin/uploads/"+id, []byte("01234"), map[string]string{"Content-Range": "bytes 0-5/10"})
-			if resp.StatusCode != 400 {
-				t.Errorf("length and range disagree: %d %s", resp.StatusCode, body)
+			r = m.call(admin, "PATCH", "/api/admin/uploads/"+id, raw{[]byte("01234"), map[string]string{"Content-Range": "bytes 0-5/10"}})
+			if r.status != 400 {
+				t.Errorf("length and range disagree: %d %s", r.status, r.body)
 			}
-			m.send(admin, "PATCH", "/api/admin/uploads/"+id, []byte("01234"), map[string]string{"Content-Range": "bytes 0-4/10"})
-			if resp, _ := m.send(admin, "HEAD", "/api/admin/uploads/"+id, nil, nil); resp.StatusCode != 200 || resp.Header.Get("Upload-Offset") != "5" {
-				t.Errorf("HEAD: %d offset %q", resp.StatusCode, resp.Header.Get("Upload-Offset"))
+			m.call(admin, "PATCH", "/api/admin/uploads/"+id, raw{[]byte("01234"), map[string]string{"Content-Range": "bytes 0-4/10"}})
+			if r := m.call(admin, "HEAD", "/api/admin/uploads/"+id, nil); r.status != 200 || r.header.Get("Upload-Offset") != "5" {
+				t.Errorf("HEAD: %d offset %q", r.status, r.header.Get("Upload-Offset"))
 			}
 
 			for _, item := range []string{open, high, draft} {
@@ -205,23 +175,23 @@ func TestLibraryUploadAndMediaRoutes(t *testing.T) {
 			s3 := env["TRIBE_STORAGE_URL"] != ""
 			// get fetches an item's media as u with a range, following a
 			// presigned redirect; it returns the final answer.
-			get := func(u testUser, item, rng string) (*http.Response, []byte) {
+			get := func(u testUser, item, rng string) reply {
 				h := map[string]string{}
 				if rng != "" {
 					h["Range"] = rng
 				}
-				resp, body := m.send(u, "GET", "/api/library/"+item+"/media", nil, h)
-				if resp.StatusCode == http.StatusFound {
+				r := m.call(u, "GET", "/api/library/"+item+"/media", raw{nil, h})
+				if r.status == http.StatusFound {
 					if !s3 {
 						t.Fatalf("redirect on local storage")
 					}
-					loc, _ := url.Parse(resp.Header.Get("Location"))
+					loc, _ := url.Parse(r.header.Get("Location"))
 					if exp, _ := strconv.Atoi(loc.Query().Get("X-Amz-Expires")); exp <= 0 || exp > 900 {
 						t.Errorf("presigned for %d s", exp)
 					}
-					return m.send(testUser{}, "GET", loc.String(), nil, h)
+					return m.call(testUser{}, "GET", loc.String(), raw{nil, h})
 				}
-				return resp, body
+				return r
 			}
 			for _, c := range []struct {
 				rng        string
@@ -235,15 +205,15 @@ func TestLibraryUploadAndMediaRoutes(t *testing.T) {
 				{"bytes=300000-", 300000, len(data), 206},
 			} {
 				for _, u := range []testUser{sub, admin} {
-					resp, body := get(u, open, c.rng)
-					if resp.StatusCode != c.wantStatus || !bytes.Equal(body, data[c.from:c.to]) {
-						t.Errorf("range %q: %d, %d bytes", c.rng, resp.StatusCode, len(body))
+					r := get(u, open, c.rng)
+					if r.status != c.wantStatus || r.body != string(data[c.from:c.to]) {
+						t.Errorf("range %q: %d, %d bytes", c.rng, r.status, len(r.body))
 					}
-					if resp.Header.Get("Content-Type") != "video/mp4" {
-						t.Errorf("type %q", resp.Header.Get("Content-Type"))
+					if r.header.Get("Content-Type") != "video/mp4" {
+						t.Errorf("type %q", r.header.Get("Content-Type"))
 					}
-					if !s3 && (resp.Header.Get("X-Content-Type-Options") != "nosniff" || !strings.HasPrefix(resp.Header.Get("Content-Disposition"), "inline")) {
-						t.Errorf("headers %v", resp.Header)
+					if !s3 && (r.header.Get("X-Content-Type-Options") != "nosniff" || !strings.HasPrefix(r.header.Get("Content-Disposition"), "inline")) {
+						t.Errorf("headers %v", r.header)
 					}
 				}
 			}
@@ -256,12 +226,12 @@ func TestLibraryUploadAndMediaRoutes(t *testing.T) {
 				{testUser{}, open, 401}, {free, open, 403}, {sub, high, 403}, {sub, draft, 404}, {sub, bare, 404},
 				{sub, "no-such-item", 404}, {free, high, 403},
 			} {
-				if resp, body := m.send(c.u, "GET", "/api/library/"+c.item+"/media", nil, nil); resp.StatusCode != c.want || bytes.Contains(body, data[:64]) {
-					t.Errorf("%s as %q: %d, want %d", c.item, c.u.id, resp.StatusCode, c.want)
+				if r := m.call(c.u, "GET", "/api/library/"+c.item+"/media", nil); r.status != c.want || strings.Contains(r.body, string(data[:64])) {
+					t.Errorf("%s as %q: %d, want %d", c.item, c.u.id, r.status, c.want)
 				}
 			}
-			if resp, _ := get(admin, high, "bytes=0-9"); resp.StatusCode != 206 {
-				t.Errorf("admin on a level-locked item: %d", resp.StatusCode)
+			if r := get(admin, high, "bytes=0-9"); r.status != 206 {
+				t.Errorf("admin on a level-locked item: %d", r.status)
 			}
 			// The stored object's address is no route of the site.
 			var key string
@@ -269,7 +239,7 @@ func TestLibraryUploadAndMediaRoutes(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, p := range []string{"/" + key, "/api/" + key, "/api/library/" + open + "/media/../../" + key, "/files/" + key, "/avatars/../" + key} {
-				if _, body := m.send(sub, "GET", p, nil, nil); bytes.Contains(body, data[:64]) {
+				if r := m.call(sub, "GET", p, nil); strings.Contains(r.body, string(data[:64])) {
 					t.Errorf("%s served the file", p)
 				}
 			}
@@ -290,15 +260,15 @@ func TestLibraryTranscriptSearchAndCite(t *testing.T) {
 		m.subscribe(sub, "active")
 		past := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
 		id := m.libraryItem(admin, map[string]any{"kind": "recording", "title": "Agent memory", "published_at": past})
-		resp, body := m.send(admin, "PUT", "/api/admin/library/"+id+"/transcript",
-			[]byte("WEBVTT\n\n00:01.000 --> 00:02.000\nHi\n\n00:02.000 -> 00:03.000\nBroken arrow\n"), map[string]string{"Content-Type": "text/vtt"})
-		if resp.StatusCode != 400 || !strings.Contains(string(body), "line 6") || !strings.Contains(string(body), `"field":"transcript"`) {
-			t.Errorf("malformed: %d %s", resp.StatusCode, body)
+		r := m.call(admin, "PUT", "/api/admin/library/"+id+"/transcript",
+			raw{[]byte("WEBVTT\n\n00:01.000 --> 00:02.000\nHi\n\n00:02.000 -> 00:03.000\nBroken arrow\n"), map[string]string{"Content-Type": "text/vtt"}})
+		if r.status != 400 || !strings.Contains(r.body, "line 6") || !strings.Contains(r.body, `"field":"transcript"`) {
+			t.Errorf("malformed: %d %s", r.status, r.body)
 		}
 		vtt := "WEBVTT\n\nNOTE exported by Zoom\n\n1\n00:12:34.000 --> 00:12:40.000 align:left\n<v rUv>Quokka memory keeps the summaries that matter.\n"
-		resp, body = m.send(admin, "PUT", "/api/admin/library/"+id+"/transcript", []byte(vtt), map[string]string{"Content-Type": "text/vtt"})
-		if resp.StatusCode != 200 || !strings.Contains(string(body), `"start":754`) || !strings.Contains(string(body), `"text":"Quokka memory keeps the summaries that matter."`) {
-			t.Fatalf("transcript: %d %s", resp.StatusCode, body)
+		r = m.call(admin, "PUT", "/api/admin/library/"+id+"/transcript", raw{[]byte(vtt), map[string]string{"Content-Type": "text/vtt"}})
+		if r.status != 200 || !strings.Contains(r.body, `"start":754`) || !strings.Contains(r.body, `"text":"Quokka memory keeps the summaries that matter."`) {
+			t.Fatalf("transcript: %d %s", r.status, r.body)
 		}
 		if r := m.call(sub, "GET", "/api/library/"+id, nil); r.json["item"].(map[string]any)["has_transcript"] != true ||
 			len(r.json["item"].(map[string]any)["transcript"].([]any)) != 1 {

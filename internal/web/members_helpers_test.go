@@ -10,6 +10,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -45,33 +46,55 @@ func (m *testSite) exec(query string, args ...any) {
 	}
 }
 
-// call sends a request as u; body is JSON unless it is a *multipart.Writer payload.
+// call sends a request as u, following no redirect. body is JSON, unless it
+// is an upload (multipart), url.Values (a form; nil sends no body) or raw
+// (bytes as they are, with headers of their own). path is the site's, or a
+// whole address (sent without u's cookie).
 func (m *testSite) call(u testUser, method, path string, body any) reply {
 	m.t.Helper()
 	var rd io.Reader
 	contentType := ""
+	var header map[string]string
 	switch v := body.(type) {
 	case nil:
 	case upload:
 		rd, contentType = bytes.NewReader(v.body), v.contentType
+	case url.Values:
+		if v != nil {
+			rd, contentType = strings.NewReader(v.Encode()), "application/x-www-form-urlencoded"
+		}
+	case raw:
+		rd, header = bytes.NewReader(v.body), v.header
 	case string:
 		rd, contentType = strings.NewReader(v), "application/json"
 	default:
 		j, _ := json.Marshal(v)
 		rd, contentType = bytes.NewReader(j), "application/json"
 	}
-	req, _ := http.NewRequest(method, m.srv.URL+path, rd)
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
+	target, own := path, strings.HasPrefix(path, "/")
+	if own {
+		target = m.srv.URL + path
 	}
-	if u.token != "" {
-		req.AddCookie(&http.Cookie{Name: auth.CookieName, Value: u.token})
-	}
-	resp, err := noRedirects.Do(req)
+	req, err := http.NewRequest(method, target, rd)
 	if err != nil {
 		m.t.Fatal(err)
 	}
-	return replyOf(resp)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	if u.token != "" && own {
+		req.AddCookie(&http.Cookie{Name: auth.CookieName, Value: u.token})
+	}
+	return m.do(req)
+}
+
+// raw is a request body sent as it is, with headers of its own.
+type raw struct {
+	body   []byte
+	header map[string]string
 }
 
 // noRedirects answers a redirect as it is, so tests see its status.

@@ -161,7 +161,7 @@ func TestOAuthAssistantEndToEnd(t *testing.T) {
 		}
 
 		// Refresh, then the new token works and the old refresh token is spent.
-		r := m.sendForm(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {client},
+		r := m.call(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {client},
 			"refresh_token": {tok["refresh_token"].(string)}})
 		if r.status != 200 {
 			t.Fatalf("refresh: %d %s", r.status, r.body)
@@ -176,7 +176,7 @@ func TestOAuthAssistantEndToEnd(t *testing.T) {
 		}
 
 		// Revoke (RFC 7009); the endpoint answers 401 with the metadata after.
-		if rv := m.sendForm(testUser{}, "POST", oauth.RevokePath, url.Values{"token": {r.json["refresh_token"].(string)}, "client_id": {client}}); rv.status != 200 {
+		if rv := m.call(testUser{}, "POST", oauth.RevokePath, url.Values{"token": {r.json["refresh_token"].(string)}, "client_id": {client}}); rv.status != 200 {
 			t.Fatalf("revoke: %d", rv.status)
 		}
 		after := m.mcpPost(toolsList, map[string]string{"Authorization": "Bearer " + fresh, "Accept": "application/json, text/event-stream"})
@@ -464,7 +464,7 @@ func TestOAuthClientMetadataDocumentPrivateAddressRefusedOverHTTP(t *testing.T) 
 		u := m.user("ada@example.com")
 		for _, id := range []string{doc.URL + "/client.json", "https://localhost/client.json", "https://169.254.169.254/latest/meta-data"} {
 			params := m.oauthParams(id, "tribe:read")
-			r := m.sendForm(u, "GET", oauth.AuthorizePath+"?"+params.Encode(), nil)
+			r := m.call(u, "GET", oauth.AuthorizePath+"?"+params.Encode(), nil)
 			if r.status != 400 || r.header.Get("Location") != "" || !strings.Contains(r.body, "private or local network") {
 				t.Errorf("client id %s: %d %q", id, r.status, r.header.Get("Location"))
 			}

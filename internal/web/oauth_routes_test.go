@@ -32,20 +32,6 @@ func oauthSite(t *testing.T, db *store.DB, opts ...siteOption) *testSite {
 	return newTestSite(t, db, membersEnv(), opts...)
 }
 
-// sendForm makes a request as u with a form or JSON body and no redirects
-// followed.
-func (m *testSite) sendForm(u testUser, method, path string, form url.Values) reply {
-	m.t.Helper()
-	req, _ := http.NewRequest(method, m.srv.URL+path, strings.NewReader(form.Encode()))
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	if u.token != "" {
-		req.AddCookie(&http.Cookie{Name: auth.CookieName, Value: u.token})
-	}
-	return m.do(req)
-}
-
 // oauthRegister registers a client with redirect URIs and returns its id.
 func (m *testSite) oauthRegister(redirects ...string) string {
 	m.t.Helper()
@@ -73,11 +59,11 @@ var hiddenField = regexp.MustCompile(`<input type="hidden" name="([^"]+)" value=
 // consent page and returns the page and the form's fields.
 func (m *testSite) consentForm(u testUser, params url.Values) (reply, url.Values) {
 	m.t.Helper()
-	r := m.sendForm(u, "GET", oauth.AuthorizePath+"?"+params.Encode(), nil)
+	r := m.call(u, "GET", oauth.AuthorizePath+"?"+params.Encode(), nil)
 	if r.status != http.StatusFound || !strings.HasPrefix(r.header.Get("Location"), oauth.ConsentPath+"?") {
 		m.t.Fatalf("authorize: %d %s %s", r.status, r.header.Get("Location"), r.body)
 	}
-	page := m.sendForm(u, "GET", r.header.Get("Location"), nil)
+	page := m.call(u, "GET", r.header.Get("Location"), nil)
 	if page.status != 200 {
 		m.t.Fatalf("consent page: %d %s", page.status, page.body)
 	}
@@ -93,7 +79,7 @@ func (m *testSite) oauthCode(u testUser, client, scope string) string {
 	m.t.Helper()
 	_, fields := m.consentForm(u, m.oauthParams(client, scope))
 	fields.Set("decision", "allow")
-	r := m.sendForm(u, "POST", oauth.ConsentPath, fields)
+	r := m.call(u, "POST", oauth.ConsentPath, fields)
 	if r.status != http.StatusSeeOther {
 		m.t.Fatalf("consent: %d %s", r.status, r.body)
 	}
@@ -107,7 +93,7 @@ func (m *testSite) oauthCode(u testUser, client, scope string) string {
 // oauthTokens runs the whole grant as u and returns the token answer.
 func (m *testSite) oauthTokens(u testUser, client, scope string) map[string]any {
 	m.t.Helper()
-	r := m.sendForm(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"authorization_code"}, "client_id": {client},
+	r := m.call(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"authorization_code"}, "client_id": {client},
 		"code": {m.oauthCode(u, client, scope)}, "redirect_uri": {oauthRedirect}, "code_verifier": {oauthVerifier},
 		"resource": {m.cfg.BaseURL + "/mcp"}})
 	if r.status != 200 {
@@ -159,18 +145,18 @@ func TestOAuthConsentFlowOverHTTP(t *testing.T) {
 			t.Fatalf("token answer %v", tok)
 		}
 		// Refresh rotates; the token answer is never cached.
-		r := m.sendForm(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {client},
+		r := m.call(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {client},
 			"refresh_token": {tok["refresh_token"].(string)}})
 		if r.status != 200 || r.header.Get("Cache-Control") != "no-store" || r.json["refresh_token"] == tok["refresh_token"] {
 			t.Fatalf("refresh: %d %v %s", r.status, r.header, r.body)
 		}
 		// Revocation answers 200 for known and unknown tokens alike.
 		for _, token := range []string{r.json["refresh_token"].(string), "unknown"} {
-			if rv := m.sendForm(testUser{}, "POST", oauth.RevokePath, url.Values{"token": {token}, "client_id": {client}}); rv.status != 200 {
+			if rv := m.call(testUser{}, "POST", oauth.RevokePath, url.Values{"token": {token}, "client_id": {client}}); rv.status != 200 {
 				t.Fatalf("revoke: %d %s", rv.status, rv.body)
 			}
 		}
-		r = m.sendForm(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {client},
+		r = m.call(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {client},
 			"refresh_token": {r.json["refresh_token"].(string)}})
 		if r.status != 400 || r.json["error"] != "invalid_grant" {
 			t.Fatalf("refresh after revoke: %d %s", r.status, r.body)
@@ -195,7 +181,7 @@ func TestOAuthTokenErrorsFollowRFC6749(t *testing.T) {
 		"wrong verifier": {url.Values{"grant_type": {"authorization_code"}, "client_id": {client}, "code": {code},
 			"redirect_uri": {oauthRedirect}, "code_verifier": {strings.Repeat("b", 60)}}, 400, "invalid_grant"},
 	} {
-		r := m.sendForm(testUser{}, "POST", oauth.TokenPath, c.form)
+		r := m.call(testUser{}, "POST", oauth.TokenPath, c.form)
 		if r.status != c.status || r.json["error"] != c.code || r.json["error_description"] == "" || r.header.Get("Cache-Control") != "no-store" {
 			t.Errorf("%s: %d %s", name, r.status, r.body)
 		}
@@ -233,17 +219,17 @@ func TestOAuthConsentWithoutCSRFTokenRefused(t *testing.T) {
 		fields.Set("decision", "allow")
 		token := fields.Get("csrf_token")
 		fields.Del("csrf_token")
-		if r := m.sendForm(u, "POST", oauth.ConsentPath, fields); r.status != 403 {
+		if r := m.call(u, "POST", oauth.ConsentPath, fields); r.status != 403 {
 			t.Fatalf("consent without a CSRF token: %d %s", r.status, r.header.Get("Location"))
 		}
 		// Another member's session cannot use Ada's form.
 		fields.Set("csrf_token", token)
-		if r := m.sendForm(other, "POST", oauth.ConsentPath, fields); r.status != 403 {
+		if r := m.call(other, "POST", oauth.ConsentPath, fields); r.status != 403 {
 			t.Fatalf("consent with another session's token: %d", r.status)
 		}
 		// Nor can Ada's token approve a different request (another scope).
 		fields.Set("scope", "tribe:read tribe:write")
-		if r := m.sendForm(u, "POST", oauth.ConsentPath, fields); r.status != 403 {
+		if r := m.call(u, "POST", oauth.ConsentPath, fields); r.status != 403 {
 			t.Fatalf("consent with a token for another request: %d", r.status)
 		}
 		// A cross-site POST is refused before the handler.
@@ -267,7 +253,7 @@ func TestOAuthConsentDenied(t *testing.T) {
 	u := m.user("ada@example.com")
 	_, fields := m.consentForm(u, m.oauthParams(m.oauthRegister(), "tribe:read"))
 	fields.Set("decision", "deny")
-	r := m.sendForm(u, "POST", oauth.ConsentPath, fields)
+	r := m.call(u, "POST", oauth.ConsentPath, fields)
 	to, _ := url.Parse(r.header.Get("Location"))
 	if r.status != http.StatusSeeOther || to.Query().Get("error") != "access_denied" || to.Query().Get("state") != "st-123" || to.Query().Get("code") != "" {
 		t.Fatalf("deny: %d %s", r.status, to)
@@ -278,7 +264,7 @@ func TestOAuthAuthorizeSignedOutGoesToSignIn(t *testing.T) {
 	t.Parallel()
 	m := oauthSite(t, storetest.Open(t, "", t.TempDir()))
 	params := m.oauthParams(m.oauthRegister(), "tribe:read")
-	r := m.sendForm(testUser{}, "GET", oauth.ConsentPath+"?"+params.Encode(), nil)
+	r := m.call(testUser{}, "GET", oauth.ConsentPath+"?"+params.Encode(), nil)
 	loc, _ := url.Parse(r.header.Get("Location"))
 	if r.status != http.StatusFound || loc.Path != "/auth" || !strings.HasPrefix(loc.Query().Get("return"), oauth.ConsentPath+"?") {
 		t.Fatalf("signed out: %d %s", r.status, loc)
@@ -293,7 +279,7 @@ func TestOAuthMismatchedRedirectURIShowsErrorPage(t *testing.T) {
 		params := m.oauthParams(m.oauthRegister(), "tribe:read")
 		params.Set("redirect_uri", "https://evil.example/callback")
 		for _, p := range []string{oauth.AuthorizePath, oauth.ConsentPath} {
-			r := m.sendForm(u, "GET", p+"?"+params.Encode(), nil)
+			r := m.call(u, "GET", p+"?"+params.Encode(), nil)
 			if r.status != 400 || r.header.Get("Location") != "" || !strings.Contains(r.body, "not one this assistant registered") {
 				t.Fatalf("%s: %d %q", p, r.status, r.header.Get("Location"))
 			}
@@ -302,7 +288,7 @@ func TestOAuthMismatchedRedirectURIShowsErrorPage(t *testing.T) {
 			}
 		}
 		params = m.oauthParams("tribe-no-such-client", "tribe:read")
-		if r := m.sendForm(u, "GET", oauth.AuthorizePath+"?"+params.Encode(), nil); r.status != 400 || r.header.Get("Location") != "" {
+		if r := m.call(u, "GET", oauth.AuthorizePath+"?"+params.Encode(), nil); r.status != 400 || r.header.Get("Location") != "" {
 			t.Fatalf("unknown client: %d %q", r.status, r.header.Get("Location"))
 		}
 	})
@@ -320,7 +306,7 @@ func TestOAuthAuthorizeRefusalsGoBackToClient(t *testing.T) {
 	} {
 		params := m.oauthParams(client, "tribe:read")
 		params.Set(c.key, c.value)
-		r := m.sendForm(u, "GET", oauth.AuthorizePath+"?"+params.Encode(), nil)
+		r := m.call(u, "GET", oauth.AuthorizePath+"?"+params.Encode(), nil)
 		to, _ := url.Parse(r.header.Get("Location"))
 		if r.status != http.StatusFound || !strings.HasPrefix(to.String(), oauthRedirect) || to.Query().Get("error") != c.code {
 			t.Errorf("%s: %d %s", name, r.status, to)
@@ -366,7 +352,7 @@ func TestOAuthReplayedRefreshTokenRevokesGrantOverHTTP(t *testing.T) {
 		client := m.oauthRegister()
 		tok := m.oauthTokens(ada, client, "tribe:read")
 		refresh := func(token string) reply {
-			return m.sendForm(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {token}})
+			return m.call(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {token}})
 		}
 		rotated := refresh(tok["refresh_token"].(string))
 		if rotated.status != 200 {
@@ -394,11 +380,11 @@ func TestOAuthReusedCodeRevokesTokensOverHTTP(t *testing.T) {
 		client := m.oauthRegister()
 		form := url.Values{"grant_type": {"authorization_code"}, "client_id": {client}, "code": {m.oauthCode(ada, client, "tribe:read")},
 			"redirect_uri": {oauthRedirect}, "code_verifier": {oauthVerifier}}
-		first := m.sendForm(testUser{}, "POST", oauth.TokenPath, form)
+		first := m.call(testUser{}, "POST", oauth.TokenPath, form)
 		if first.status != 200 {
 			t.Fatalf("first exchange: %d %s", first.status, first.body)
 		}
-		if r := m.sendForm(testUser{}, "POST", oauth.TokenPath, form); r.status != 400 || r.json["error"] != "invalid_grant" {
+		if r := m.call(testUser{}, "POST", oauth.TokenPath, form); r.status != 400 || r.json["error"] != "invalid_grant" {
 			t.Fatalf("second exchange: %d %s", r.status, r.body)
 		}
 		if _, err := m.assistant(first.json["access_token"].(string)); err == nil {
@@ -413,14 +399,14 @@ func TestOAuthMetadataClientFetchesRateLimited(t *testing.T) {
 	params := m.oauthParams("https://localhost/client.json", "tribe:read")
 	var last reply
 	for range oauthMetadataBurst + 1 {
-		last = m.sendForm(testUser{}, "GET", oauth.AuthorizePath+"?"+params.Encode(), nil)
+		last = m.call(testUser{}, "GET", oauth.AuthorizePath+"?"+params.Encode(), nil)
 	}
 	if last.status != 429 || last.header.Get("Retry-After") == "" {
 		t.Fatalf("authorization %d with a URL client id: %d", oauthMetadataBurst+1, last.status)
 	}
 	// Registered clients are not counted.
 	params = m.oauthParams(m.oauthRegister(), "tribe:read")
-	if r := m.sendForm(testUser{}, "GET", oauth.AuthorizePath+"?"+params.Encode(), nil); r.status != http.StatusFound {
+	if r := m.call(testUser{}, "GET", oauth.AuthorizePath+"?"+params.Encode(), nil); r.status != http.StatusFound {
 		t.Fatalf("a registered client after the limit: %d", r.status)
 	}
 }
@@ -432,17 +418,17 @@ func TestOAuthSecretsNeverLogged(t *testing.T) {
 	ada := m.user("ada@example.com")
 	client := m.oauthRegister()
 	code := m.oauthCode(ada, client, "tribe:read")
-	r := m.sendForm(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"authorization_code"}, "client_id": {client},
+	r := m.call(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"authorization_code"}, "client_id": {client},
 		"code": {code}, "redirect_uri": {oauthRedirect}, "code_verifier": {oauthVerifier}})
 	if r.status != 200 {
 		t.Fatalf("token: %d", r.status)
 	}
 	access, refresh := r.json["access_token"].(string), r.json["refresh_token"].(string)
 	m.mcpPost(toolsList, map[string]string{"Authorization": "Bearer " + access, "Accept": "application/json, text/event-stream"})
-	rotated := m.sendForm(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {refresh}})
+	rotated := m.call(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {refresh}})
 	// A replay is logged as a warning, by grant, never by token.
-	m.sendForm(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {refresh}})
-	m.sendForm(testUser{}, "POST", oauth.RevokePath, url.Values{"token": {rotated.json["refresh_token"].(string)}})
+	m.call(testUser{}, "POST", oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {refresh}})
+	m.call(testUser{}, "POST", oauth.RevokePath, url.Values{"token": {rotated.json["refresh_token"].(string)}})
 	out := log.String()
 	if !strings.Contains(out, "/oauth/token") {
 		t.Fatalf("the requests were not logged at all: %s", out)
