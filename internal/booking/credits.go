@@ -369,7 +369,7 @@ func (s *Service) packageRefunded(ctx context.Context, paymentIntentID string) (
 		}
 		found = true
 		_, err = tx.ExecContext(ctx, `UPDATE credit_purchases SET status = 'refunded', updated_at = $2,
-			revoked = credits - (SELECT COUNT(*) FROM credit_uses u WHERE u.purchase_id = credit_purchases.id AND u.returned_at IS NULL)
+			revoked = credits - spent
 			WHERE id = $1 AND status = 'paid'`, pu.id, store.At(now))
 		if err != nil {
 			return fmt.Errorf("remove credits of %s: %w", pu.id, err)
@@ -500,11 +500,8 @@ func (s *Service) CreditsOfUser(ctx context.Context, userID string) (*CreditsRep
 const userCredits = `(p.user_id = $2 OR p.email_normalized =
 	(SELECT u.email_normalized FROM users u WHERE u.id = $2 AND u.email_confirmed_at IS NOT NULL))`
 
-// usedCredits counts a purchase's credits spent and not given back.
-const usedCredits = `(SELECT COUNT(*) FROM credit_uses u WHERE u.purchase_id = p.id AND u.returned_at IS NULL)`
-
 func (s *Service) listCredits(ctx context.Context, cond string, arg any) ([]Credit, error) {
-	rows, err := s.db.ReadRows(ctx, `SELECT p.package_id, p.package_name, p.type_id, p.credits, p.expires_at, `+usedCredits+`
+	rows, err := s.db.ReadRows(ctx, `SELECT p.package_id, p.package_name, p.type_id, p.credits, p.expires_at, p.spent
 		FROM credit_purchases p WHERE p.status = 'paid' AND p.expires_at > $1 AND `+cond+`
 		ORDER BY p.expires_at, p.id`, store.At(s.now()), arg)
 	if err != nil {
@@ -555,7 +552,7 @@ func (s *Service) creditFor(ctx context.Context, tx *sql.Tx, c *checked, in Requ
 	var id string
 	err := tx.QueryRowContext(ctx, `SELECT p.id FROM credit_purchases p
 		WHERE p.status = 'paid' AND p.expires_at > $1 AND p.expires_at > $2 AND p.type_id = $3 AND `+cond+`
-		  AND p.credits > `+usedCredits+`
+		  AND p.credits > p.spent
 		ORDER BY p.expires_at, p.id LIMIT 1`, store.At(now), store.At(c.start), c.typ.ID, arg).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", errNoCredit
@@ -566,8 +563,22 @@ func (s *Service) creditFor(ctx context.Context, tx *sql.Tx, c *checked, in Requ
 	return id, nil
 }
 
-// spendCredit records a credit of purchase spent on a booking.
+// spendCredit records a credit of purchase spent on a booking. The count
+// is raised only while a credit is left, in one statement the database
+// serialises on the purchase's row: even without the booking lock, two
+// spends of the last credit cannot both pass.
 func spendCredit(ctx context.Context, tx *sql.Tx, purchaseID, bookingID string, now time.Time) error {
+	res, err := tx.ExecContext(ctx, `UPDATE credit_purchases SET spent = spent + 1 WHERE id = $1 AND status = 'paid' AND spent < credits`,
+		purchaseID)
+	if err != nil {
+		return fmt.Errorf("spend credit: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		if err == nil {
+			err = errNoCredit
+		}
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO credit_uses (booking_id, purchase_id, spent_at) VALUES ($1, $2, $3)`,
 		bookingID, purchaseID, store.At(now)); err != nil {
 		return fmt.Errorf("spend credit: %w", err)
@@ -577,8 +588,16 @@ func spendCredit(ctx context.Context, tx *sql.Tx, purchaseID, bookingID string, 
 
 // returnCredit gives back the credit a cancelled booking spent, if any.
 func returnCredit(ctx context.Context, tx *sql.Tx, bookingID string, now time.Time) error {
-	if _, err := tx.ExecContext(ctx, `UPDATE credit_uses SET returned_at = $2 WHERE booking_id = $1 AND returned_at IS NULL`,
-		bookingID, store.At(now)); err != nil {
+	var purchaseID string
+	err := tx.QueryRowContext(ctx, `UPDATE credit_uses SET returned_at = $2 WHERE booking_id = $1 AND returned_at IS NULL
+		RETURNING purchase_id`, bookingID, store.At(now)).Scan(&purchaseID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil // not paid with a credit, or given back before
+	}
+	if err != nil {
+		return fmt.Errorf("return credit: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE credit_purchases SET spent = spent - 1 WHERE id = $1 AND spent > 0`, purchaseID); err != nil {
 		return fmt.Errorf("return credit: %w", err)
 	}
 	return nil
@@ -601,7 +620,7 @@ func (s *Service) PlanCreditReminders(ctx context.Context) (int, error) {
 	}
 	// Anything lapsing within the reminder's days and a margin for the
 	// clock changes; the exact moment is decided per purchase below.
-	rows, err := s.db.ReadRows(ctx, `SELECT p.id, p.package_name, p.type_id, p.email, p.email_normalized, p.credits, p.paid_at, p.expires_at, `+usedCredits+`
+	rows, err := s.db.ReadRows(ctx, `SELECT p.id, p.package_name, p.type_id, p.email, p.email_normalized, p.credits, p.paid_at, p.expires_at, p.spent
 		FROM credit_purchases p WHERE p.status = 'paid' AND p.expires_at > $1 AND p.expires_at <= $2 ORDER BY p.expires_at`,
 		store.At(at), store.At(at.AddDate(0, 0, CreditReminderDays+2)))
 	if err != nil {

@@ -29,9 +29,14 @@ CREATE TABLE credit_purchases (
     return_hash         TEXT NOT NULL DEFAULT '',
     paid_at             TIMESTAMPTZ,
     expires_at          TIMESTAMPTZ,
+    -- Credits spent and not given back, kept with each spend and return
+    -- (credit_uses holds which booking each paid for): the database refuses
+    -- more than were bought, however the spends race.
+    spent               INTEGER NOT NULL DEFAULT 0 CHECK (spent >= 0),
     revoked             INTEGER NOT NULL DEFAULT 0 CHECK (revoked >= 0),
     created_at          TIMESTAMPTZ NOT NULL,
     updated_at          TIMESTAMPTZ NOT NULL,
+    CHECK (spent <= credits),
     CHECK (status NOT IN ('paid', 'refunded') OR (paid_at IS NOT NULL AND expires_at IS NOT NULL AND amount_paid IS NOT NULL))
 );
 CREATE INDEX credit_purchases_email ON credit_purchases (email_normalized);
