@@ -36,6 +36,9 @@ type bookingAPI struct {
 	// book bounds booking attempts per client address, before the domain's
 	// open-hold limits, so a flood of bad requests costs little.
 	book *ratelimit.Limiter
+	// buy bounds package checkouts per client address likewise
+	// (routes_booking_credits.go).
+	buy *ratelimit.Limiter
 }
 
 func newBookingAPI(cfg *config.Config, svc *booking.Service, hub *events.Hub, logger *slog.Logger, heartbeat time.Duration, share shareLimit) *bookingAPI {
@@ -43,6 +46,7 @@ func newBookingAPI(cfg *config.Config, svc *booking.Service, hub *events.Hub, lo
 		booking: svc, cfg: cfg, hub: hub, logger: logger, proxies: cfg.TrustedProxies,
 		streams: httpx.NewStreams(heartbeat, eventsRetry),
 		book:    ratelimit.New(20, 6*time.Second, share("booking-holds")),
+		buy:     ratelimit.New(10, 6*time.Second, share("booking-packages")),
 	}
 }
 

@@ -37,7 +37,7 @@ func (a *bookingAPI) packages(w http.ResponseWriter, r *http.Request) error {
 
 func (a *bookingAPI) buyPackage(w http.ResponseWriter, r *http.Request) error {
 	client := clientKey(r, a.proxies)
-	if err := limited(limitCheck{a.book, client}); err != nil {
+	if err := limited(limitCheck{a.buy, client}); err != nil {
 		return err
 	}
 	var in booking.PackageCheckoutRequest
