@@ -20,6 +20,13 @@ import { whenHydrated } from './hydration';
 const shots = screenshots('test-results/packages');
 const VISITOR_ZONE = 'Europe/Paris';
 
+/** The page fits the viewport's width: nothing scrolls sideways. */
+async function fitsWidth(page: Page, width: number) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    width,
+  );
+}
+
 /** On /book/{type}: chooses the first free day and its first time, and types the name. */
 async function chooseFirstTime(page: Page, name: string) {
   const grid = page.getByRole('grid');
@@ -67,6 +74,7 @@ test.describe('session packages with payments on', () => {
       await card.getByLabel('Full name').fill('Cora Credit');
       await card.getByLabel('E-mail').fill(email);
       expect(await seriousViolations(page)).toEqual([]);
+      await fitsWidth(page, width);
       await shots.now(page, `packages-${width}`);
       await card.getByRole('button', { name: 'Pay $999' }).click();
       await expect
@@ -106,6 +114,7 @@ test.describe('session packages with payments on', () => {
       const credits = page.getByTestId('credit-card');
       await expect(credits).toContainText('4 of 4 credits left', { timeout: 15_000 });
       expect(await seriousViolations(page)).toEqual([]);
+      await fitsWidth(page, width);
       await shots.now(page, `credits-${width}`);
       const balance = page.url();
 

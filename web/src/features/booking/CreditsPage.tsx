@@ -124,7 +124,7 @@ function CreditsView() {
         ) : null}
         <ul className="grid gap-5 md:grid-cols-2">
           {credits.map((c) => (
-            <li key={`${c.package}-${c.expires_at}`}>
+            <li key={`${c.package}-${c.expires_at}`} className="min-w-0">
               <CreditCard credit={c} link={link} />
             </li>
           ))}
@@ -185,10 +185,14 @@ function CreditCard({
         {credit.remaining > 0 ? (
           <Link
             to={bookWithCreditHref(credit.type, link)}
-            className={buttonClasses('primary', 'md', 'w-full')}
+            className={buttonClasses(
+              'primary',
+              'md',
+              'h-auto min-h-11 w-full py-2 text-center whitespace-normal',
+            )}
           >
             <CalendarPlus size={16} aria-hidden="true" />
-            Book a {credit.type_name} with a credit
+            Book <span className="sr-only">a {credit.type_name} </span>with a credit
           </Link>
         ) : (
           <p className="text-sm text-muted">All credits of this package are used.</p>

@@ -70,7 +70,7 @@ function Packages({
       ) : null}
       <ul className="grid gap-5 md:grid-cols-2">
         {packages.map((p) => (
-          <li key={p.id}>
+          <li key={p.id} className="min-w-0">
             <PackageCard
               pkg={p}
               currency={p.currency ?? currency}
