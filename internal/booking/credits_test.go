@@ -219,6 +219,7 @@ func TestCancellingGivesTheCreditBackOnlyBeforeTheCutoff(t *testing.T) {
 		if n := remaining(t, s, "ada@example.com", token); n != 1 {
 			t.Fatalf("%d credits left after three bookings", n)
 		}
+		clock.Advance(time.Minute) // a change is one at a later instant
 		moved, err := s.Reschedule(ctx, early.Booking.ID, early.Token, weekday(3, 9, 0).Format(time.RFC3339))
 		if err != nil || !moved.Credit {
 			t.Fatalf("reschedule: %+v %v", moved, err)
@@ -226,12 +227,20 @@ func TestCancellingGivesTheCreditBackOnlyBeforeTheCutoff(t *testing.T) {
 		if n := remaining(t, s, "ada@example.com", token); n != 1 {
 			t.Fatalf("%d credits left after a reschedule, want 1", n)
 		}
+		clock.Advance(time.Minute)
 		b, refund, err := s.CancelByBooker(ctx, early.Booking.ID, early.Token)
 		if err != nil || b.Status != StatusCancelled || refund != nil {
 			t.Fatalf("cancel before the cut-off: %+v %+v %v", b, refund, err)
 		}
 		if n := remaining(t, s, "ada@example.com", token); n != 2 {
 			t.Fatalf("%d credits left after a cancellation in time, want 2", n)
+		}
+		var text string
+		if err := db.Read.QueryRow(`SELECT text_body FROM mail_outbox WHERE to_addr = 'ada@example.com' AND subject LIKE 'Cancelled:%'`).Scan(&text); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), "credit it used is back in your balance") {
+			t.Fatalf("the cancellation does not say the credit is back: %s", text)
 		}
 		// Within the cut-off (24 hours) of the late one.
 		clock.Set(late.Booking.Start.Add(-2 * time.Hour))
