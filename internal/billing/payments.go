@@ -35,6 +35,9 @@ type PaymentCheckout struct {
 	// IdempotencyKey makes concurrent or repeated requests for one hold one
 	// session at Stripe.
 	IdempotencyKey string
+	// AllowPromotionCodes lets the payer enter a Stripe promotion code;
+	// the completed session's amount_total is then what was really paid.
+	AllowPromotionCodes bool
 }
 
 // OpenedCheckout is a Checkout Session to send the payer to.
@@ -105,6 +108,9 @@ func (s *Service) OpenPaymentCheckout(ctx context.Context, p PaymentCheckout) (O
 	}
 	if p.Email != "" {
 		params.CustomerEmail = stripe.String(p.Email)
+	}
+	if p.AllowPromotionCodes {
+		params.AllowPromotionCodes = stripe.Bool(true)
 	}
 	if p.IdempotencyKey != "" {
 		params.SetIdempotencyKey(p.IdempotencyKey)

@@ -58,6 +58,7 @@ type Booking struct {
 	ICSSequence       int        `json:"-"`
 	CancelledBy       string     `json:"cancelled_by,omitempty"`
 	EventID           string     `json:"event_id,omitempty"` // a seat of this occurrence (events.go)
+	Credit            bool       `json:"credit,omitempty"`   // paid with a package's credit (credits.go)
 	CreatedAt         time.Time  `json:"created_at"`
 	UpdatedAt         time.Time  `json:"updated_at"`
 	tokenHash         string
@@ -67,22 +68,25 @@ const bookingColumns = `id, type_id, status, start_at, end_at, expires_at, name,
 	COALESCE(user_id, ''), client_addr, amount, currency,
 	(SELECT CAST(COALESCE(SUM(r.amount), 0) AS BIGINT) FROM booking_refunds r WHERE r.booking_id = bookings.id),
 	COALESCE(checkout_session_id, ''), COALESCE(checkout_url, ''), COALESCE(payment_intent_id, ''), paid_at,
-	meeting_link, reschedule_count, ics_sequence, COALESCE(cancelled_by, ''), COALESCE(event_id, ''), created_at, updated_at, token_hash`
+	meeting_link, reschedule_count, ics_sequence, COALESCE(cancelled_by, ''), COALESCE(event_id, ''), created_at, updated_at, token_hash,
+	(SELECT COUNT(*) FROM credit_uses cu WHERE cu.booking_id = bookings.id)`
 
 func scanBooking(row interface{ Scan(...any) error }) (*Booking, error) {
 	var (
 		b                    Booking
 		start, end, cre, upd store.Time
 		expires, paid        store.NullTime
+		credits              int
 	)
 	err := row.Scan(&b.ID, &b.Type, &b.Status, &start, &end, &expires, &b.Name, &b.Email, &b.Notes, &b.TimeZone,
 		&b.UserID, &b.ClientAddr, &b.Amount, &b.Currency, &b.Refunded,
 		&b.CheckoutSessionID, &b.CheckoutURL, &b.PaymentIntentID, &paid,
-		&b.MeetingLink, &b.RescheduleCount, &b.ICSSequence, &b.CancelledBy, &b.EventID, &cre, &upd, &b.tokenHash)
+		&b.MeetingLink, &b.RescheduleCount, &b.ICSSequence, &b.CancelledBy, &b.EventID, &cre, &upd, &b.tokenHash, &credits)
 	if err != nil {
 		return nil, err
 	}
 	b.Start, b.End, b.CreatedAt, b.UpdatedAt = start.Time, end.Time, cre.Time, upd.Time
+	b.Credit = credits > 0
 	if expires.Valid {
 		t := expires.Time.Time
 		b.ExpiresAt = &t
@@ -185,6 +189,11 @@ type Request struct {
 	// a repeated press gets an open hold back only with the same secret,
 	// so a stranger who types someone's address never gets a manage token.
 	HoldKey string `json:"-"`
+	// UseCredit pays with a package's credit instead of Checkout: the
+	// signed-in member's (UserID) or, with CreditToken (the credits mail's
+	// link), those of the address the token was sent to (credits.go).
+	UseCredit   bool   `json:"use_credit"`
+	CreditToken string `json:"-"`
 }
 
 // Created is a new booking with its manage token, which is shown once: only
@@ -207,6 +216,7 @@ type checked struct {
 	start            time.Time
 	name, email, key string
 	notes, zone      string
+	amount           int64 // what the booker pays: the type's price, or its member price (priceFor)
 }
 
 func (s *Service) check(in Request) (*checked, error) {
@@ -214,7 +224,8 @@ func (s *Service) check(in Request) (*checked, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &checked{typ: t, name: strings.TrimSpace(in.Name), notes: strings.TrimSpace(in.Notes), zone: strings.TrimSpace(in.TimeZone)}
+	c := &checked{typ: t, name: strings.TrimSpace(in.Name), notes: strings.TrimSpace(in.Notes), zone: strings.TrimSpace(in.TimeZone),
+		amount: t.Price}
 	// A seat's time is its occurrence's: a start sent with it is not read.
 	if !t.Seated() {
 		if c.start, err = parseStart(in.Start); err != nil {
@@ -302,7 +313,15 @@ func (s *Service) Book(ctx context.Context, in Request) (*Created, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The price is the server's to decide: a signed-in tribe member pays
+	// the member price, everyone else the type's.
+	if c.amount, err = s.priceFor(ctx, c.typ, in.UserID); err != nil {
+		return nil, err
+	}
 	if c.typ.Seated() || strings.TrimSpace(in.EventID) != "" {
+		if in.UseCredit {
+			return nil, errs.Field("use_credit", "A seat of a group training is paid at booking; credits book one-to-one calls.")
+		}
 		return s.bookSeat(ctx, c, in)
 	}
 	st, r, err := s.settings(ctx)
@@ -326,6 +345,10 @@ func (s *Service) Book(ctx context.Context, in Request) (*Created, error) {
 		return nil, errSlotTaken
 	}
 	status := s.newStatus(c.typ)
+	if in.UseCredit {
+		// Paid ahead: confirmed at once, nothing to pay now.
+		status, c.amount = StatusConfirmed, 0
+	}
 	token, hash := newToken()
 	out := &Created{Token: token}
 	id := store.NewID()
@@ -352,6 +375,15 @@ func (s *Service) Book(ctx context.Context, in Request) (*Created, error) {
 		if err := s.checkLimits(ctx, tx, c.key, in.ClientAddr, status, now); err != nil {
 			return err
 		}
+		// The credit is found, and below spent, in the booking's own
+		// transaction: of two bookings racing for the last credit, the
+		// second finds none (writers are serialised by the booking lock).
+		credit := ""
+		if in.UseCredit {
+			if credit, err = s.creditFor(ctx, tx, c, in, now); err != nil {
+				return err
+			}
+		}
 		if err := eventsFree(ctx, tx, blocked); err != nil {
 			return err
 		}
@@ -371,7 +403,7 @@ func (s *Service) Book(ctx context.Context, in Request) (*Created, error) {
 		}
 		err = s.insertBooking(ctx, tx, st, c, in, newRow{
 			id: id, status: status, hash: hash,
-			start: c.start, end: c.start.Add(d), blocked: blocked,
+			start: c.start, end: c.start.Add(d), blocked: blocked, credit: credit,
 		}, now)
 		if isOverlap(err) {
 			return errSlotTaken
@@ -459,6 +491,8 @@ type newRow struct {
 	blocked span
 	// eventID is the group training date of a seat, empty otherwise.
 	eventID string
+	// credit is the package purchase whose credit pays for the booking.
+	credit string
 }
 
 // insertBooking writes a new booking or seat and queues its notices. The
@@ -492,10 +526,15 @@ func (s *Service) insertBooking(ctx context.Context, tx *sql.Tx, st Settings, c 
 		    meeting_link, token_hash, event_id, hold_key_hash, created_at, updated_at)
 		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22)`,
 		r.id, c.typ.ID, r.status, store.At(r.start), store.At(r.end), store.At(r.blocked.from), store.At(r.blocked.until),
-		expires, c.name, c.email, c.key, c.notes, c.zone, clientKey(in.ClientAddr), user, c.typ.Price, c.typ.Currency,
+		expires, c.name, c.email, c.key, c.notes, c.zone, clientKey(in.ClientAddr), user, c.amount, c.typ.Currency,
 		meeting, r.hash, event, holder, store.At(now))
 	if err != nil {
 		return fmt.Errorf("insert booking: %w", err)
+	}
+	if r.credit != "" {
+		if err := spendCredit(ctx, tx, r.credit, r.id, now); err != nil {
+			return err
+		}
 	}
 	b, err := loadBooking(ctx, tx.QueryRowContext, r.id)
 	if err != nil {

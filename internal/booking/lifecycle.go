@@ -431,7 +431,13 @@ func (s *Service) cancel(ctx context.Context, id, token, by string) (*Booking, *
 		default:
 			return wrongStatus(b, "cancelled")
 		}
-		return setStatus(ctx, tx, b, now, StatusCancelled, `, cancelled_by = $5, ics_sequence = $6`, by, nextSequence(b))
+		if err := setStatus(ctx, tx, b, now, StatusCancelled, `, cancelled_by = $5, ics_sequence = $6`, by, nextSequence(b)); err != nil {
+			return err
+		}
+		// A call paid with a credit gives it back, as a paid one gives the
+		// money back: the booker only before the cut-off (checked above),
+		// the owner at any time.
+		return returnCredit(ctx, tx, b.ID, now)
 	})
 	if err != nil {
 		return nil, nil, err

@@ -311,6 +311,10 @@ func (m *mailer) cancelled(was string) error {
 	if m.b.PaidAt != nil && m.b.Amount > m.b.Refunded {
 		paras = append(paras, "The full "+m.price(m.b.Amount)+" is being refunded to your card; you will get a notice when it is on its way.")
 	}
+	if m.b.Credit {
+		// A cancellation gives a package's credit back (credits.go).
+		paras = append(paras, "The package credit it used is back in your balance, to book another time with.")
+	}
 	paras = append(paras, "You are welcome to book another time.")
 	var files, ownerFiles []mail.Attachment
 	if was == StatusConfirmed {

@@ -173,6 +173,9 @@ func (s *Service) CancelCheckout(ctx context.Context, id, ret, token string) (*B
 // CheckoutPaid applies a paid Checkout Session (billing.PaymentHandler):
 // the hold is confirmed, or the money goes back.
 func (s *Service) CheckoutPaid(ctx context.Context, p billing.CompletedPayment) error {
+	if id, ok := packageRef(p.Reference); ok {
+		return s.packagePaid(ctx, id, p) // a session package (credits.go)
+	}
 	if b, err := s.Get(ctx, p.Reference); err == nil && b.CheckoutSessionID != "" && b.CheckoutSessionID != p.CheckoutSessionID {
 		// A spare session of a double press, paid before it was expired:
 		// the booking is paid through its own session, so this goes back.
@@ -224,6 +227,9 @@ func (s *Service) CheckoutPaid(ctx context.Context, p billing.CompletedPayment) 
 // longer held (paid meanwhile), is left alone, so an older event never
 // undoes a newer state.
 func (s *Service) CheckoutClosed(ctx context.Context, reference, sessionID string) error {
+	if id, ok := packageRef(reference); ok {
+		return s.packageClosed(ctx, id, sessionID)
+	}
 	b, err := s.Get(ctx, reference)
 	if errs.Is(err, errs.NotFound) {
 		return nil
@@ -245,7 +251,9 @@ func (s *Service) PaymentRefunded(ctx context.Context, paymentIntentID string) e
 	err := s.db.ReadRow(ctx, `SELECT id FROM bookings WHERE payment_intent_id = $1`, paymentIntentID).Scan(&id)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
-			return nil // not a booking's payment
+			// A session package's payment, or nobody's here.
+			_, err := s.packageRefunded(ctx, paymentIntentID)
+			return err
 		}
 		return fmt.Errorf("find the booking of %s: %w", paymentIntentID, err)
 	}
@@ -374,6 +382,9 @@ func (s *Service) Sweep(ctx context.Context) error {
 		if _, err := s.SettleOwed(ctx); err != nil {
 			s.log.WarnContext(ctx, "booking: refunds owed not settled yet", "err", err)
 		}
+	}
+	if _, err := s.PlanCreditReminders(ctx); err != nil {
+		return err
 	}
 	_, err := s.PlanReminders(ctx)
 	return err

@@ -66,6 +66,7 @@ type Service struct {
 	now      clock.Clock
 	types    []Type
 	byID     map[string]Type
+	packages []Package // session packages on sale (credits.go)
 	defaults Settings
 	baseURL  string
 	payments bool
@@ -121,6 +122,7 @@ func New(db *store.DB, cfg Config, opts ...Option) *Service {
 	for _, t := range s.types {
 		s.byID[t.ID] = t
 	}
+	s.packages = packagesFrom(cfg.Site, s.byID)
 	for _, o := range opts {
 		o(s)
 	}

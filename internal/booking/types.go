@@ -12,10 +12,13 @@ const (
 
 // Type is one bookable offer, as the content describes it.
 type Type struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	Minutes     int    `json:"duration"` // length of the call
-	Price       int64  `json:"price"`    // in the currency's smallest unit (cents); 0 is free
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Minutes int    `json:"duration"` // length of the call
+	Price   int64  `json:"price"`    // in the currency's smallest unit (cents); 0 is free
+	// MemberPrice, when above 0, is what a signed-in tribe member pays
+	// (the server decides who is one).
+	MemberPrice int64  `json:"member_price,omitempty"`
 	Currency    string `json:"currency"`
 	Mode        string `json:"mode"`
 	BookingLink string `json:"booking_link,omitempty"` // external types only
@@ -43,12 +46,15 @@ func TypesFrom(site *content.Site) []Type {
 		return c
 	}
 	var out []Type
-	add := func(id, name string, minutes int, price float64, cur, booking, link string, seats int) {
+	add := func(id, name string, minutes int, price, member float64, cur, booking, link string, seats int) {
 		if booking == content.InquiryBooking {
 			return // asked about through the inquiry form, not booked
 		}
 		t := Type{ID: id, Name: name, Minutes: minutes, Currency: currency(cur), Seats: seats}
 		t.Price = content.MinorUnits(price, t.Currency)
+		if booking == content.NativeBooking && member > 0 {
+			t.MemberPrice = content.MinorUnits(member, t.Currency)
+		}
 		switch {
 		case booking == content.NativeBooking:
 			t.Mode = ModeNative
@@ -60,14 +66,14 @@ func TypesFrom(site *content.Site) []Type {
 		out = append(out, t)
 	}
 	for _, s := range sv.Sessions {
-		add(s.ID, s.Name, s.Duration, s.Price, s.Currency, s.Booking, s.BookingLink, 0)
+		add(s.ID, s.Name, s.Duration, s.Price, s.MemberPrice, s.Currency, s.Booking, s.BookingLink, 0)
 	}
 	for _, t := range sv.Training {
 		seats := 0
 		if t.Booking == content.NativeBooking {
 			seats = t.Seats
 		}
-		add(t.ID, t.Title, t.DurationMinutes, t.Price, t.Currency, t.Booking, t.BookingLink, seats)
+		add(t.ID, t.Title, t.DurationMinutes, t.Price, t.MemberPrice, t.Currency, t.Booking, t.BookingLink, seats)
 	}
 	return out
 }

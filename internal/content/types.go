@@ -56,13 +56,16 @@ type Follower struct {
 
 // Services is services.json: everything that has a price.
 type Services struct {
-	Currency     string           `json:"currency"`
-	Sessions     []Session        `json:"sessions"`
-	Training     []TrainingOption `json:"training"`
-	NeuralTrader NeuralTrader     `json:"neural_trader"`
-	Tribe        TribeOffer       `json:"tribe"`
-	HowItWorks   []Step           `json:"how_it_works"`
-	FAQ          []FAQ            `json:"faq"`
+	Currency string           `json:"currency"`
+	Sessions []Session        `json:"sessions"`
+	Training []TrainingOption `json:"training"`
+	// Packages are sessions sold ahead, several at once: paid once, each
+	// gives credits that book one call of their type without Checkout.
+	Packages     []Package    `json:"packages"`
+	NeuralTrader NeuralTrader `json:"neural_trader"`
+	Tribe        TribeOffer   `json:"tribe"`
+	HowItWorks   []Step       `json:"how_it_works"`
+	FAQ          []FAQ        `json:"faq"`
 	// Availability is where the booking calendar starts: the owner's time
 	// zone and weekly hours until the owner saves settings of their own.
 	Availability Availability `json:"availability"`
@@ -100,6 +103,7 @@ type Session struct {
 	Name        string   `json:"name"`
 	Duration    int      `json:"duration"`
 	Price       float64  `json:"price"`
+	MemberPrice float64  `json:"member_price"` // what a tribe member pays; 0 is none
 	Currency    string   `json:"currency"`
 	Description string   `json:"description"`
 	Booking     string   `json:"booking"`
@@ -126,6 +130,7 @@ type TrainingOption struct {
 	Title           string   `json:"title"`
 	Subtitle        string   `json:"subtitle"`
 	Price           float64  `json:"price"`
+	MemberPrice     float64  `json:"member_price"` // what a tribe member pays; 0 is none
 	Currency        string   `json:"currency"`
 	OriginalPrice   float64  `json:"originalPrice"`
 	Duration        string   `json:"duration"`
@@ -138,6 +143,21 @@ type TrainingOption struct {
 	ButtonText      string   `json:"button_text"`
 	IsPopular       bool     `json:"isPopular"`
 	IsLimitedTime   bool     `json:"isLimitedTime"`
+}
+
+// Package is a number of calls of one natively booked type sold at once:
+// Count credits, each booking one call of Type, valid for ValidDays days
+// after the payment. MemberPrice (0 for none) is what a tribe member pays.
+type Package struct {
+	ID          string  `json:"id"`
+	Name        string  `json:"name"`
+	Type        string  `json:"type"`
+	Count       int     `json:"count"`
+	Price       float64 `json:"price"`
+	MemberPrice float64 `json:"member_price"`
+	Currency    string  `json:"currency"`
+	ValidDays   int     `json:"valid_days"`
+	Description string  `json:"description"`
 }
 
 // BookAt is where a visitor books the option, as Session.BookAt.

@@ -1,6 +1,7 @@
 package content
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -199,6 +200,7 @@ func checkServices(c *checker, s *Services, raw []byte) {
 			durations[se.Duration] = f
 		}
 		c.bookable(f, se.Booking, se.BookingLink, f+".duration", se.Duration, se.Price, se.Currency, s.Currency)
+		c.memberPrice(f, se.MemberPrice, se.Price, se.Booking, se.Currency, s.Currency)
 		c.texts(f+".features", se.Features, 1)
 		if se.Popular {
 			if popular != "" {
@@ -235,6 +237,7 @@ func checkServices(c *checker, s *Services, raw []byte) {
 		trainingByID[t.ID] = i
 		c.text(f+".title", t.Title)
 		c.bookable(f, t.Booking, t.BookingLink, f+".duration_minutes", t.DurationMinutes, t.Price, t.Currency, s.Currency)
+		c.memberPrice(f, t.MemberPrice, t.Price, t.Booking, t.Currency, s.Currency)
 		if t.Seats < 0 || t.Seats > 1000 || (t.Seats > 0 && t.Booking != NativeBooking) {
 			c.fail(f+".seats", "must be the default seats of an occurrence, from 1 to 1000, on a natively booked option (or left out)")
 		}
@@ -249,6 +252,8 @@ func checkServices(c *checker, s *Services, raw []byte) {
 		c.texts(f+".features", t.Features, 1)
 		c.text(f+".button_text", t.ButtonText)
 	}
+
+	checkPackages(c, s)
 
 	nt := s.NeuralTrader
 	c.price("neural_trader.group_sessions.price", nt.GroupSessions.Price)
@@ -351,6 +356,93 @@ func (c *checker) bookable(f, booking, link, minutesField string, minutes int, p
 	c.link(f+".booking_link", link, bookingLink, true)
 	if !native && (strings.HasPrefix(link, "/book/") || link == "/book") {
 		c.fail(f+".booking_link", "points at this site's booking page; add \"booking\": %q to book it here, or link to an external scheduler", NativeBooking)
+	}
+}
+
+// memberPrice checks an offer's member price: none (0), or a positive price
+// below the offer's own on a paid offer the site books (the server charges
+// it, so an external scheduler could not).
+func (c *checker) memberPrice(f string, member, price float64, booking, currency, fileCurrency string) {
+	if member == 0 {
+		return
+	}
+	c.price(f+".member_price", member)
+	switch {
+	case booking != NativeBooking:
+		c.fail(f+".member_price", "needs \"booking\": %q: only a price the site charges itself can be lower for members", NativeBooking)
+	case member >= price:
+		c.fail(f+".member_price", "must be lower than price (%v)", price)
+	}
+	if currency == "" {
+		currency = fileCurrency
+	}
+	if zeroDecimal[currency] && member != float64(int64(member)) {
+		c.fail(f+".member_price", "must be a whole number in %s, which has no smaller unit", currency)
+	}
+}
+
+// checkPackages checks the session packages: each pays for calls of one
+// paid, natively booked one-to-one type (a seat of a group date is not
+// sold ahead), in that type's currency.
+func checkPackages(c *checker, s *Services) {
+	types := map[string]struct {
+		price    float64
+		currency string
+	}{}
+	for _, se := range s.Sessions {
+		if se.Booking == NativeBooking {
+			types[se.ID] = struct {
+				price    float64
+				currency string
+			}{se.Price, cmp.Or(se.Currency, s.Currency)}
+		}
+	}
+	for _, t := range s.Training {
+		if t.Booking == NativeBooking && t.Seats == 0 {
+			types[t.ID] = struct {
+				price    float64
+				currency string
+			}{t.Price, cmp.Or(t.Currency, s.Currency)}
+		}
+	}
+	ids := map[string]string{}
+	for i, p := range s.Packages {
+		f := fmt.Sprintf("packages[%d]", i)
+		c.id(f+".id", p.ID, ids)
+		c.text(f+".name", p.Name)
+		t, ok := types[p.Type]
+		switch {
+		case !ok:
+			c.fail(f+".type", "must be the id of a session or training booked on this site (\"booking\": %q, not by the seat)", NativeBooking)
+		case t.price == 0:
+			c.fail(f+".type", "%s is free: a package sells paid calls", p.Type)
+		}
+		if p.Count < 1 || p.Count > 100 {
+			c.fail(f+".count", "must be the number of calls, from 1 to 100")
+		}
+		c.price(f+".price", p.Price)
+		currency := cmp.Or(p.Currency, s.Currency)
+		if p.Currency != "" && !currencyPat.MatchString(p.Currency) {
+			c.fail(f+".currency", "must be a three-letter currency code such as USD, or left out for the file's currency")
+		}
+		if ok && currency != t.currency {
+			c.fail(f+".currency", "must be the currency of %s (%s)", p.Type, t.currency)
+		}
+		if zeroDecimal[currency] && p.Price != float64(int64(p.Price)) {
+			c.fail(f+".price", "must be a whole number in %s, which has no smaller unit", currency)
+		}
+		if p.MemberPrice != 0 {
+			c.price(f+".member_price", p.MemberPrice)
+			if p.MemberPrice >= p.Price {
+				c.fail(f+".member_price", "must be lower than price (%v)", p.Price)
+			}
+			if zeroDecimal[currency] && p.MemberPrice != float64(int64(p.MemberPrice)) {
+				c.fail(f+".member_price", "must be a whole number in %s, which has no smaller unit", currency)
+			}
+		}
+		if p.ValidDays < 1 || p.ValidDays > 1095 {
+			c.fail(f+".valid_days", "must be how many days the credits last, from 1 to 1095 (three years)")
+		}
 	}
 }
 

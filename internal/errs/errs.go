@@ -47,6 +47,7 @@ const (
 const (
 	SlotTaken = "slot_taken" // the time asked for is no longer free
 	SoldOut   = "sold_out"   // an occurrence of a group training has no seat left
+	NoCredit  = "no_credit"  // booking with a package credit, and none is left for that type
 )
 
 // OAuth's refusals (RFC 6749 §4.1.2.1 and §5.2, RFC 8707): the token
@@ -73,7 +74,7 @@ func Codes() []string {
 		MethodNotAllowed, Conflict, EmailTaken, AlreadyInCohort, CohortFull, NotMember, InvalidImage, TooLarge,
 		RateLimited, TooManyStreams, Unavailable, ShuttingDown, Internal,
 		AlreadySubscribed, AtCapacity, BillingUnavailable, NoBillingAccount,
-		SlotTaken, SoldOut,
+		SlotTaken, SoldOut, NoCredit,
 		InvalidRequest, InvalidClient, InvalidGrant, UnsupportedGrantType, UnsupportedResponseType, InvalidScope,
 		InvalidTarget, AccessDenied, InsufficientScope, InvalidRedirectURI, InvalidClientMetadata,
 	}

@@ -45,6 +45,7 @@ var statusOf = map[string]int{
 	errs.NoBillingAccount:   http.StatusNotFound,
 	errs.SlotTaken:          http.StatusConflict,
 	errs.SoldOut:            http.StatusConflict,
+	errs.NoCredit:           http.StatusConflict,
 	// OAuth's codes keep the statuses RFC 6749 §5.2 gives them.
 	errs.InvalidRequest:          http.StatusBadRequest,
 	errs.InvalidClient:           http.StatusUnauthorized,

@@ -604,6 +604,13 @@ func TestAuthorization(t *testing.T) {
 			// token is the credential of a booking's own routes (a wrong one
 			// is 404 for everyone); the owner's routes are admins'.
 			is(at("GET /api/booking/types"), all(200)),
+			is(at("GET /api/booking/packages"), all(200)),
+			// Payments are off here: a package cannot be bought.
+			{pattern: "POST /api/booking/packages/{id}/checkout", path: fixed("/api/booking/packages/deep-dive-4/checkout"),
+				body: same(map[string]string{"name": "Ada", "email": "ada@example.com"}), want: all(503)},
+			{pattern: "GET /bookings/packages/{id}/paid", path: fixed("/bookings/packages/" + store.NewID() + "/paid?r=not-a-return-id"), want: all(303)},
+			{pattern: "GET /api/credits", path: fixed("/api/credits?email=ada%40example.com&token=not-a-token"), want: all(404)},
+			is(at("GET /api/members/me/credits"), signedIn(200)),
 			{pattern: "GET /api/booking/slots", path: fixed("/api/booking/slots?type=session-30&from=" + time.Now().Format(time.DateOnly) + "&to=" + time.Now().AddDate(0, 0, 13).Format(time.DateOnly) + "&tz=Europe/Paris"), want: all(200)},
 			{pattern: "GET /api/booking/slots", path: fixed("/api/booking/slots?type=nope&from=2026-01-01&to=2026-01-02&tz=UTC"), want: all(400)},
 			with(at("POST /api/bookings"), perRole(bookingBody), all(201)),

@@ -36,6 +36,9 @@ type bookingAPI struct {
 	// book bounds booking attempts per client address, before the domain's
 	// open-hold limits, so a flood of bad requests costs little.
 	book *ratelimit.Limiter
+	// buy bounds package checkouts per client address likewise
+	// (routes_booking_credits.go).
+	buy *ratelimit.Limiter
 }
 
 func newBookingAPI(cfg *config.Config, svc *booking.Service, hub *events.Hub, logger *slog.Logger, heartbeat time.Duration, share shareLimit) *bookingAPI {
@@ -43,6 +46,7 @@ func newBookingAPI(cfg *config.Config, svc *booking.Service, hub *events.Hub, lo
 		booking: svc, cfg: cfg, hub: hub, logger: logger, proxies: cfg.TrustedProxies,
 		streams: httpx.NewStreams(heartbeat, eventsRetry),
 		book:    ratelimit.New(20, 6*time.Second, share("booking-holds")),
+		buy:     ratelimit.New(10, 6*time.Second, share("booking-packages")),
 	}
 }
 
@@ -71,6 +75,7 @@ func (a *bookingAPI) register(g *registrar) error {
 	g.route("PUT /api/admin/booking/calendars", admin, a.putCalendars)
 	g.route("GET /calendar/bookings/{file}", anyone, a.serveFeed) // the token is the credential
 	a.registerEvents(g)
+	a.registerCredits(g) // routes_booking_credits.go
 	return nil
 }
 
@@ -85,7 +90,7 @@ func (a *bookingAPI) view(b *booking.Booking, st booking.Settings) BookingView {
 		Paid: b.PaidAt != nil, Refunded: b.Refunded, RescheduleCount: b.RescheduleCount,
 		ReschedulesLeft: max(booking.MaxReschedules-b.RescheduleCount, 0), ChangeUntil: until.UTC(),
 		CanChange:   (b.Status == booking.StatusConfirmed || b.Status == booking.StatusRequested) && now.Before(until),
-		CancelledBy: b.CancelledBy, EventID: b.EventID, CreatedAt: b.CreatedAt,
+		CancelledBy: b.CancelledBy, EventID: b.EventID, CreatedAt: b.CreatedAt, Credit: b.Credit,
 	}
 	switch b.Status {
 	case booking.StatusHeld:
@@ -128,7 +133,14 @@ func (a *bookingAPI) adminView(r *http.Request, b *booking.Booking, st booking.S
 }
 
 func (a *bookingAPI) types(w http.ResponseWriter, r *http.Request) error {
-	httpx.WriteJSON(w, http.StatusOK, BookingTypes{PaymentsEnabled: a.booking.PaymentsEnabled(), Types: a.booking.Types()})
+	out := BookingTypes{PaymentsEnabled: a.booking.PaymentsEnabled(), Types: a.booking.Types()}
+	if p := caller(r); p != nil {
+		var err error
+		if out.MemberPrices, err = a.booking.MemberPricing(r.Context(), p.UserID); err != nil {
+			return err
+		}
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -173,7 +185,7 @@ func (a *bookingAPI) create(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	req := booking.Request{Type: in.Type, EventID: in.EventID, Start: in.Start, Name: in.Name, Email: in.Email, Notes: in.Notes,
-		TimeZone: in.TimeZone, ClientAddr: client, HoldKey: a.holdKey(w, r)}
+		TimeZone: in.TimeZone, ClientAddr: client, HoldKey: a.holdKey(w, r), UseCredit: in.UseCredit, CreditToken: in.CreditToken}
 	if p := caller(r); p != nil {
 		req.UserID = p.UserID
 	}

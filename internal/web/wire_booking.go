@@ -16,6 +16,9 @@ type BookingTypes struct {
 	// become requests the owner confirms.
 	PaymentsEnabled bool           `json:"payments_enabled"`
 	Types           []booking.Type `json:"types"`
+	// MemberPrices: the caller is a signed-in tribe member, who pays the
+	// types' member_price where they have one.
+	MemberPrices bool `json:"member_prices"`
 }
 
 // BookingRequest is the body of POST /api/bookings.
@@ -27,6 +30,11 @@ type BookingRequest struct {
 	Email    string `json:"email"`
 	Notes    string `json:"notes"`
 	TimeZone string `json:"time_zone"`
+	// UseCredit books with a session package's credit: confirmed at once,
+	// no Checkout (409 no_credit when none is left). The credits are the
+	// signed-in member's, or those of the credits mail's CreditToken.
+	UseCredit   bool   `json:"use_credit,omitempty"`
+	CreditToken string `json:"credit_token,omitempty"`
 }
 
 // BookingView is a booking as its booker sees it (docs/api.md).
@@ -61,6 +69,7 @@ type BookingView struct {
 	ChangeUntil     time.Time  `json:"change_until"`
 	CancelledBy     string     `json:"cancelled_by,omitempty"`
 	EventID         string     `json:"event_id,omitempty"` // a seat of a group training: cancel only, no move
+	Credit          bool       `json:"credit,omitempty"`   // paid with a session package's credit
 	CreatedAt       time.Time  `json:"created_at"`
 }
 

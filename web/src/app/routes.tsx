@@ -24,7 +24,7 @@ export const NotFoundRoute = lazyPage(
 );
 const AboutPage = lazyPage(() => import('@/features/marketing/AboutPage'), 'AboutPage');
 const ProjectsPage = lazyPage(() => import('@/features/marketing/ProjectsPage'), 'ProjectsPage');
-const BookingPage = lazyPage(() => import('@/features/marketing/BookingPage'), 'BookingPage');
+const BookingPage = lazyPage(() => import('./pages/booking'), 'BookingRoute');
 const McpPage = lazyPage(() => import('@/features/mcp/McpPage'), 'McpPage');
 const TribeRoute = lazyPage(() => import('./pages/tribe'), 'TribeRoute');
 const AuthPage = lazyPage(() => import('@/features/auth/AuthPage'), 'AuthPage');

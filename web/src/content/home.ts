@@ -3,7 +3,7 @@
  * is in the entry chunk, so only these parts of services.json are bundled there (named JSON
  * imports are tree-shaken); the rest of Home reads ./home-sections from its own chunk.
  */
-import { currency, neural_trader, sessions, tribe } from '@content/services.json';
+import { currency, neural_trader, packages, sessions, tribe } from '@content/services.json';
 import { injectedContent } from './override';
 import type { Services } from './types';
 
@@ -24,12 +24,15 @@ export function consoleContent(): ConsoleContent {
 }
 
 /** What the console's first transcript quotes (`services` and `booking`), without the other files. */
-export type ConsoleQuoted = Pick<Services, 'currency' | 'sessions' | 'neural_trader' | 'tribe'>;
+export type ConsoleQuoted = Pick<
+  Services,
+  'currency' | 'sessions' | 'neural_trader' | 'tribe' | 'packages'
+>;
 
 /**
  * The services content the console's first transcript quotes: the site owner's when the server
  * injected it, else the bundled parts, so the console's first view needs no other content file.
  */
 export function consoleQuoted(): ConsoleQuoted {
-  return injectedContent()?.services ?? { currency, sessions, neural_trader, tribe };
+  return injectedContent()?.services ?? { currency, sessions, neural_trader, tribe, packages };
 }

@@ -50,6 +50,8 @@ export interface Session {
   name: string;
   duration: number;
   price: number;
+  /** What a signed-in tribe member pays, when lower (the server decides who is one). */
+  member_price?: number;
   description: string;
   /** The external scheduler; absent for a native offer, empty when bookings are paused. */
   booking_link?: string;
@@ -67,6 +69,8 @@ export interface TrainingOption {
   title: string;
   subtitle?: string;
   price: number;
+  /** What a signed-in tribe member pays, when lower (the server decides who is one). */
+  member_price?: number;
   /** Shown struck through next to the price. */
   originalPrice?: number;
   duration: string;
@@ -126,11 +130,31 @@ export interface Faq {
   answer: string;
 }
 
+/**
+ * A session package: `count` calls of the type `type`, paid once, valid `valid_days` days after
+ * the payment; each credit books one call without paying again.
+ */
+export interface SessionPackage {
+  id: string;
+  name: string;
+  type: string;
+  count: number;
+  price: number;
+  /** What a signed-in tribe member pays, when lower. */
+  member_price?: number;
+  /** The package's own currency, when not the file's. */
+  currency?: string;
+  valid_days: number;
+  description?: string;
+}
+
 /** services.json: everything that has a price. */
 export interface Services {
   currency: string;
   sessions: Session[];
   training: TrainingOption[];
+  /** Session packages sold ahead (absent in an owner's older content). */
+  packages?: SessionPackage[];
   neural_trader: NeuralTrader;
   tribe: TribeOffer;
   how_it_works: Step[];

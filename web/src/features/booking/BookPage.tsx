@@ -58,6 +58,11 @@ export function BookPage({ type, title }: BookPageProps) {
           <span className="text-2xl font-bold">
             {offer.price === 0 ? 'Free' : formatPrice(offer.price, offer.currency)}
           </span>
+          {offer.memberPrice ? (
+            <span className="text-sm text-term-green">
+              Tribe members pay {formatPrice(offer.memberPrice, offer.currency)} (member price)
+            </span>
+          ) : null}
           <span className="text-sm text-muted">
             {offer.seats > 0
               ? `per seat · live group session with ${content.about.handle}, up to ${offer.seats} people`

@@ -8,6 +8,7 @@ import { ApiError, errorMessage } from '@/lib/api';
 import { useNavigate, useSearchParams } from '@/lib/router';
 import { useSession } from '@/lib/session';
 import { useCreateBooking } from './api/create-booking';
+import { type CreditsOwner, creditsLink, useCredits } from './api/credits';
 import { useBookingTypes } from './api/get-types';
 import { RetryLaterError, retryText } from './api/request';
 import type { BookingCreated } from './api/types';
@@ -16,7 +17,7 @@ import { longDate } from './calendar';
 import { EventPicker } from './EventPicker';
 import { durationText, type Offer } from './offers';
 import { SlotPicker } from './SlotPicker';
-import { detectTimeZone, formatInZone, slotLabel, wallClock } from './time';
+import { detectTimeZone, formatInZone, formatMinor, slotLabel, wallClock } from './time';
 import { type BookingField, type BookingFormValues, formField } from './validate';
 
 export interface BookingFlowProps {
@@ -63,9 +64,25 @@ export function BookingFlow({
   const checkoutCancelled = params.get('cancelled') === '1';
   const session = useSession();
   const types = useBookingTypes();
+  // Credits of a session package: the credits mail's link (its address and token, passed on by
+  // the credits page) or the signed-in member's.
+  const link = creditsLink(params);
+  const owner: CreditsOwner | null =
+    link ?? (session.status === 'signed-in' ? { signedIn: true } : null);
+  const credits = useCredits(seated ? null : owner);
+  const creditsLeft = (credits.data?.credits ?? [])
+    .filter((c) => c.type === offer.id)
+    .reduce((n, c) => n + c.remaining, 0);
+  const [payInstead, setPayInstead] = useState(false);
+  const useCredit = creditsLeft > 0 && !payInstead;
 
   // A signed-in member's name and address, unless the visitor typed their own.
   const user = session.status === 'signed-in' ? session.user : null;
+  const linkEmail = link?.email ?? '';
+  useEffect(() => {
+    if (!linkEmail) return;
+    setValues((v) => ({ ...v, email: v.email === '' ? linkEmail : v.email }));
+  }, [linkEmail]);
   useEffect(() => {
     if (!user) return;
     setValues((v) => ({
@@ -80,8 +97,15 @@ export function BookingFlow({
   const type = types.data?.types.find((t) => t.id === offer.id);
   const paymentsOn = types.data?.payments_enabled !== false;
   const free = type ? type.price === 0 : offer.price === 0;
-  const price = formatPrice(offer.price, offer.currency);
-  const pay = !free && paymentsOn;
+  // The server decides who pays the member price; the page only says what it will charge.
+  const member =
+    types.data?.member_prices === true && type?.member_price ? type.member_price : null;
+  const price =
+    member !== null && type
+      ? formatMinor(member, type.currency)
+      : formatPrice(offer.price, offer.currency);
+  const memberNote = member !== null ? ' (member price)' : '';
+  const pay = !free && paymentsOn && !useCredit;
 
   if (types.isError) {
     return (
@@ -115,6 +139,7 @@ export function BookingFlow({
         email: values.email.trim(),
         notes: values.notes,
         time_zone: zone,
+        ...(useCredit ? { use_credit: true, ...(link ? { credit_token: link.token } : {}) } : {}),
       },
       {
         onSuccess: (created) => {
@@ -130,6 +155,14 @@ export function BookingFlow({
         onError: (error) => {
           if (error instanceof RetryLaterError) {
             setProblem(`${error.message} You can try again ${retryText(error.retryAfter)}.`);
+            return;
+          }
+          if (error instanceof ApiError && error.code === 'no_credit') {
+            setPayInstead(true);
+            void credits.refetch();
+            setProblem(
+              `${error.message} The form now books and pays as usual${free ? '' : ` (${price})`}.`,
+            );
             return;
           }
           if (error instanceof ApiError && error.code === 'sold_out') {
@@ -233,6 +266,31 @@ export function BookingFlow({
               {seated ? 'Change date' : 'Change time'}
             </button>
           </p>
+          {creditsLeft > 0 ? (
+            <fieldset className="mt-4 flex flex-col gap-2 rounded-md border border-ink-700 p-3">
+              <legend className="px-1 text-sm font-semibold text-fg">How to pay</legend>
+              <label className="flex items-start gap-2 text-sm text-fg">
+                <input
+                  type="radio"
+                  name="pay-with"
+                  checked={useCredit}
+                  onChange={() => setPayInstead(false)}
+                  className="mt-1 accent-term-green"
+                />
+                <span>Use a credit ({creditsLeft} left): confirmed at once, nothing to pay</span>
+              </label>
+              <label className="flex items-start gap-2 text-sm text-fg">
+                <input
+                  type="radio"
+                  name="pay-with"
+                  checked={!useCredit}
+                  onChange={() => setPayInstead(true)}
+                  className="mt-1 accent-term-green"
+                />
+                <span>{free ? 'Book without a credit' : `Pay ${price}${memberNote} instead`}</span>
+              </label>
+            </fieldset>
+          ) : null}
           <div className="mt-5">
             <BookingForm
               values={values}
@@ -242,25 +300,29 @@ export function BookingFlow({
               onSubmit={submit}
               busy={create.isPending}
               submitLabel={
-                seated
-                  ? pay
-                    ? `Pay ${price} and take a seat`
-                    : free
-                      ? 'Take a seat'
-                      : 'Request a seat'
-                  : pay
-                    ? `Pay ${price} and book`
-                    : free
-                      ? 'Book this time'
-                      : 'Request this time'
+                useCredit
+                  ? 'Book with a credit'
+                  : seated
+                    ? pay
+                      ? `Pay ${price} and take a seat`
+                      : free
+                        ? 'Take a seat'
+                        : 'Request a seat'
+                    : pay
+                      ? `Pay ${price} and book${memberNote}`
+                      : free
+                        ? 'Book this time'
+                        : 'Request this time'
               }
               busyLabel={pay ? 'Opening payment…' : 'Sending…'}
               note={
-                pay
-                  ? `You pay ${price} on Stripe's secure page; ${seated ? 'your seat is' : 'the time is'} held for you for 15 minutes while you do.`
-                  : free
-                    ? 'This session is free: it is confirmed at once and the invitation comes by e-mail.'
-                    : `Nothing is charged now. ${siteContent().about.handle} confirms your request by e-mail, and payment (${price}) is arranged after confirmation.`
+                useCredit
+                  ? `One of your ${creditsLeft} credits pays for this call: it is confirmed at once, and cancelling before the cut-off gives the credit back.`
+                  : pay
+                    ? `You pay ${price}${memberNote} on Stripe's secure page; ${seated ? 'your seat is' : 'the time is'} held for you for 15 minutes while you do.`
+                    : free
+                      ? 'This session is free: it is confirmed at once and the invitation comes by e-mail.'
+                      : `Nothing is charged now. ${siteContent().about.handle} confirms your request by e-mail, and payment (${price}${memberNote}) is arranged after confirmation.`
               }
             />
           </div>

@@ -200,6 +200,13 @@ function BookingDetails({
                   {b.refunded > 0 ? `; ${formatMinor(b.refunded, b.currency)} refunded` : ''}
                 </dd>
               </>
+            ) : b.credit ? (
+              <>
+                <dt className="font-mono text-dim">Price</dt>
+                <dd className="text-fg">
+                  Paid with a package credit (cancelling before the cut-off gives it back)
+                </dd>
+              </>
             ) : null}
             {b.notes ? (
               <>

@@ -8,6 +8,8 @@ export interface Offer {
   minutes: number;
   /** In the currency's major unit, as the content writes it. */
   price: number;
+  /** What a signed-in tribe member pays, when lower; null when members pay the same. */
+  memberPrice: number | null;
   currency: string;
   description: string;
   features: string[];
@@ -27,6 +29,7 @@ export function findOffer(services: Services, id: string): Offer | null {
       name: session.name,
       minutes: session.duration,
       price: session.price,
+      memberPrice: session.member_price ?? null,
       currency: session.currency ?? services.currency,
       description: session.description,
       features: session.features,
@@ -42,6 +45,7 @@ export function findOffer(services: Services, id: string): Offer | null {
       name: training.title,
       minutes: training.duration_minutes,
       price: training.price,
+      memberPrice: training.member_price ?? null,
       currency: training.currency ?? services.currency,
       description: training.subtitle ?? '',
       features: training.features,
@@ -60,4 +64,11 @@ export function durationText(minutes: number): string {
   const hours = h === 0 ? '' : `${h} hour${h === 1 ? '' : 's'}`;
   const mins = m === 0 ? '' : `${m} minute${m === 1 ? '' : 's'}`;
   return [hours, mins].filter(Boolean).join(' ') || '0 minutes';
+}
+
+/** "12 months" for 365 days, "6 months" for 180, else days: how long a package's credits last. */
+export function validityText(days: number): string {
+  if (days % 365 === 0) return days === 365 ? '12 months' : `${days / 365} years`;
+  if (days % 30 === 0) return days === 30 ? '1 month' : `${days / 30} months`;
+  return days === 1 ? '1 day' : `${days} days`;
 }

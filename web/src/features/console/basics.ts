@@ -66,7 +66,10 @@ export function out(text: string, tone: Tone = 'output', link?: ConsoleLink): Bl
 }
 
 /** The parts of the services content that `services` and `booking` quote. */
-export type ServicesQuoted = Pick<Services, 'currency' | 'sessions' | 'neural_trader' | 'tribe'>;
+export type ServicesQuoted = Pick<
+  Services,
+  'currency' | 'sessions' | 'neural_trader' | 'tribe' | 'packages'
+>;
 
 /** What `services` (and `pricing`) answer. */
 export function servicesAnswer(services: ServicesQuoted): Block[] {
@@ -74,7 +77,23 @@ export function servicesAnswer(services: ServicesQuoted): Block[] {
   const lines = ['One-on-one sessions:'];
   for (const s of sessions) {
     const popular = s.popular ? '  ★ most popular' : '';
-    lines.push(`  ${s.duration} min  ${s.name}  ${formatPrice(s.price, currency)}${popular}`);
+    const member = s.member_price
+      ? `  (member price ${formatPrice(s.member_price, s.currency ?? currency)})`
+      : '';
+    lines.push(
+      `  ${s.duration} min  ${s.name}  ${formatPrice(s.price, s.currency ?? currency)}${member}${popular}`,
+    );
+  }
+  const packages = services.packages ?? [];
+  if (packages.length > 0) {
+    lines.push('Session packages (paid once, book each call with a credit):');
+    for (const p of packages) {
+      const cur = p.currency ?? currency;
+      const member = p.member_price ? `, member price ${formatPrice(p.member_price, cur)}` : '';
+      lines.push(
+        `  ${p.name}  ${formatPrice(p.price, cur)}${member}, valid ${validityText(p.valid_days)}`,
+      );
+    }
   }
   lines.push(
     `${nt.name} training:`,
@@ -84,6 +103,13 @@ export function servicesAnswer(services: ServicesQuoted): Block[] {
     `${tribe.name}: ${formatPrice(tribe.price_monthly, tribe.currency)}/month, live sessions of ${tribe.session_length}, ${tribe.session_cadence}, cohorts of about ${tribe.cohort_size}.`,
   );
   return [out(lines.join('\n')), out("Type 'booking' to book a session.", 'muted')];
+}
+
+/** "12 months" for 365 days, "6 months" for 180, else days: a package's validity. */
+export function validityText(days: number): string {
+  if (days % 365 === 0) return days === 365 ? '12 months' : `${days / 365} years`;
+  if (days % 30 === 0) return days === 30 ? '1 month' : `${days / 30} months`;
+  return days === 1 ? '1 day' : `${days} days`;
 }
 
 /** The site's booking page, where `booking` and an offer that cannot be booked point. */

@@ -119,7 +119,21 @@ describe('local commands answer from the content files after the 500 ms pause', 
   const popular = services.sessions.find((s) => s.popular);
   const cases: [string, string[]][] = [
     ['about', [about.name, about.title, about.summary]],
-    ['services', ['$149', '$299', '$499', '★ most popular', '$250/month', '$3,000', '$50,000']],
+    [
+      'services',
+      [
+        '$149',
+        '$299',
+        '$499',
+        '★ most popular',
+        '$250/month',
+        '$3,000',
+        '$50,000',
+        'member price $449',
+        '4 Deep Dives  $999, member price $899, valid 12 months',
+        '3 Strategy Sessions  $1,299, member price $1,150, valid 6 months',
+      ],
+    ],
     ['pricing', ['$149', '$299', '$499', '$250/month']],
     ['projects', [projects.featured[0]?.name ?? '', projects.stats.total_repositories_display]],
     ['stack', [stack.categories[0]?.name ?? '', stack.categories[0]?.tools[0]?.name ?? '']],

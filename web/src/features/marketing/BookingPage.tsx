@@ -1,5 +1,5 @@
 import { ArrowRight, Check, Clock, MessageSquare, Users } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { type ComponentType, useEffect, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
 import { Card, coverLinkClass } from '@/components/ui/card';
@@ -53,6 +53,11 @@ function SessionCard({ session, currency }: { session: Session; currency: string
       <p className="mt-2 font-mono text-4xl font-bold text-fg">
         {formatPrice(session.price, currency)}
       </p>
+      {session.member_price ? (
+        <p className="mt-1 text-sm text-term-green">
+          Tribe members pay {formatPrice(session.member_price, currency)} (member price)
+        </p>
+      ) : null}
       <p className="mt-3 text-sm text-muted">{session.description}</p>
       <FeatureList features={session.features} />
       <div className="mt-auto pt-6">
@@ -142,7 +147,12 @@ function TrainingCard({
   );
 }
 
-export function BookingPage() {
+export interface BookingPageProps {
+  /** The session packages' section (the booking feature's, given by app/pages/booking.tsx). */
+  Packages?: ComponentType;
+}
+
+export function BookingPage({ Packages }: BookingPageProps = {}) {
   const { services } = siteContent();
   const { currency, tribe, neural_trader: trader } = services;
   const [inquiryOpen, setInquiryOpen] = useState(false);
@@ -169,6 +179,17 @@ export function BookingPage() {
           ))}
         </ul>
       </Section>
+
+      {Packages && (services.packages ?? []).length > 0 ? (
+        <Section
+          id="packages"
+          eyebrow="packages"
+          title="Session packages"
+          lead="Pay once for several calls and book each one when you need it, with nothing to pay at booking."
+        >
+          <Packages />
+        </Section>
+      ) : null}
 
       <Section id="tribe-membership" eyebrow="community" title="Tribe membership">
         <Card className="group relative mt-6 grid gap-4 border-term-green/40 p-6 transition-colors hover:border-term-green/70 has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-term-cyan sm:p-8 md:grid-cols-[1fr_auto] md:items-center">

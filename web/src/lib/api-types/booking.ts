@@ -98,6 +98,69 @@ export interface CalendarFeedsInput {
 }
 
 //////////
+// source: credits_wire.go
+
+/**
+ * Package is a session package on sale: Count calls of Type, paid once,
+ * valid for ValidDays days after the payment. Prices are in the currency's
+ * smallest unit; MemberPrice is 0 when members pay the same.
+ */
+export interface Package {
+  id: string;
+  name: string;
+  type: string;
+  type_name: string;
+  count: number /* int */;
+  price: number /* int64 */;
+  member_price: number /* int64 */;
+  currency: string;
+  valid_days: number /* int */;
+  description: string;
+}
+/**
+ * PackagesReply answers GET /api/booking/packages. MemberPrices is true
+ * when the caller is a signed-in tribe member, who pays member prices.
+ */
+export interface PackagesReply {
+  packages: Package[];
+  member_prices: boolean;
+  payments_enabled: boolean;
+}
+/**
+ * PackageCheckoutRequest is the body of POST /api/booking/packages/{id}/checkout.
+ */
+export interface PackageCheckoutRequest {
+  name: string;
+  email: string;
+}
+/**
+ * PackageCheckoutReply is where the buyer pays.
+ */
+export interface PackageCheckoutReply {
+  checkout_url: string;
+}
+/**
+ * Credit is one package bought, with what is left of it.
+ */
+export interface Credit {
+  package: string; // the package's id
+  name: string; // the package's name, as bought
+  type: string; // the call type each credit books
+  type_name: string; // its name
+  count: number /* int */; // credits bought
+  remaining: number /* int */; // credits left to book with
+  expires_at: string; // the credits lapse at this instant
+}
+/**
+ * CreditsReply answers GET /api/credits and GET /api/members/me/credits:
+ * the packages whose credits have not lapsed, soonest to lapse first.
+ */
+export interface CreditsReply {
+  credits: Credit[];
+  email: string; // the address the credits belong to
+}
+
+//////////
 // source: events.go
 
 export const EventStatusScheduled = 'scheduled';
@@ -241,6 +304,11 @@ export interface Type {
   name: string;
   duration: number /* int */; // length of the call
   price: number /* int64 */; // in the currency's smallest unit (cents); 0 is free
+  /**
+   * MemberPrice, when above 0, is what a signed-in tribe member pays
+   * (the server decides who is one).
+   */
+  member_price?: number /* int64 */;
   currency: string;
   mode: string;
   booking_link?: string; // external types only

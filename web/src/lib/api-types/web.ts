@@ -307,6 +307,11 @@ export interface BookingTypes {
    */
   payments_enabled: boolean;
   types: booking.Type[];
+  /**
+   * MemberPrices: the caller is a signed-in tribe member, who pays the
+   * types' member_price where they have one.
+   */
+  member_prices: boolean;
 }
 /**
  * BookingRequest is the body of POST /api/bookings.
@@ -319,6 +324,13 @@ export interface BookingRequest {
   email: string;
   notes: string;
   time_zone: string;
+  /**
+   * UseCredit books with a session package's credit: confirmed at once,
+   * no Checkout (409 no_credit when none is left). The credits are the
+   * signed-in member's, or those of the credits mail's CreditToken.
+   */
+  use_credit?: boolean;
+  credit_token?: string;
 }
 /**
  * BookingView is a booking as its booker sees it (docs/api.md).
@@ -354,6 +366,7 @@ export interface BookingView {
   change_until: string;
   cancelled_by?: string;
   event_id?: string; // a seat of a group training: cancel only, no move
+  credit?: boolean; // paid with a session package's credit
   created_at: string;
 }
 /**

@@ -9,6 +9,10 @@ export const bookingKeys = {
   slots: (type: string, from: string, to: string, tz: string) =>
     ['booking', 'slots', { type, from, to, tz }] as const,
   booking: (id: string) => ['booking', 'booking', id] as const,
+  /** The session packages on sale. */
+  packages: ['booking', 'packages'] as const,
+  /** The credits of an address ('' for the signed-in member's). */
+  credits: (email: string) => ['booking', 'credits', email] as const,
   /** The dates of a seated type (group training) with their seats left. */
   eventsAll: ['booking', 'events'] as const,
   events: (type: string) => ['booking', 'events', type] as const,

@@ -120,3 +120,15 @@ export type Inquiry = Omit<inquiries.Inquiry, 'status'> & { status: InquiryStatu
 export type InquiryList = { inquiries: Inquiry[] };
 export type InquiryReply = { inquiry: Inquiry };
 export type InquiryPatch = Omit<inquiries.Patch, 'status'> & { status?: InquiryStatus };
+
+/** A session package on sale: `GET /api/booking/packages` (prices in the smallest unit). */
+export type SessionPackage = wire.Package;
+
+/** `GET /api/booking/packages`: the packages, and whether the caller pays member prices. */
+export type Packages = wire.PackagesReply;
+
+/** A package bought, with the credits left: `GET /api/credits`, `GET /api/members/me/credits`. */
+export type Credit = wire.Credit;
+
+/** The credits of one address. */
+export type Credits = wire.CreditsReply;

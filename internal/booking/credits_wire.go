@@ -1,0 +1,59 @@
+package booking
+
+import "time"
+
+// The JSON of session packages and credits (credits.go), for the routes and
+// the web app's generated types (tygo.yaml).
+
+// Package is a session package on sale: Count calls of Type, paid once,
+// valid for ValidDays days after the payment. Prices are in the currency's
+// smallest unit; MemberPrice is 0 when members pay the same.
+type Package struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	TypeName    string `json:"type_name"`
+	Count       int    `json:"count"`
+	Price       int64  `json:"price"`
+	MemberPrice int64  `json:"member_price"`
+	Currency    string `json:"currency"`
+	ValidDays   int    `json:"valid_days"`
+	Description string `json:"description"`
+}
+
+// PackagesReply answers GET /api/booking/packages. MemberPrices is true
+// when the caller is a signed-in tribe member, who pays member prices.
+type PackagesReply struct {
+	Packages        []Package `json:"packages"`
+	MemberPrices    bool      `json:"member_prices"`
+	PaymentsEnabled bool      `json:"payments_enabled"`
+}
+
+// PackageCheckoutRequest is the body of POST /api/booking/packages/{id}/checkout.
+type PackageCheckoutRequest struct {
+	Name  string `json:"name"`
+	Email string `json:"email"`
+}
+
+// PackageCheckoutReply is where the buyer pays.
+type PackageCheckoutReply struct {
+	CheckoutURL string `json:"checkout_url"`
+}
+
+// Credit is one package bought, with what is left of it.
+type Credit struct {
+	Package   string    `json:"package"`    // the package's id
+	Name      string    `json:"name"`       // the package's name, as bought
+	Type      string    `json:"type"`       // the call type each credit books
+	TypeName  string    `json:"type_name"`  // its name
+	Count     int       `json:"count"`      // credits bought
+	Remaining int       `json:"remaining"`  // credits left to book with
+	ExpiresAt time.Time `json:"expires_at"` // the credits lapse at this instant
+}
+
+// CreditsReply answers GET /api/credits and GET /api/members/me/credits:
+// the packages whose credits have not lapsed, soonest to lapse first.
+type CreditsReply struct {
+	Credits []Credit `json:"credits"`
+	Email   string   `json:"email"` // the address the credits belong to
+}
