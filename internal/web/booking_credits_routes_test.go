@@ -59,6 +59,7 @@ func creditsLeft(t *testing.T, r reply) int {
 // credit confirmed at once without Checkout, and a refund in Stripe taking
 // the unspent credits away while the booking stands.
 func TestPackageFromCheckoutToCreditsToABooking(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))
@@ -187,6 +188,7 @@ func TestPackageFromCheckoutToCreditsToABooking(t *testing.T) {
 // pay the full price whatever they send; a member's credits are theirs when
 // signed in, without a token.
 func TestMemberPricesAreTheServersToDecide(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fake := billingtest.NewFake(t)
 		m := newTestSite(t, db, billingEnv(fake.URL))
@@ -286,6 +288,7 @@ func mustFloat(s string) float64 {
 // Against stripe-mock, Stripe's own API description: the package's
 // Checkout Session (payment mode, promotion codes allowed) is accepted.
 func TestPackageCheckoutAgainstStripeMock(t *testing.T) {
+	t.Parallel()
 	mock := billingtest.StripeMock(t)
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		m := newTestSite(t, db, billingEnv(mock.URL))
