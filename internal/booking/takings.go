@@ -24,7 +24,7 @@ func Takings(ctx context.Context, db *store.DB, from, to time.Time) ([]Taking, e
 		sql    string
 		refund bool
 	}{
-		{`SELECT paid_at, amount, currency FROM bookings WHERE paid_at >= $1 AND paid_at < $2 ORDER BY paid_at`, false},
+		{`SELECT paid_at, amount - discount, currency FROM bookings WHERE paid_at >= $1 AND paid_at < $2 ORDER BY paid_at`, false},
 		{`SELECT created_at, amount, currency FROM booking_refunds WHERE created_at >= $1 AND created_at < $2 ORDER BY created_at`, true},
 	} {
 		rows, err := db.Read.QueryContext(ctx, q.sql, store.At(from), store.At(to))

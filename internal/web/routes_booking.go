@@ -82,7 +82,7 @@ func (a *bookingAPI) view(b *booking.Booking, st booking.Settings) BookingView {
 		Duration: int(b.End.Sub(b.Start) / time.Minute), Name: b.Name, Email: b.Email, Notes: b.Notes, TimeZone: b.TimeZone,
 		OwnerName: st.OwnerName, OwnerTimeZone: st.TimeZone, ContactEmail: st.OwnerEmail,
 		Amount: b.Amount, Currency: b.Currency, PriceText: content.FormatMinor(b.Amount, b.Currency),
-		Paid: b.PaidAt != nil, Refunded: b.Refunded, RescheduleCount: b.RescheduleCount,
+		Paid: b.PaidAt != nil, Refunded: b.Refunded, Discount: b.Discount, RescheduleCount: b.RescheduleCount,
 		ReschedulesLeft: max(booking.MaxReschedules-b.RescheduleCount, 0), ChangeUntil: until.UTC(),
 		CanChange:   (b.Status == booking.StatusConfirmed || b.Status == booking.StatusRequested) && now.Before(until),
 		CancelledBy: b.CancelledBy, EventID: b.EventID, CreatedAt: b.CreatedAt,

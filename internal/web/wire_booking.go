@@ -31,26 +31,28 @@ type BookingRequest struct {
 
 // BookingView is a booking as its booker sees it (docs/api.md).
 type BookingView struct {
-	ID              string     `json:"id"`
-	Type            string     `json:"type"`
-	TypeName        string     `json:"type_name"`
-	Status          string     `json:"status"`
-	Start           time.Time  `json:"start"`
-	End             time.Time  `json:"end"`
-	Duration        int        `json:"duration"`
-	ExpiresAt       *time.Time `json:"expires_at,omitempty"`
-	Name            string     `json:"name"`
-	Email           string     `json:"email"`
-	Notes           string     `json:"notes"`
-	TimeZone        string     `json:"time_zone"`
-	OwnerName       string     `json:"owner_name"`
-	OwnerTimeZone   string     `json:"owner_time_zone"`
-	ContactEmail    string     `json:"contact_email"`
-	Amount          int64      `json:"amount"`
-	Currency        string     `json:"currency"`
-	PriceText       string     `json:"price_text"`
-	Paid            bool       `json:"paid"`
-	Refunded        int64      `json:"refunded"`
+	ID            string     `json:"id"`
+	Type          string     `json:"type"`
+	TypeName      string     `json:"type_name"`
+	Status        string     `json:"status"`
+	Start         time.Time  `json:"start"`
+	End           time.Time  `json:"end"`
+	Duration      int        `json:"duration"`
+	ExpiresAt     *time.Time `json:"expires_at,omitempty"`
+	Name          string     `json:"name"`
+	Email         string     `json:"email"`
+	Notes         string     `json:"notes"`
+	TimeZone      string     `json:"time_zone"`
+	OwnerName     string     `json:"owner_name"`
+	OwnerTimeZone string     `json:"owner_time_zone"`
+	ContactEmail  string     `json:"contact_email"`
+	Amount        int64      `json:"amount"`
+	Currency      string     `json:"currency"`
+	PriceText     string     `json:"price_text"`
+	Paid          bool       `json:"paid"`
+	Refunded      int64      `json:"refunded"`
+	// Discount is what a promotion code took off Amount at Checkout.
+	Discount        int64      `json:"discount"`
 	MeetingLink     string     `json:"meeting_link,omitempty"` // to the booker only inside the join window
 	Room            string     `json:"room,omitempty"`         // a confirmed call's room: "open", "later" (see room_opens_at), "owner" (the owner sends the link), "ended"
 	RoomOpensAt     *time.Time `json:"room_opens_at,omitempty"`
