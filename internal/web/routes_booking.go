@@ -128,7 +128,12 @@ func (a *bookingAPI) adminView(r *http.Request, b *booking.Booking, st booking.S
 }
 
 func (a *bookingAPI) types(w http.ResponseWriter, r *http.Request) error {
-	httpx.WriteJSON(w, http.StatusOK, BookingTypes{PaymentsEnabled: a.booking.PaymentsEnabled(), Types: a.booking.Types()})
+	st, err := a.booking.LoadSettings(r.Context())
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, BookingTypes{PaymentsEnabled: a.booking.PaymentsEnabled(), Types: a.booking.Types(),
+		NoShowPolicy: st.NoShowPolicy})
 	return nil
 }
 
@@ -386,12 +391,12 @@ func (a *bookingAPI) act(w http.ResponseWriter, r *http.Request) error {
 		b, err = a.booking.Decline(ctx, id)
 	case "cancel":
 		b, refund, err = a.booking.CancelAsOwner(ctx, id)
-	case "complete":
+	case "complete", "completed":
 		b, err = a.booking.Complete(ctx, id)
 	case "no-show":
 		b, err = a.booking.NoShow(ctx, id)
 	default:
-		return errs.New(errs.NotFound, "There is no such booking action; use confirm, decline, cancel, complete or no-show.")
+		return errs.New(errs.NotFound, "There is no such booking action; use confirm, decline, cancel, completed or no-show.")
 	}
 	if err != nil {
 		return err

@@ -16,6 +16,9 @@ type BookingTypes struct {
 	// become requests the owner confirms.
 	PaymentsEnabled bool           `json:"payments_enabled"`
 	Types           []booking.Type `json:"types"`
+	// NoShowPolicy is the owner's policy on missed calls (Admin → Booking
+	// settings), "" for none.
+	NoShowPolicy string `json:"no_show_policy"`
 }
 
 // BookingRequest is the body of POST /api/bookings.
