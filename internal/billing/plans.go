@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -103,4 +104,40 @@ func (s *Service) Plans(ctx context.Context) []PlanOffer {
 		c.list, c.at = out, s.now()
 	}
 	return append([]PlanOffer(nil), out...)
+}
+
+// PlanOfInterval names the plan a membership's billing interval belongs
+// to: "annual" for a year, "monthly" for a month, "" otherwise.
+func PlanOfInterval(interval string) string {
+	switch interval {
+	case "year":
+		return PlanAnnual
+	case "month":
+		return PlanMonthly
+	}
+	return ""
+}
+
+// MemberPlans maps each member whose newest ledger row is a paid
+// subscription with a known price to its plan (PlanOfInterval), for the
+// members export.
+func (s *Service) MemberPlans(ctx context.Context) (map[string]string, error) {
+	rows, err := s.db.Read.QueryContext(ctx, `SELECT l.user_id, l.billing_interval FROM membership_ledger l
+		WHERE l.subscription_id <> '' AND l.complimentary = FALSE
+		  AND l.user_seq = (SELECT MAX(x.user_seq) FROM membership_ledger x WHERE x.user_id = l.user_id)`)
+	if err != nil {
+		return nil, fmt.Errorf("read members' plans: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, interval string
+		if err := rows.Scan(&id, &interval); err != nil {
+			return nil, fmt.Errorf("read members' plans: %w", err)
+		}
+		if p := PlanOfInterval(interval); p != "" {
+			out[id] = p
+		}
+	}
+	return out, rows.Err()
 }
