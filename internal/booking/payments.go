@@ -360,7 +360,8 @@ func (s *Service) SettleOwed(ctx context.Context) (int, error) {
 }
 
 // Sweep is the booking work of the worker loop: lapsed holds expired,
-// refunds owed made, reminders planned. Every instance runs it; each piece
+// refunds owed made, freed seats offered to the wait lists, reminders
+// planned. Every instance runs it; each piece
 // of work is done once between them.
 func (s *Service) Sweep(ctx context.Context) error {
 	if _, err := s.SweepExpired(ctx); err != nil {
@@ -373,6 +374,9 @@ func (s *Service) Sweep(ctx context.Context) error {
 		if _, err := s.SettleOwed(ctx); err != nil {
 			s.log.WarnContext(ctx, "booking: refunds owed not settled yet", "err", err)
 		}
+	}
+	if _, err := s.OfferSeats(ctx); err != nil {
+		s.log.WarnContext(ctx, "booking: seats freed for the wait lists not offered yet", "err", err)
 	}
 	_, err := s.PlanReminders(ctx)
 	return err
