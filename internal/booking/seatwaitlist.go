@@ -31,37 +31,6 @@ import (
 // OfferTTL is how long an offered seat is held for the person in line.
 const OfferTTL = 2 * time.Hour
 
-// The states of a wait list entry.
-const (
-	WaitWaiting = "waiting" // in line
-	WaitOffered = "offered" // a seat is held for them (BookingID) until OfferExpiresAt
-	WaitBooked  = "booked"  // they took the seat offered
-	WaitLapsed  = "lapsed"  // the offer ran out unpaid
-	WaitClosed  = "closed"  // the date was cancelled or has passed
-)
-
-// WaitlistEntry is one person in line for a seat of a date.
-type WaitlistEntry struct {
-	ID             string     `json:"id"`
-	EventID        string     `json:"event_id"`
-	Name           string     `json:"name"`
-	Email          string     `json:"email"`
-	Status         string     `json:"status"`
-	Position       int        `json:"position"` // 1 for the first still waiting; 0 once no longer waiting
-	BookingID      string     `json:"booking_id,omitempty"`
-	OfferedAt      *time.Time `json:"offered_at,omitempty"`
-	OfferExpiresAt *time.Time `json:"offer_expires_at,omitempty"`
-	CreatedAt      time.Time  `json:"created_at"`
-}
-
-// WaitlistRequest is what a visitor sends to join a date's wait list.
-type WaitlistRequest struct {
-	Name       string `json:"name"`
-	Email      string `json:"email"`
-	TimeZone   string `json:"time_zone"` // for the dates in their mails; UTC when empty
-	ClientAddr string `json:"-"`
-}
-
 // JoinWaitlist puts a visitor in line for a sold-out date. Refused when
 // the date is not a scheduled, future date of a seated type (404 or a
 // field error) or still has seats (409 conflict: book one). Joining twice
@@ -321,13 +290,6 @@ func (s *Service) offerFree(ctx context.Context, tx *sql.Tx, st Settings, eventI
 		}
 	}
 	return n, nil
-}
-
-// Offer is a seat held for someone from the wait list, as its link shows it.
-type Offer struct {
-	Event     *Event    `json:"event"`
-	Name      string    `json:"name"`
-	ExpiresAt time.Time `json:"expires_at"`
 }
 
 // offerOf finds the live offer a link's token opens; 404 otherwise.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"tribe/internal/billing"
 	"tribe/internal/billing/billingtest"
+	"tribe/internal/store"
 	"tribe/internal/store/storetest"
 )
 
@@ -104,4 +106,105 @@ func TestCheckoutPlanRoute(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSeatWaitlistRoutes: the wait list takes sign-ups only for a sold-out
+// date, answers the same for an address already in line, is limited per
+// client, and only an admin reads it; the offer link of an unknown token
+// shows nothing.
+func TestSeatWaitlistRoutes(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fake := billingtest.NewFake(t)
+		m := newTestSite(t, db, billingEnv(fake.URL))
+		admin := m.user(membersAdminEmail)
+		id := m.scheduleGroup(admin, 10, 1)["id"].(string)
+		join := func(email string) reply {
+			return m.call(testUser{}, "POST", "/api/booking/events/"+id+"/waitlist",
+				map[string]string{"name": "Wanda", "email": email, "time_zone": "Europe/Paris"})
+		}
+		if r := join("early@example.com"); r.status != 409 {
+			t.Fatalf("joining a date with seats: %d %s", r.status, r.body)
+		}
+		if r := m.call(testUser{}, "POST", "/api/bookings", seatBody(id, "grace@example.com")); r.status != 201 {
+			t.Fatalf("seat: %d %s", r.status, r.body)
+		}
+		first := join("wanda@example.com")
+		if first.status != 201 || first.body != join("WANDA@example.com").body {
+			t.Fatalf("join: %d %s", first.status, first.body)
+		}
+		if r := join("not-an-address"); r.status != 400 || r.errField() != "email" {
+			t.Fatalf("bad address: %d %s", r.status, r.body)
+		}
+		var last reply
+		for i := range 4 {
+			last = join(fmt.Sprintf("flood%d@example.com", i))
+		}
+		if last.status != 429 || last.header.Get("Retry-After") == "" {
+			t.Fatalf("flood from one client: %d %s", last.status, last.body)
+		}
+		if r := m.call(testUser{}, "GET", "/api/admin/booking/events/"+id+"/waitlist", nil); r.status != 401 && r.status != 403 {
+			t.Fatalf("stranger reads the list: %d", r.status)
+		}
+		if r := m.call(m.user("member@example.com"), "GET", "/api/admin/booking/events/"+id+"/waitlist", nil); r.status != 403 {
+			t.Fatalf("member reads the list: %d", r.status)
+		}
+		list := m.call(admin, "GET", "/api/admin/booking/events/"+id+"/waitlist", nil)
+		entries, _ := list.json["waitlist"].([]any)
+		if list.status != 200 || len(entries) != 2 || !strings.Contains(list.body, "wanda@example.com") || !strings.Contains(list.body, `"position":1`) {
+			t.Fatalf("list: %d %s", list.status, list.body)
+		}
+		if r := m.call(testUser{}, "GET", "/api/booking/offers/"+strings.Repeat("x", 43), nil); r.status != 404 {
+			t.Fatalf("unknown offer: %d %s", r.status, r.body)
+		}
+		if r := m.call(testUser{}, "POST", "/api/booking/offers/"+strings.Repeat("x", 43)+"/checkout", nil); r.status != 404 {
+			t.Fatalf("unknown offer checkout: %d %s", r.status, r.body)
+		}
+	})
+}
+
+// TestOutcomeRoutesAreAdminOnlyAndAfterTheStart: no-show and completed
+// are the owner's, and refused before the call's start.
+func TestOutcomeRoutesAreAdminOnlyAndAfterTheStart(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		m := newTestSite(t, db, membersEnv())
+		admin := m.user(membersAdminEmail)
+		r := m.call(testUser{}, "POST", "/api/bookings", bookBody("session-30", m.freeSlot("session-30", 2, 0), "ada@example.com"))
+		if r.status != 201 {
+			t.Fatalf("book: %d %s", r.status, r.body)
+		}
+		id := r.json["booking"].(map[string]any)["id"].(string)
+		for _, action := range []string{"no-show", "completed"} {
+			if r := m.call(testUser{}, "POST", "/api/admin/bookings/"+id+"/"+action, nil); r.status != 401 && r.status != 403 {
+				t.Fatalf("stranger %s: %d", action, r.status)
+			}
+			if r := m.call(m.user(action+"@example.com"), "POST", "/api/admin/bookings/"+id+"/"+action, nil); r.status != 403 {
+				t.Fatalf("member %s: %d", action, r.status)
+			}
+			if r := m.call(admin, "POST", "/api/admin/bookings/"+id+"/"+action, nil); r.status != 409 {
+				t.Fatalf("admin %s before the start: %d %s", action, r.status, r.body)
+			}
+		}
+	})
+}
+
+// TestNoShowPolicyShownOnTheBookingPage: the owner's policy is saved with
+// the settings, checked, and served with the types.
+func TestNoShowPolicyShownOnTheBookingPage(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		m := newTestSite(t, db, membersEnv())
+		admin := m.user(membersAdminEmail)
+		st := m.call(admin, "GET", "/api/admin/booking/settings", nil).json["settings"].(map[string]any)
+		st["no_show_policy"] = strings.Repeat("x", 1001)
+		if r := m.call(admin, "PUT", "/api/admin/booking/settings", st); r.status != 400 || r.errField() != "no_show_policy" {
+			t.Fatalf("too long: %d %s", r.status, r.body)
+		}
+		st["no_show_policy"] = "  Missed calls without 24 hours' notice are not refunded.  "
+		if r := m.call(admin, "PUT", "/api/admin/booking/settings", st); r.status != 200 {
+			t.Fatalf("save: %d %s", r.status, r.body)
+		}
+		types := m.call(testUser{}, "GET", "/api/booking/types", nil)
+		if types.json["no_show_policy"] != "Missed calls without 24 hours' notice are not refunded." {
+			t.Fatalf("types: %s", types.body)
+		}
+	})
 }

@@ -36,13 +36,17 @@ type bookingAPI struct {
 	// book bounds booking attempts per client address, before the domain's
 	// open-hold limits, so a flood of bad requests costs little.
 	book *ratelimit.Limiter
+	// waitlist bounds wait list sign-ups per client address (an IPv4
+	// address or an IPv6 /64).
+	waitlist *ratelimit.Limiter
 }
 
 func newBookingAPI(cfg *config.Config, svc *booking.Service, hub *events.Hub, logger *slog.Logger, heartbeat time.Duration, share shareLimit) *bookingAPI {
 	return &bookingAPI{
 		booking: svc, cfg: cfg, hub: hub, logger: logger, proxies: cfg.TrustedProxies,
-		streams: httpx.NewStreams(heartbeat, eventsRetry),
-		book:    ratelimit.New(20, 6*time.Second, share("booking-holds")),
+		streams:  httpx.NewStreams(heartbeat, eventsRetry),
+		book:     ratelimit.New(20, 6*time.Second, share("booking-holds")),
+		waitlist: ratelimit.New(5, 10*time.Minute, share("booking-waitlist")),
 	}
 }
 
@@ -71,6 +75,7 @@ func (a *bookingAPI) register(g *registrar) error {
 	g.route("PUT /api/admin/booking/calendars", admin, a.putCalendars)
 	g.route("GET /calendar/bookings/{file}", anyone, a.serveFeed) // the token is the credential
 	a.registerEvents(g)
+	a.registerWaitlist(g)
 	return nil
 }
 

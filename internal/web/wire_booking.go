@@ -194,3 +194,23 @@ type InquiryList struct {
 type InquiryReply struct {
 	Inquiry inquiries.Inquiry `json:"inquiry"`
 }
+
+// SeatWaitlistJoined answers POST /api/booking/events/{id}/waitlist.
+type SeatWaitlistJoined struct {
+	Joined bool `json:"joined"`
+}
+
+// SeatWaitlistReply is a date's wait list in line order (admins).
+type SeatWaitlistReply struct {
+	Waitlist []*booking.WaitlistEntry `json:"waitlist"`
+}
+
+// OfferReply is a seat offered from the wait list, as its link opens it.
+type OfferReply struct {
+	Offer *booking.Offer `json:"offer"`
+}
+
+// OfferCheckout is where to pay for an offered seat.
+type OfferCheckout struct {
+	CheckoutURL string `json:"checkout_url"`
+}
