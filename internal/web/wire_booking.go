@@ -202,12 +202,12 @@ type SeatWaitlistJoined struct {
 
 // SeatWaitlistReply is a date's wait list in line order (admins).
 type SeatWaitlistReply struct {
-	Waitlist []*booking.WaitlistEntry `json:"waitlist"`
+	Waitlist []*booking.WaitlistEntry `json:"waitlist" tstype:"booking.WaitlistEntry[]"`
 }
 
 // OfferReply is a seat offered from the wait list, as its link opens it.
 type OfferReply struct {
-	Offer *booking.Offer `json:"offer"`
+	Offer *booking.Offer `json:"offer" tstype:"booking.Offer,required"`
 }
 
 // OfferCheckout is where to pay for an offered seat.
