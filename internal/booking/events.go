@@ -58,8 +58,8 @@ type Event struct {
 	Seats     int       `json:"seats"`
 	SeatsLeft int       `json:"seats_left"` // less the seats kept for people on the wait list
 	Waiting   int       `json:"waiting"`    // people on the date's wait list still waiting
-	taken     int       // held, requested and confirmed seats
-	Price     int64     `json:"price"` // a seat's, in the currency's smallest unit
+	Taken     int       `json:"taken"`      // held (unpaid, live), requested and confirmed seats
+	Price     int64     `json:"price"`      // a seat's, in the currency's smallest unit
 	Currency  string    `json:"currency"`
 }
 
@@ -99,7 +99,7 @@ func (s *Service) scanEvent(row interface{ Scan(...any) error }) (*Event, error)
 	e.Duration = int(e.End.Sub(e.Start) / time.Minute)
 	// A seat given back while people wait is theirs (OfferSeats).
 	e.SeatsLeft = max(e.Seats-taken-e.Waiting, 0)
-	e.taken = taken
+	e.Taken = taken
 	if e.Status != EventStatusScheduled {
 		e.SeatsLeft = 0
 	}

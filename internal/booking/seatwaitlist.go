@@ -237,7 +237,7 @@ func (s *Service) offerFree(ctx context.Context, tx *sql.Tx, st Settings, eventI
 	// SeatsLeft keeps seats back for those waiting; the seats to offer are
 	// all those not taken. Counted under the booking lock, so the seat rule
 	// never refuses one (which would abort the transaction on PostgreSQL).
-	free := e.Seats - e.taken
+	free := e.Seats - e.Taken
 	if e.Status != EventStatusScheduled {
 		free = 0
 	}

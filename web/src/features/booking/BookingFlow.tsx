@@ -175,6 +175,15 @@ export function BookingFlow({
         </p>
       ) : null}
       {problem ? <FormProblem message={problem} /> : null}
+      {types.data?.no_show_policy ? (
+        <section
+          aria-label="No-show policy"
+          className="rounded-md border border-ink-700 bg-ink-900 p-4 text-sm text-muted"
+        >
+          <h2 className="mb-1 font-semibold text-fg">No-show policy</h2>
+          <p className="whitespace-pre-line">{types.data.no_show_policy}</p>
+        </section>
+      ) : null}
       {seated ? (
         <EventPicker
           type={offer.id}

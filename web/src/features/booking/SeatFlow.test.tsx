@@ -33,6 +33,7 @@ const date = (id: string, start: string, left: number): BookingEvent => ({
   seats: 50,
   seats_left: left,
   waiting: 0,
+  taken: 50 - left,
   price: 50000,
   currency: 'USD',
 });

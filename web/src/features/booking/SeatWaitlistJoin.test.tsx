@@ -16,6 +16,7 @@ const full: BookingEvent = {
   seats: 10,
   seats_left: 0,
   waiting: 3,
+  taken: 10,
   price: 50000,
   currency: 'USD',
 };

@@ -126,6 +126,7 @@ export interface Event {
   seats: number /* int */;
   seats_left: number /* int */; // less the seats kept for people on the wait list
   waiting: number /* int */; // people on the date's wait list still waiting
+  taken: number /* int */; // held (unpaid, live), requested and confirmed seats
   price: number /* int64 */; // a seat's, in the currency's smallest unit
   currency: string;
 }

@@ -34,6 +34,7 @@ function event(overrides: Partial<BookingEvent> = {}): BookingEvent {
     seats: 12,
     seats_left: 9,
     waiting: 0,
+    taken: 3,
     price: 50000,
     currency: 'usd',
     ...overrides,

@@ -3,6 +3,7 @@
  * seat"): joining it, the owner's list, and the offer a freed seat's mail links to.
  */
 
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import type { WaitlistRequest } from '@/lib/api-types/booking';
 import type {
@@ -24,9 +25,16 @@ export function joinSeatWaitlist(
 }
 
 /** `GET /api/admin/booking/events/{id}/waitlist`: the date's line, admins only. */
-export function getSeatWaitlist(eventId: string): Promise<SeatWaitlistReply> {
-  return api.get<SeatWaitlistReply>(
-    `/api/admin/booking/events/${encodeURIComponent(eventId)}/waitlist`,
+export function useSeatWaitlist(eventId: string) {
+  return useQuery(
+    queryOptions({
+      queryKey: ['booking', 'admin', 'events', eventId, 'waitlist'] as const,
+      queryFn: ({ signal }) =>
+        api.get<SeatWaitlistReply>(
+          `/api/admin/booking/events/${encodeURIComponent(eventId)}/waitlist`,
+          signal,
+        ),
+    }),
   );
 }
 
