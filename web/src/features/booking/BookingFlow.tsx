@@ -15,6 +15,7 @@ import { BookingForm } from './BookingForm';
 import { longDate } from './calendar';
 import { EventPicker } from './EventPicker';
 import { durationText, type Offer } from './offers';
+import { SeatOffer } from './SeatOffer';
 import { SlotPicker } from './SlotPicker';
 import { detectTimeZone, formatInZone, slotLabel, wallClock } from './time';
 import { type BookingField, type BookingFormValues, formField } from './validate';
@@ -175,6 +176,9 @@ export function BookingFlow({
         </p>
       ) : null}
       {problem ? <FormProblem message={problem} /> : null}
+      {seated && params.get('offer') ? (
+        <SeatOffer token={params.get('offer') ?? ''} zone={zone} goToCheckout={goToCheckout} />
+      ) : null}
       {types.data?.no_show_policy ? (
         <section
           aria-label="No-show policy"
