@@ -253,6 +253,20 @@ func (s *Service) offerFree(ctx context.Context, tx *sql.Tx, st Settings, eventI
 		if err != nil {
 			return n, fmt.Errorf("next in line: %w", err)
 		}
+		// Someone in line who has a seat of this date meanwhile (one seat
+		// per address) leaves the line instead of taking a second.
+		var has int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM bookings WHERE event_id = $1 AND email_normalized = $2
+			AND status IN `+blockingSQL+` AND (status <> 'held' OR expires_at > $3)`, eventID, key, store.At(now)).Scan(&has); err != nil {
+			return n, fmt.Errorf("next in line: %w", err)
+		}
+		if has > 0 {
+			if _, err := tx.ExecContext(ctx, `UPDATE booking_waitlist SET status = 'closed' WHERE id = $1`, w.ID); err != nil {
+				return n, fmt.Errorf("next in line: %w", err)
+			}
+			n--
+			continue
+		}
 		token, offerHash := newToken()
 		_, holdHash := newToken() // the seat's manage token is minted when it is paid for
 		c := &checked{typ: t, name: w.Name, email: w.Email, key: key, zone: "UTC"}
