@@ -16,12 +16,17 @@ import (
 
 // ownerEdits are a site owner's changes to a copy of the content: a price
 // raised, a session renamed, another no longer booked on the site and its
-// booking link removed (bookings paused), the tribe's price, the
+// booking link removed (bookings paused; its member price and package go
+// with it), the tribe's price, the
 // consultant's title and a social link changed (in every file that has it).
 var ownerEdits = []struct{ file, from, to string }{
 	{"services.json", `"name": "Quick Consultation"`, `"name": "Rapid Review"`},
 	{"services.json", `"price": 149,`, `"price": 177,`},
 	{"services.json", "\"booking\": \"native\",\n      \"features\": [\n        \"End-to-end design", "\"booking_link\": \"\",\n      \"features\": [\n        \"End-to-end design"},
+	// A session no longer booked here has no member price and no package
+	// (the server refuses to start on them, naming the field).
+	{"services.json", "\"member_price\": 449,\n", ""},
+	{"services.json", `"type": "session-60",`, `"type": "session-30",`},
 	{"services.json", `"price_monthly": 250,`, `"price_monthly": 275,`},
 	{"about.json", `Independent AI Consultant & Enterprise AI Architect`, `Independent AI Consultant & Agentic Systems Architect`},
 	{"about.json", `linkedin.com/in/reuvencohen`, `linkedin.com/in/owner-example`},

@@ -71,7 +71,7 @@ func (r row) access(now time.Time) bool {
 func choose(cur row, in remoteSub, fetched *remoteSub, now time.Time) (*remoteSub, string) {
 	switch {
 	case !in.OurPrice:
-		return nil, "not for STRIPE_PRICE_ID"
+		return nil, "not for the tribe's prices"
 	case cur.compInForce(now) && !in.grants():
 		return nil, "the member is complimentary"
 	case cur.compInForce(now):

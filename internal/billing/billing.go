@@ -190,6 +190,10 @@ type TribeStatus struct {
 	// PaymentsEnabled says online payment (Stripe) is set up, so Subscribe
 	// can take a member to checkout.
 	PaymentsEnabled bool `json:"payments_enabled"`
+	// Plans are the plans Subscribe offers (monthly, and annual when
+	// STRIPE_PRICE_ID_ANNUAL is set); empty when payment is off. Only
+	// GET /api/tribe/status fills it.
+	Plans []PlanOffer `json:"plans"`
 }
 
 // status counts members with access and held seats against capacity at now.
@@ -204,6 +208,7 @@ func status(ctx context.Context, q querier, capacity int, now time.Time) (TribeS
 		Held:          held,
 		SpotsLeft:     max(capacity-active-held, 0),
 		AtCapacity:    active+held >= capacity,
+		Plans:         []PlanOffer{},
 	}, nil
 }
 

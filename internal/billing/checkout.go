@@ -21,6 +21,8 @@ type hold struct {
 	ExpiresAt time.Time
 	SessionID string
 	URL       string
+	// Plan is what the hold's session sells (PlanMonthly, PlanAnnual).
+	Plan string
 }
 
 // Checkout starts a Stripe Checkout for the monthly membership and returns
@@ -40,6 +42,15 @@ type hold struct {
 // Pressing Subscribe again while holding a seat returns the same session;
 // the hold is never renewed, so a seat cannot be kept by pressing again.
 func (s *Service) Checkout(ctx context.Context, userID, email, client, redirectTo string) (string, error) {
+	return s.CheckoutPlan(ctx, userID, email, client, redirectTo, PlanMonthly)
+}
+
+// CheckoutPlan is Checkout for a plan: PlanMonthly ("" too) or PlanAnnual
+// (only when STRIPE_PRICE_ID_ANNUAL is set; otherwise a 400 on the field
+// plan). Choosing the other plan while a seat is held keeps the seat and
+// its expiry: a session for the new plan is opened and the old one closed.
+// Checkout accepts Stripe promotion codes.
+func (s *Service) CheckoutPlan(ctx context.Context, userID, email, client, redirectTo, plan string) (string, error) {
 	if !s.Enabled() {
 		return "", errOff()
 	}
@@ -47,18 +58,28 @@ func (s *Service) Checkout(ctx context.Context, userID, email, client, redirectT
 	if err != nil {
 		return "", err
 	}
+	plan, price, err := s.priceOf(plan)
+	if err != nil {
+		return "", err
+	}
 	h, err := s.holdSeat(ctx, userID, client)
 	if err != nil {
 		return "", err
 	}
-	if h.URL != "" {
+	if h.URL != "" && h.Plan == plan {
 		return h.URL, nil
 	}
-	url, err := s.openSession(ctx, userID, email, page, h)
+	url, err := s.openSession(ctx, userID, email, page, h, plan, price)
 	if err != nil {
-		s.releaseHold(ctx, userID, h.ID)
+		if h.SessionID == "" {
+			s.releaseHold(ctx, userID, h.ID)
+		}
 		s.log.ErrorContext(ctx, "billing: checkout", "user", userID, "err", err)
 		return "", errStripe()
+	}
+	if h.SessionID != "" {
+		// The other plan's session: closed, so only one can be paid.
+		s.expireSession(ctx, h.SessionID)
 	}
 	return url, nil
 }
@@ -165,8 +186,8 @@ func readHold(ctx context.Context, q querier, userID string) (*hold, error) {
 		url     sql.NullString
 	)
 	err := q.QueryRowContext(ctx,
-		`SELECT hold_id, expires_at, checkout_session_id, checkout_url FROM checkout_holds WHERE user_id = $1`,
-		userID).Scan(&h.ID, &expires, &sid, &url)
+		`SELECT hold_id, expires_at, checkout_session_id, checkout_url, plan FROM checkout_holds WHERE user_id = $1`,
+		userID).Scan(&h.ID, &expires, &sid, &url, &h.Plan)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -177,10 +198,12 @@ func readHold(ctx context.Context, q querier, userID string) (*hold, error) {
 	return &h, nil
 }
 
-// openSession creates the Checkout Session for a hold and records it there.
-// The idempotency key is the hold's, and every parameter derives from the
-// hold, so concurrent presses on one hold get one session from Stripe.
-func (s *Service) openSession(ctx context.Context, userID, email, page string, h hold) (string, error) {
+// openSession creates the Checkout Session of a plan for a hold and records
+// it there. The idempotency key is the hold's (with the plan, and the
+// session it replaces when the member switched plans), and every parameter
+// derives from the hold, so concurrent presses on one hold get one session
+// from Stripe.
+func (s *Service) openSession(ctx context.Context, userID, email, page string, h hold, plan, price string) (string, error) {
 	customer, err := s.ensureCustomer(ctx, userID, email)
 	if err != nil {
 		return "", err
@@ -191,14 +214,25 @@ func (s *Service) openSession(ctx context.Context, userID, email, page string, h
 		Mode:              stripe.String("subscription"),
 		Customer:          stripe.String(customer),
 		ClientReferenceID: stripe.String(userID),
-		LineItems:         []*stripe.CheckoutSessionCreateLineItemParams{{Price: stripe.String(s.cfg.StripePriceID), Quantity: stripe.Int64(1)}},
-		SuccessURL:        stripe.String(base + "?success=true"),
-		CancelURL:         stripe.String(base + "?canceled=true"),
-		ExpiresAt:         stripe.Int64(h.ExpiresAt.Unix()),
-		Metadata:          meta,
-		SubscriptionData:  &stripe.CheckoutSessionCreateSubscriptionDataParams{Metadata: meta},
+		LineItems:         []*stripe.CheckoutSessionCreateLineItemParams{{Price: stripe.String(price), Quantity: stripe.Int64(1)}},
+		// Promotion codes made in the Stripe dashboard are typed on the
+		// payment page; the subscription carries the discount, and the
+		// ledger records what it takes off (Price.Discount).
+		AllowPromotionCodes: stripe.Bool(true),
+		SuccessURL:          stripe.String(base + "?success=true"),
+		CancelURL:           stripe.String(base + "?canceled=true"),
+		ExpiresAt:           stripe.Int64(h.ExpiresAt.Unix()),
+		Metadata:            meta,
+		SubscriptionData:    &stripe.CheckoutSessionCreateSubscriptionDataParams{Metadata: meta},
 	}
-	params.SetIdempotencyKey("tribe-checkout-" + h.ID)
+	key := "tribe-checkout-" + h.ID
+	if plan != PlanMonthly {
+		key += "-" + plan
+	}
+	if h.SessionID != "" {
+		key += "-after-" + h.SessionID
+	}
+	params.SetIdempotencyKey(key)
 	cs, err := s.stripe.V1CheckoutSessions.Create(ctx, params)
 	if err != nil {
 		return "", fmt.Errorf("create Checkout Session for %s: %w", userID, err)
@@ -207,8 +241,8 @@ func (s *Service) openSession(ctx context.Context, userID, email, page string, h
 		return "", fmt.Errorf("Checkout Session %s for %s has no URL", cs.ID, userID)
 	}
 	_, err = s.db.Write.ExecContext(ctx,
-		`UPDATE checkout_holds SET checkout_session_id = $1, checkout_url = $2 WHERE user_id = $3 AND hold_id = $4`,
-		cs.ID, cs.URL, userID, h.ID)
+		`UPDATE checkout_holds SET checkout_session_id = $1, checkout_url = $2, plan = $3 WHERE user_id = $4 AND hold_id = $5`,
+		cs.ID, cs.URL, plan, userID, h.ID)
 	if err != nil {
 		return "", fmt.Errorf("record Checkout Session %s: %w", cs.ID, err)
 	}

@@ -22,6 +22,19 @@ func (s *Service) onSubscription(ctx context.Context, ev stripe.Event, in remote
 	if err == nil && synced == in.AsOf && in.OurPrice {
 		fetched = s.tryFetch(ctx, in.ID, in.AsOf)
 	}
+	if in.OurPrice && in.DiscountsUnread {
+		// The payload names its discounts by id only: their amounts are
+		// read from Stripe, so the ledger's MRR is what the member pays.
+		// Unread (Stripe down), the state is applied without them and the
+		// next refresh or reconcile brings them.
+		got := fetched
+		if got == nil {
+			got = s.tryFetch(ctx, in.ID, in.AsOf)
+		}
+		if got != nil && got.ID == in.ID && got.Price.Currency == in.Price.Currency && got.Price.Amount == in.Price.Amount {
+			in.Price.Discount, in.DiscountsUnread = got.Price.Discount, false
+		}
+	}
 	in.EventID = ev.ID
 	return s.onceChanged(ctx, ev, func(tx *sql.Tx) ([]string, error) {
 		return s.applyFound(ctx, tx, in, fetched)

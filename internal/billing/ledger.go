@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -23,6 +24,10 @@ type Price struct {
 	// Interval is day, week, month or year; "" when unknown.
 	Interval      string `json:"interval"`
 	IntervalCount int    `json:"interval_count"`
+	// Discount is what the subscription's discounts (promotion codes,
+	// coupons) take off one interval, in the smallest unit, at most Amount;
+	// 0 without one. A discount for the first invoice only is not counted.
+	Discount int64 `json:"discount"`
 }
 
 func (p *Price) add(it *stripe.SubscriptionItem, subCurrency string) {
@@ -46,19 +51,66 @@ func (p *Price) add(it *stripe.SubscriptionItem, subCurrency string) {
 // Monthly is the price as monthly recurring revenue in the smallest unit,
 // rounded to the nearest unit (a year is 12 months, a week 52/12 of one, a
 // day 365/12 of one); 0 when the interval is unknown.
-func (p Price) Monthly() int64 {
+func (p Price) Monthly() int64 { return p.monthly(p.Amount) }
+
+// NetMonthly is Monthly after the discount: what the member really pays
+// per month, the MRR Insights and reconcile count.
+func (p Price) NetMonthly() int64 { return p.monthly(p.Amount - min(p.Discount, p.Amount)) }
+
+// MonthlyDiscount is the monthly value of the discount: Monthly less
+// NetMonthly, so the two always add up to the list price.
+func (p Price) MonthlyDiscount() int64 { return p.Monthly() - p.NetMonthly() }
+
+func (p Price) monthly(amount int64) int64 {
 	n := int64(max(p.IntervalCount, 1))
 	switch p.Interval {
 	case "month":
-		return divRound(p.Amount, n)
+		return divRound(amount, n)
 	case "year":
-		return divRound(p.Amount, 12*n)
+		return divRound(amount, 12*n)
 	case "week":
-		return divRound(p.Amount*52, 12*n)
+		return divRound(amount*52, 12*n)
 	case "day":
-		return divRound(p.Amount*365, 12*n)
+		return divRound(amount*365, 12*n)
 	}
 	return 0
+}
+
+// takeDiscounts sets Discount from a subscription's discounts as Stripe
+// reports them at asOf (Unix seconds). Each discount's coupon takes a
+// percentage of the amount (rounded to the unit, as Stripe rounds) or a
+// fixed amount in the price's currency; one that ended, or that applies
+// to the first invoice only (duration once), takes nothing from the
+// recurring price. The sum is capped at Amount.
+func (p *Price) takeDiscounts(ds []*stripe.Discount, asOf int64) {
+	p.Discount = 0
+	for _, d := range ds {
+		if d == nil || d.Source == nil || d.Source.Coupon == nil {
+			continue
+		}
+		c := d.Source.Coupon
+		if c.Duration == stripe.CouponDurationOnce || (d.End > 0 && d.End <= asOf) {
+			continue
+		}
+		switch {
+		case c.PercentOff > 0:
+			p.Discount += int64(math.Round(float64(p.Amount) * c.PercentOff / 100))
+		case c.AmountOff > 0 && strings.EqualFold(string(c.Currency), p.Currency):
+			p.Discount += c.AmountOff
+		}
+	}
+	p.Discount = min(p.Discount, p.Amount)
+}
+
+// discountsUnread reports whether some of ds are ids only (a webhook's
+// payload does not expand them), so the amounts they take are unknown.
+func discountsUnread(ds []*stripe.Discount) bool {
+	for _, d := range ds {
+		if d != nil && d.Source == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func divRound(a, b int64) int64 { return (a + b/2) / b }
@@ -107,7 +159,7 @@ func sameTimePtr(a, b *time.Time) bool {
 }
 
 const ledgerColumns = `id, user_id, user_seq, occurred_at, recorded_at, source, status, subscription_id, complimentary, comp_until,
-	cancel_at_period_end, amount, currency, billing_interval, interval_count`
+	cancel_at_period_end, amount, currency, billing_interval, interval_count, discount`
 
 func scanLedger(row interface{ Scan(...any) error }) (LedgerEntry, error) {
 	var (
@@ -116,7 +168,7 @@ func scanLedger(row interface{ Scan(...any) error }) (LedgerEntry, error) {
 		compUntil store.NullTime
 	)
 	err := row.Scan(&e.ID, &e.UserID, &e.Seq, &at, &rec, &e.Source, &e.Status, &e.SubscriptionID, &e.Complimentary, &compUntil,
-		&e.CancelAtPeriodEnd, &e.Amount, &e.Currency, &e.Interval, &e.IntervalCount)
+		&e.CancelAtPeriodEnd, &e.Amount, &e.Currency, &e.Interval, &e.IntervalCount, &e.Discount)
 	if err != nil {
 		return LedgerEntry{}, err
 	}
@@ -223,9 +275,9 @@ func appendLedger(ctx context.Context, tx *sql.Tx, e LedgerEntry, now time.Time)
 		comp = store.NullTime{Time: store.At(*e.CompUntil), Valid: true}
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO membership_ledger (`+ledgerColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (id) DO NOTHING`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT (id) DO NOTHING`,
 		e.ID, e.UserID, e.Seq, store.At(e.OccurredAt), store.At(now), e.Source, e.Status, e.SubscriptionID, e.Complimentary, comp,
-		e.CancelAtPeriodEnd, e.Amount, e.Currency, e.Interval, e.IntervalCount)
+		e.CancelAtPeriodEnd, e.Amount, e.Currency, e.Interval, e.IntervalCount, e.Discount)
 	if err != nil {
 		return fmt.Errorf("record the membership change %s of %s: %w", e.ID, e.UserID, err)
 	}

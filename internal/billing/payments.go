@@ -35,8 +35,9 @@ type PaymentCheckout struct {
 	// IdempotencyKey makes concurrent or repeated requests for one hold one
 	// session at Stripe.
 	IdempotencyKey string
-	// AllowPromotionCodes lets the payer enter a Stripe promotion code;
-	// the completed session's amount_total is then what was really paid.
+	// AllowPromotionCodes lets the payer enter a Stripe promotion code; the
+	// completed session's amount_total is then what was really paid, and
+	// the payment arrives with Discount set.
 	AllowPromotionCodes bool
 }
 
@@ -58,8 +59,12 @@ type CompletedPayment struct {
 	Reference         string
 	CheckoutSessionID string
 	PaymentIntentID   string
-	Amount            int64
-	Currency          string // upper case
+	// Amount is what was paid (the session's amount_total); Discount what
+	// promotion codes took off (total_details.amount_discount), so Amount +
+	// Discount is the price asked.
+	Amount   int64
+	Discount int64
+	Currency string // upper case
 }
 
 // PaymentHandler applies the webhook events of one-time payments. Each
@@ -210,6 +215,9 @@ func (s *Service) onPaymentEvent(ctx context.Context, ev stripe.Event) (bool, er
 			}
 			p := CompletedPayment{Reference: ref, CheckoutSessionID: cs.ID, Amount: cs.AmountTotal,
 				Currency: strings.ToUpper(string(cs.Currency))}
+			if cs.TotalDetails != nil {
+				p.Discount = cs.TotalDetails.AmountDiscount
+			}
 			if cs.PaymentIntent != nil {
 				p.PaymentIntentID = cs.PaymentIntent.ID
 			}

@@ -37,14 +37,15 @@ type Difference struct {
 }
 
 // Reconciliation compares the site's memberships with Stripe's
-// subscriptions to STRIPE_PRICE_ID.
+// subscriptions to the tribe's prices (STRIPE_PRICE_ID and
+// STRIPE_PRICE_ID_ANNUAL).
 type Reconciliation struct {
 	StripeSubscriptions int
 	SiteMemberships     int
 	Differences         []Difference
 	// StripeMRR and SiteMRR are monthly recurring revenue (active and
 	// past-due subscriptions, cancel-pending included) by currency, in the
-	// smallest unit.
+	// smallest unit, after discounts (an annual price counts as 1/12).
 	StripeMRR map[string]int64
 	SiteMRR   map[string]int64
 }
@@ -84,7 +85,11 @@ func describeRemote(r remoteSub) string {
 }
 
 func formatPrice(p Price) string {
-	return fmt.Sprintf("%s %s/%s", FormatMinor(p.Amount, p.Currency), upper(p.Currency), p.Interval)
+	d := fmt.Sprintf("%s %s/%s", FormatMinor(p.Amount, p.Currency), upper(p.Currency), p.Interval)
+	if p.Discount > 0 {
+		d += fmt.Sprintf(" less %s off", FormatMinor(p.Discount, p.Currency))
+	}
+	return d
 }
 
 func upper(s string) string {
@@ -118,7 +123,7 @@ func FormatMinor(amount int64, currency string) string {
 // Stripe retries.
 func countsAsMRR(status string) bool { return status == StatusActive || status == StatusPastDue }
 
-// Reconcile lists Stripe's subscriptions to STRIPE_PRICE_ID and compares
+// Reconcile lists Stripe's subscriptions to the tribe's prices and compares
 // them with the site's memberships. With apply, every missing, extra and
 // differing row is fixed on the site's side through the code the webhooks
 // use (applySub), which records each fix in the membership ledger. Without
@@ -128,25 +133,31 @@ func (s *Service) Reconcile(ctx context.Context, apply bool) (Reconciliation, er
 		return Reconciliation{}, errOff()
 	}
 	out := Reconciliation{StripeMRR: map[string]int64{}, SiteMRR: map[string]int64{}}
-	list := s.stripe.V1Subscriptions.List(ctx, &stripe.SubscriptionListParams{
-		Price:      stripe.String(s.cfg.StripePriceID),
-		Status:     stripe.String("all"),
-		ListParams: stripe.ListParams{Limit: stripe.Int64(100)},
-	})
 	var remote []remoteSub
 	created := map[string]int64{}
-	for sub, err := range list.All(ctx) {
-		if err != nil {
-			return Reconciliation{}, fmt.Errorf("list subscriptions from Stripe: %w", err)
+	// One list per price (monthly, then annual): Stripe filters a list by
+	// one price. A subscription listed under both is counted once.
+	for _, price := range s.prices() {
+		params := &stripe.SubscriptionListParams{
+			Price:      stripe.String(price),
+			Status:     stripe.String("all"),
+			ListParams: stripe.ListParams{Limit: stripe.Int64(100)},
 		}
-		r := s.remote(sub, stripeTime(list.LastResponse(), s.now().Unix()))
-		if !r.OurPrice {
-			continue
-		}
-		remote = append(remote, r)
-		created[r.ID] = sub.Created
-		if countsAsMRR(r.Status) && r.Price.Currency != "" {
-			out.StripeMRR[r.Price.Currency] += r.Price.Monthly()
+		params.AddExpand("data.discounts.source.coupon")
+		list := s.stripe.V1Subscriptions.List(ctx, params)
+		for sub, err := range list.All(ctx) {
+			if err != nil {
+				return Reconciliation{}, fmt.Errorf("list subscriptions from Stripe: %w", err)
+			}
+			r := s.remote(sub, stripeTime(list.LastResponse(), s.now().Unix()))
+			if _, seen := created[r.ID]; seen || !r.OurPrice {
+				continue
+			}
+			remote = append(remote, r)
+			created[r.ID] = sub.Created
+			if countsAsMRR(r.Status) && r.Price.Currency != "" {
+				out.StripeMRR[r.Price.Currency] += r.Price.NetMonthly()
+			}
 		}
 	}
 	out.StripeSubscriptions = len(remote)
@@ -157,7 +168,7 @@ func (s *Service) Reconcile(ctx context.Context, apply bool) (Reconciliation, er
 	out.SiteMemberships = len(site)
 	for _, m := range site {
 		if countsAsMRR(m.status) && m.priced {
-			out.SiteMRR[m.price.Currency] += m.price.Monthly()
+			out.SiteMRR[m.price.Currency] += m.price.NetMonthly()
 		}
 	}
 	// The subscription that counts for each member: one that gives access,
@@ -214,7 +225,7 @@ func (s *Service) Reconcile(ctx context.Context, apply bool) (Reconciliation, er
 			continue // ended on the site too
 		}
 		d := Difference{Kind: DiffExtra, UserID: userID, Email: m.email, SubscriptionID: m.subID, Site: m.describe(),
-			Stripe: "no subscription to STRIPE_PRICE_ID"}
+			Stripe: "no subscription to the tribe's prices"}
 		if r, ok := best[userID]; ok {
 			d.Stripe = describeRemote(r) + " (" + r.ID + ")"
 		}
@@ -298,7 +309,7 @@ func (s *Service) reconcileApply(ctx context.Context, userID string, r remoteSub
 func (s *Service) siteSubs(ctx context.Context) (map[string]siteSub, error) {
 	rows, err := s.db.Read.QueryContext(ctx, `
 		SELECT s.user_id, u.email, s.stripe_subscription_id, s.status, s.cancel_at_period_end, s.current_period_end,
-		       l.subscription_id, l.amount, l.currency, l.billing_interval, l.interval_count
+		       l.subscription_id, l.amount, l.currency, l.billing_interval, l.interval_count, l.discount
 		  FROM subscriptions s
 		  JOIN users u ON u.id = s.user_id
 		  LEFT JOIN membership_ledger l ON l.id = (
@@ -317,8 +328,9 @@ func (s *Service) siteSubs(ctx context.Context) (map[string]siteSub, error) {
 			amount   sql.NullInt64
 			cur, ivl sql.NullString
 			count    sql.NullInt64
+			discount sql.NullInt64
 		)
-		if err := rows.Scan(&m.userID, &m.email, &m.subID, &m.status, &m.cancel, &end, &ledgerID, &amount, &cur, &ivl, &count); err != nil {
+		if err := rows.Scan(&m.userID, &m.email, &m.subID, &m.status, &m.cancel, &end, &ledgerID, &amount, &cur, &ivl, &count, &discount); err != nil {
 			return nil, fmt.Errorf("read the site's memberships: %w", err)
 		}
 		if end.Valid {
@@ -327,7 +339,8 @@ func (s *Service) siteSubs(ctx context.Context) (map[string]siteSub, error) {
 		}
 		if ledgerID.Valid && ledgerID.String == m.subID && cur.String != "" {
 			m.priced = true
-			m.price = Price{Amount: amount.Int64, Currency: cur.String, Interval: ivl.String, IntervalCount: int(count.Int64)}
+			m.price = Price{Amount: amount.Int64, Currency: cur.String, Interval: ivl.String, IntervalCount: int(count.Int64),
+				Discount: discount.Int64}
 		}
 		out[m.userID] = m
 	}

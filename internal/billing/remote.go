@@ -15,9 +15,13 @@ type remoteSub struct {
 	ID         string
 	CustomerID string
 	Status     string
-	// OurPrice is true when an item bills STRIPE_PRICE_ID. Subscriptions to
-	// anything else in a shared Stripe account are not the tribe's.
+	// OurPrice is true when an item bills one of the tribe's prices
+	// (STRIPE_PRICE_ID, or STRIPE_PRICE_ID_ANNUAL when set). Subscriptions
+	// to anything else in a shared Stripe account are not the tribe's.
 	OurPrice bool
+	// DiscountsUnread is true when the subscription has discounts given as
+	// ids only (a webhook's payload), so Price.Discount is not known yet.
+	DiscountsUnread bool
 	// MetaUserID is the user_id metadata Checkout put on the subscription.
 	MetaUserID string
 	PeriodEnd  time.Time // zero when unknown
@@ -28,8 +32,8 @@ type remoteSub struct {
 	// AsOf is the Stripe time (Unix seconds) this state is from: the event's
 	// created, or the Date of the API response it was read from.
 	AsOf int64
-	// Price is what one interval of STRIPE_PRICE_ID's items costs, for the
-	// membership ledger.
+	// Price is what one interval of the tribe's price items costs, and what
+	// the discounts take off it, for the membership ledger.
 	Price Price
 	// EventID is the webhook event this state came with ("" when read
 	// outside a webhook): the ledger row's id.
@@ -47,13 +51,17 @@ func (s *Service) remote(sub *stripe.Subscription, asOf int64) remoteSub {
 	var end int64
 	if sub.Items != nil {
 		for _, it := range sub.Items.Data {
-			if it == nil || it.Price == nil || it.Price.ID != s.cfg.StripePriceID {
+			if it == nil || it.Price == nil || !s.cfg.MembershipPrice(it.Price.ID) {
 				continue
 			}
 			r.OurPrice = true
 			end = max(end, it.CurrentPeriodEnd)
 			r.Price.add(it, string(sub.Currency))
 		}
+	}
+	if r.OurPrice {
+		r.Price.takeDiscounts(sub.Discounts, asOf)
+		r.DiscountsUnread = discountsUnread(sub.Discounts)
 	}
 	if sub.CancelAt > 0 && r.Status != StatusCanceled {
 		r.CancelSoon = true
@@ -84,7 +92,9 @@ func stripeTime(resp *stripe.APIResponse, fallback int64) int64 {
 
 // fetchSub reads a subscription from Stripe.
 func (s *Service) fetchSub(ctx context.Context, id string) (remoteSub, error) {
-	sub, err := s.stripe.V1Subscriptions.Retrieve(ctx, id, nil)
+	params := &stripe.SubscriptionRetrieveParams{}
+	params.AddExpand("discounts.source.coupon")
+	sub, err := s.stripe.V1Subscriptions.Retrieve(ctx, id, params)
 	if err != nil {
 		return remoteSub{}, fmt.Errorf("read subscription %s from Stripe: %w", id, err)
 	}
@@ -95,11 +105,13 @@ func (s *Service) fetchSub(ctx context.Context, id string) (remoteSub, error) {
 // that counts: one for our price, preferring one that gives access, then the
 // newest. ok is false when the customer has none for our price.
 func (s *Service) bestSubOf(ctx context.Context, customerID string) (best remoteSub, ok bool, err error) {
-	list := s.stripe.V1Subscriptions.List(ctx, &stripe.SubscriptionListParams{
+	params := &stripe.SubscriptionListParams{
 		Customer:   stripe.String(customerID),
 		Status:     stripe.String("all"),
 		ListParams: stripe.ListParams{Limit: stripe.Int64(100)},
-	})
+	}
+	params.AddExpand("data.discounts.source.coupon")
+	list := s.stripe.V1Subscriptions.List(ctx, params)
 	if err := list.Err(); err != nil {
 		return remoteSub{}, false, fmt.Errorf("list subscriptions of %s from Stripe: %w", customerID, err)
 	}

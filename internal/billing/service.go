@@ -36,6 +36,8 @@ type Service struct {
 	// flights coalesces concurrent Stripe calls made for one member (see
 	// coalesce).
 	flights singleflight.Group
+	// plans keeps the plans' prices read from Stripe (Plans).
+	plans planCache
 }
 
 // Option changes how New builds a Service.

@@ -127,7 +127,7 @@ func (s *Service) MonthRevenue(ctx context.Context, month string) ([]Revenue, er
 		sql   string
 		gross bool
 	}{
-		{`SELECT currency, CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM bookings WHERE paid_at >= $1 AND paid_at < $2 GROUP BY currency`, true},
+		{`SELECT currency, CAST(COALESCE(SUM(amount - discount), 0) AS BIGINT) FROM bookings WHERE paid_at >= $1 AND paid_at < $2 GROUP BY currency`, true},
 		{`SELECT currency, CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM booking_refunds WHERE created_at >= $1 AND created_at < $2 GROUP BY currency`, false},
 	} {
 		rows, err := s.db.Read.QueryContext(ctx, q.sql, store.At(from), store.At(to))

@@ -34,21 +34,24 @@ const (
 
 // Booking is one booking as stored.
 type Booking struct {
-	ID                string     `json:"id"`
-	Type              string     `json:"type"`
-	Status            string     `json:"status"`
-	Start             time.Time  `json:"start"`
-	End               time.Time  `json:"end"`
-	ExpiresAt         *time.Time `json:"expires_at,omitempty"`
-	Name              string     `json:"name"`
-	Email             string     `json:"email"`
-	Notes             string     `json:"notes"`
-	TimeZone          string     `json:"time_zone"`
-	UserID            string     `json:"-"`
-	ClientAddr        string     `json:"-"`
-	Amount            int64      `json:"amount"` // smallest currency unit
-	Currency          string     `json:"currency"`
-	Refunded          int64      `json:"refunded"` // smallest currency unit
+	ID         string     `json:"id"`
+	Type       string     `json:"type"`
+	Status     string     `json:"status"`
+	Start      time.Time  `json:"start"`
+	End        time.Time  `json:"end"`
+	ExpiresAt  *time.Time `json:"expires_at,omitempty"`
+	Name       string     `json:"name"`
+	Email      string     `json:"email"`
+	Notes      string     `json:"notes"`
+	TimeZone   string     `json:"time_zone"`
+	UserID     string     `json:"-"`
+	ClientAddr string     `json:"-"`
+	Amount     int64      `json:"amount"` // smallest currency unit
+	Currency   string     `json:"currency"`
+	Refunded   int64      `json:"refunded"` // smallest currency unit
+	// Discount is what a promotion code took off Amount at Checkout: the
+	// booking paid Amount - Discount (Paid).
+	Discount          int64      `json:"discount"`
 	CheckoutSessionID string     `json:"-"`
 	CheckoutURL       string     `json:"-"`
 	PaymentIntentID   string     `json:"-"`
@@ -65,7 +68,7 @@ type Booking struct {
 }
 
 const bookingColumns = `id, type_id, status, start_at, end_at, expires_at, name, email, notes, time_zone,
-	COALESCE(user_id, ''), client_addr, amount, currency,
+	COALESCE(user_id, ''), client_addr, amount, currency, discount,
 	(SELECT CAST(COALESCE(SUM(r.amount), 0) AS BIGINT) FROM booking_refunds r WHERE r.booking_id = bookings.id),
 	COALESCE(checkout_session_id, ''), COALESCE(checkout_url, ''), COALESCE(payment_intent_id, ''), paid_at,
 	meeting_link, reschedule_count, ics_sequence, COALESCE(cancelled_by, ''), COALESCE(event_id, ''), created_at, updated_at, token_hash,
@@ -79,7 +82,7 @@ func scanBooking(row interface{ Scan(...any) error }) (*Booking, error) {
 		credits              int
 	)
 	err := row.Scan(&b.ID, &b.Type, &b.Status, &start, &end, &expires, &b.Name, &b.Email, &b.Notes, &b.TimeZone,
-		&b.UserID, &b.ClientAddr, &b.Amount, &b.Currency, &b.Refunded,
+		&b.UserID, &b.ClientAddr, &b.Amount, &b.Currency, &b.Discount, &b.Refunded,
 		&b.CheckoutSessionID, &b.CheckoutURL, &b.PaymentIntentID, &paid,
 		&b.MeetingLink, &b.RescheduleCount, &b.ICSSequence, &b.CancelledBy, &b.EventID, &cre, &upd, &b.tokenHash, &credits)
 	if err != nil {
@@ -109,6 +112,10 @@ func loadBooking(ctx context.Context, q func(context.Context, string, ...any) *s
 	}
 	return b, nil
 }
+
+// Paid is what the booking's payment took (or takes): its price less a
+// promotion code's discount.
+func (b *Booking) Paid() int64 { return b.Amount - b.Discount }
 
 // Get returns one booking (admins).
 func (s *Service) Get(ctx context.Context, id string) (*Booking, error) {

@@ -56,8 +56,10 @@ type Event struct {
 	End       time.Time `json:"end"`
 	Duration  int       `json:"duration"` // minutes
 	Seats     int       `json:"seats"`
-	SeatsLeft int       `json:"seats_left"`
-	Price     int64     `json:"price"` // a seat's, in the currency's smallest unit
+	SeatsLeft int       `json:"seats_left"` // less the seats kept for people on the wait list
+	Waiting   int       `json:"waiting"`    // people on the date's wait list still waiting
+	Taken     int       `json:"taken"`      // held (unpaid, live), requested and confirmed seats
+	Price     int64     `json:"price"`      // a seat's, in the currency's smallest unit
 	Currency  string    `json:"currency"`
 }
 
@@ -82,7 +84,7 @@ func seatRefused(err error) bool {
 
 const eventColumns = `e.id, e.type_id, e.status, e.start_at, e.end_at, e.seats,
 	(SELECT COUNT(*) FROM bookings b WHERE b.event_id = e.id AND b.status IN ` + blockingSQL + `
-	   AND (b.status <> 'held' OR b.expires_at > $1))`
+	   AND (b.status <> 'held' OR b.expires_at > $1)), ` + waitingSQL
 
 func (s *Service) scanEvent(row interface{ Scan(...any) error }) (*Event, error) {
 	var (
@@ -90,12 +92,14 @@ func (s *Service) scanEvent(row interface{ Scan(...any) error }) (*Event, error)
 		start, end store.Time
 		taken      int
 	)
-	if err := row.Scan(&e.ID, &e.Type, &e.Status, &start, &end, &e.Seats, &taken); err != nil {
+	if err := row.Scan(&e.ID, &e.Type, &e.Status, &start, &end, &e.Seats, &taken, &e.Waiting); err != nil {
 		return nil, err
 	}
 	e.Start, e.End = start.Time, end.Time
 	e.Duration = int(e.End.Sub(e.Start) / time.Minute)
-	e.SeatsLeft = max(e.Seats-taken, 0)
+	// A seat given back while people wait is theirs (OfferSeats).
+	e.SeatsLeft = max(e.Seats-taken-e.Waiting, 0)
+	e.Taken = taken
 	if e.Status != EventStatusScheduled {
 		e.SeatsLeft = 0
 	}
@@ -612,6 +616,9 @@ func (s *Service) bookSeat(ctx context.Context, c *checked, in Request) (*Create
 			return fmt.Errorf("find a repeated seat: %w", err)
 		}
 		if err := s.checkLimits(ctx, tx, c.key, in.ClientAddr, status, now); err != nil {
+			return err
+		}
+		if err := seatsKeptForWaitlist(ctx, tx, e.ID, now); err != nil {
 			return err
 		}
 		if status == StatusHeld {

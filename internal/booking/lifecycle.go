@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 
 	"tribe/internal/errs"
@@ -169,8 +170,11 @@ type Payment struct {
 	BookingID         string
 	CheckoutSessionID string
 	PaymentIntentID   string
-	Amount            int64
-	Currency          string
+	// Amount is what was paid; Discount what a promotion code took off the
+	// price (Amount + Discount is the booking's price).
+	Amount   int64
+	Discount int64
+	Currency string
 }
 
 // Refund is money to return through Stripe. IdempotencyKey makes a second
@@ -183,15 +187,23 @@ type Refund struct {
 	IdempotencyKey  string
 }
 
+// pays reports whether the payment is for the booking's price: paid in
+// full, or less what a promotion code took off at Checkout (never more
+// than the price).
+func (p Payment) pays(b *Booking) bool {
+	return p.Discount >= 0 && p.Discount <= b.Amount && p.Amount+p.Discount == b.Amount &&
+		strings.EqualFold(p.Currency, b.Currency)
+}
+
 // refundDue is what remains to return of what the booking paid.
 func refundDue(b *Booking) *Refund {
-	if b.PaidAt == nil || b.Amount-b.Refunded <= 0 {
+	if b.PaidAt == nil || b.Paid()-b.Refunded <= 0 {
 		return nil
 	}
 	// The key names what was refunded so far: a retry in the same state is the
 	// same refund, while a refund made meanwhile in the dashboard changes the
 	// amount owed, and Stripe refuses a key reused with other parameters.
-	return &Refund{BookingID: b.ID, PaymentIntentID: b.PaymentIntentID, Amount: b.Amount - b.Refunded,
+	return &Refund{BookingID: b.ID, PaymentIntentID: b.PaymentIntentID, Amount: b.Paid() - b.Refunded,
 		Currency: b.Currency, IdempotencyKey: fmt.Sprintf("booking-refund-%s-%d", b.ID, b.Refunded)}
 }
 
@@ -226,16 +238,17 @@ func (s *Service) ConfirmPaid(ctx context.Context, p Payment) (*Booking, *Refund
 		switch {
 		case b.CheckoutSessionID != "" && b.CheckoutSessionID != p.CheckoutSessionID:
 			return fmt.Errorf("payment for booking %s came from checkout session %s, not %s", b.ID, p.CheckoutSessionID, b.CheckoutSessionID)
-		case p.Amount != b.Amount || p.Currency != b.Currency:
-			return fmt.Errorf("payment for booking %s is %d %s, not %d %s", b.ID, p.Amount, p.Currency, b.Amount, b.Currency)
+		case !p.pays(b):
+			return fmt.Errorf("payment for booking %s is %d (less %d) %s, not %d %s", b.ID, p.Amount, p.Discount, p.Currency, b.Amount, b.Currency)
 		case b.PaidAt != nil:
 			return nil // applied before
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE bookings SET paid_at = $1, payment_intent_id = $2,
-			checkout_session_id = $3, updated_at = $1 WHERE id = $4`,
-			store.At(now), p.PaymentIntentID, p.CheckoutSessionID, b.ID); err != nil {
+			checkout_session_id = $3, discount = $4, updated_at = $1 WHERE id = $5`,
+			store.At(now), p.PaymentIntentID, p.CheckoutSessionID, p.Discount, b.ID); err != nil {
 			return fmt.Errorf("record payment: %w", err)
 		}
+		b.Discount = p.Discount
 		var room string
 		if b.Status == StatusHeld || b.Status == StatusExpired {
 			var err error

@@ -157,6 +157,15 @@ func (m *mailer) what() string {
 
 func (m *mailer) price(amount int64) string { return content.FormatMinor(amount, m.b.Currency) }
 
+// paid is what the booker paid, with the promotion code's discount when
+// one was used ("$135.00 ($150.00 less $15.00 off)").
+func (m *mailer) paid() string {
+	if m.b.Discount <= 0 {
+		return m.price(m.b.Amount)
+	}
+	return m.price(m.b.Paid()) + " (" + m.price(m.b.Amount) + " less " + m.price(m.b.Discount) + " off)"
+}
+
 func (m *mailer) invitation(method, manage string) []mail.Attachment {
 	b := m.b
 	if manage != "" {
@@ -191,7 +200,7 @@ func (m *mailer) ownerDetails() []string {
 		lines = append(lines, "What they would like to cover: "+m.b.Notes)
 	}
 	if m.b.PaidAt != nil {
-		lines = append(lines, "Paid: "+m.price(m.b.Amount)+".")
+		lines = append(lines, "Paid: "+m.paid()+".")
 	}
 	return lines
 }
@@ -220,7 +229,7 @@ func (m *mailer) confirmed(wasRequest bool) error {
 	}
 	switch {
 	case m.b.PaidAt != nil:
-		paras = append(paras, "Paid: "+m.price(m.b.Amount)+". Thank you.")
+		paras = append(paras, "Paid: "+m.paid()+". Thank you.")
 	case wasRequest && m.b.Amount > 0:
 		paras = append(paras, fmt.Sprintf("Price: %s. %s will tell you how to pay.", m.price(m.b.Amount), m.st.OwnerName))
 	}
@@ -308,8 +317,8 @@ func (m *mailer) cancelled(was string) error {
 		by, ownerBy = m.st.OwnerName+" cancelled", "You cancelled"
 	}
 	paras := []string{by + " the " + m.what() + " of " + m.bookerWhen() + "."}
-	if m.b.PaidAt != nil && m.b.Amount > m.b.Refunded {
-		paras = append(paras, "The full "+m.price(m.b.Amount)+" is being refunded to your card; you will get a notice when it is on its way.")
+	if m.b.PaidAt != nil && m.b.Paid() > m.b.Refunded {
+		paras = append(paras, "The full "+m.price(m.b.Paid())+" is being refunded to your card; you will get a notice when it is on its way.")
 	}
 	if m.b.Credit {
 		// A cancellation gives a package's credit back (credits.go).
@@ -433,7 +442,7 @@ func (m *mailer) apology() error {
 		lost = "the last seat of " + When(m.b.Start, m.b.TimeZone) + " was taken meanwhile"
 	}
 	paras := []string{
-		"Your payment of " + m.price(m.b.Amount) + " arrived after the time was no longer held for you, and " + lost + ". We are sorry.",
+		"Your payment of " + m.price(m.b.Paid()) + " arrived after the time was no longer held for you, and " + lost + ". We are sorry.",
 		"The full amount is being refunded to your card; you will get a notice when it is on its way.",
 	}
 	if len(m.nearest) > 0 {

@@ -53,9 +53,10 @@ func (s *Service) Reserve(ctx context.Context, in Request) (*Created, error) {
 		Reference:   b.ID,
 		Description: s.typeName(b.Type) + ", " + When(b.Start, b.TimeZone),
 		Amount:      b.Amount, Currency: b.Currency, Email: b.Email,
-		ExpiresAt:  s.now().Add(CheckoutTTL),
-		SuccessURL: s.baseURL + "/bookings/" + b.ID + "/paid?r=" + ret,
-		CancelURL:  s.baseURL + "/bookings/" + b.ID + "/checkout-cancelled?r=" + ret,
+		AllowPromotionCodes: true,
+		ExpiresAt:           s.now().Add(CheckoutTTL),
+		SuccessURL:          s.baseURL + "/bookings/" + b.ID + "/paid?r=" + ret,
+		CancelURL:           s.baseURL + "/bookings/" + b.ID + "/checkout-cancelled?r=" + ret,
 		// Each press has its own key (two presses at once may open two
 		// sessions; AttachCheckout keeps one and the other is expired).
 		IdempotencyKey: key,
@@ -186,8 +187,9 @@ func (s *Service) CheckoutPaid(ctx context.Context, p billing.CompletedPayment) 
 		_, err := s.pay.Refund(ctx, p.PaymentIntentID, p.Amount, "booking-refund-session-"+p.CheckoutSessionID)
 		return err
 	}
-	if b, err := s.Get(ctx, p.Reference); err == nil && b.PaidAt == nil &&
-		(p.Amount != b.Amount || !strings.EqualFold(p.Currency, b.Currency)) {
+	pay := Payment{BookingID: p.Reference, CheckoutSessionID: p.CheckoutSessionID, PaymentIntentID: p.PaymentIntentID,
+		Amount: p.Amount, Discount: p.Discount, Currency: strings.ToUpper(p.Currency)}
+	if b, err := s.Get(ctx, p.Reference); err == nil && b.PaidAt == nil && !pay.pays(b) {
 		// Not the booking's price (a session made elsewhere, or the price
 		// changed in the dashboard): it confirms nothing and goes back
 		// whole, and the delivery is answered, so Stripe stops sending it.
@@ -199,10 +201,7 @@ func (s *Service) CheckoutPaid(ctx context.Context, p billing.CompletedPayment) 
 		_, err := s.pay.Refund(ctx, p.PaymentIntentID, p.Amount, "booking-refund-amount-"+p.CheckoutSessionID)
 		return err
 	}
-	_, refund, err := s.ConfirmPaid(ctx, Payment{
-		BookingID: p.Reference, CheckoutSessionID: p.CheckoutSessionID, PaymentIntentID: p.PaymentIntentID,
-		Amount: p.Amount, Currency: strings.ToUpper(p.Currency),
-	})
+	_, refund, err := s.ConfirmPaid(ctx, pay)
 	if errs.Is(err, errs.NotFound) {
 		// A payment that names no booking here: give it back whole.
 		s.log.WarnContext(ctx, "booking: payment for an unknown booking, refunding", "booking", p.Reference, "session", p.CheckoutSessionID)
@@ -338,7 +337,7 @@ func (s *Service) settleAfter(ctx context.Context, b *Booking, r *Refund, err er
 func (s *Service) SettleOwed(ctx context.Context) (int, error) {
 	rows, err := s.db.ReadRows(ctx, `SELECT id FROM bookings b WHERE paid_at IS NOT NULL
 		AND status IN ('cancelled', 'expired', 'declined') AND payment_intent_id IS NOT NULL AND payment_intent_id <> ''
-		AND amount > (SELECT COALESCE(SUM(r.amount), 0) FROM booking_refunds r WHERE r.booking_id = b.id)`)
+		AND amount - discount > (SELECT COALESCE(SUM(r.amount), 0) FROM booking_refunds r WHERE r.booking_id = b.id)`)
 	if err != nil {
 		return 0, fmt.Errorf("find refunds owed: %w", err)
 	}
@@ -369,7 +368,8 @@ func (s *Service) SettleOwed(ctx context.Context) (int, error) {
 }
 
 // Sweep is the booking work of the worker loop: lapsed holds expired,
-// refunds owed made, reminders planned. Every instance runs it; each piece
+// refunds owed made, freed seats offered to the wait lists, reminders
+// planned. Every instance runs it; each piece
 // of work is done once between them.
 func (s *Service) Sweep(ctx context.Context) error {
 	if _, err := s.SweepExpired(ctx); err != nil {
@@ -382,6 +382,9 @@ func (s *Service) Sweep(ctx context.Context) error {
 		if _, err := s.SettleOwed(ctx); err != nil {
 			s.log.WarnContext(ctx, "booking: refunds owed not settled yet", "err", err)
 		}
+	}
+	if _, err := s.OfferSeats(ctx); err != nil {
+		s.log.WarnContext(ctx, "booking: seats freed for the wait lists not offered yet", "err", err)
 	}
 	if _, err := s.PlanCreditReminders(ctx); err != nil {
 		return err

@@ -33,7 +33,13 @@ type Settings struct {
 	OwnerName    string                         `json:"owner_name"`
 	OwnerEmail   string                         `json:"owner_email"`
 	MeetingLink  string                         `json:"meeting_link"` // the room address: a fixed link, or a template with {room} (room.go)
+	// NoShowPolicy is the owner's words on missed calls, shown on the
+	// booking pages ("" shows nothing); at most MaxNoShowPolicy characters.
+	NoShowPolicy string `json:"no_show_policy"`
 }
+
+// MaxNoShowPolicy bounds the no-show policy text, in characters.
+const MaxNoShowPolicy = 1000
 
 // Override replaces the weekly hours on one date of the owner's calendar:
 // no hours is a day off.
@@ -107,6 +113,7 @@ func (s *Settings) normalise() {
 	s.OwnerName = strings.TrimSpace(s.OwnerName)
 	s.OwnerEmail = strings.TrimSpace(s.OwnerEmail)
 	s.MeetingLink = strings.TrimSpace(s.MeetingLink)
+	s.NoShowPolicy = strings.TrimSpace(strings.ReplaceAll(s.NoShowPolicy, "\r\n", "\n"))
 	if s.WeeklyHours == nil {
 		s.WeeklyHours = map[string][]content.HourRange{}
 	}
@@ -192,6 +199,10 @@ func (s *Settings) rules() (*rules, error) {
 		return nil, errs.Field("owner_email", "Owner e-mail must be an address such as owner@example.com.")
 	case s.MeetingLink != "" && !httpURL(s.MeetingLink):
 		return nil, errs.Field("meeting_link", "Meeting link must be an https:// or http:// address of at most 1000 characters.")
+	case utf8.RuneCountInString(s.NoShowPolicy) > MaxNoShowPolicy:
+		return nil, errs.Field("no_show_policy", fmt.Sprintf("The no-show policy must be at most %d characters.", MaxNoShowPolicy))
+	case !policyText(s.NoShowPolicy):
+		return nil, errs.Field("no_show_policy", "The no-show policy contains characters that cannot be shown (control or direction characters).")
 	}
 	r.step = s.SlotStep
 	r.bufferBefore = time.Duration(s.BufferBefore) * time.Minute
@@ -291,4 +302,23 @@ func (s *Service) SaveSettings(ctx context.Context, in Settings) (Settings, erro
 func validOwnerEmail(s string) bool {
 	a, err := mailaddr.Parse(s)
 	return err == nil && a.Mailbox == s
+}
+
+// policyText reports whether s is text to show as it is: valid UTF-8 with
+// no control characters besides line breaks and tabs, and no direction
+// overrides (which could make the policy read otherwise than it is).
+func policyText(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			return false
+		case (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f:
+			return false
+		}
+	}
+	return true
 }

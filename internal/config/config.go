@@ -52,6 +52,7 @@ type Config struct {
 	StripeSecretKey     string // STRIPE_SECRET_KEY
 	StripeWebhookSecret string // STRIPE_WEBHOOK_SECRET
 	StripePriceID       string // STRIPE_PRICE_ID
+	StripePriceIDAnnual string // STRIPE_PRICE_ID_ANNUAL
 	StripeAPIBase       string // STRIPE_API_BASE
 
 	AIBaseURL        string // AI_BASE_URL
@@ -134,6 +135,7 @@ var Vars = []Var{
 	{"STRIPE_SECRET_KEY", "none: online payment off", "Stripe secret key (sk_…); needs STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET"},
 	{"STRIPE_WEBHOOK_SECRET", "none", "signing secret (whsec_…) of the webhook endpoint POST /api/billing/webhook"},
 	{"STRIPE_PRICE_ID", "none", "the monthly membership price (price_…)"},
+	{"STRIPE_PRICE_ID_ANNUAL", "none: monthly only", "the yearly membership price (price_…), offered beside the monthly one"},
 	{"STRIPE_API_BASE", "Stripe's API", "another API base, e.g. stripe-mock in tests"},
 	{"AI_BASE_URL", "none: offline answers", "OpenAI-compatible API base URL"},
 	{"AI_API_KEY", "none", "API key for AI_BASE_URL"},
@@ -176,6 +178,7 @@ func Load(getenv func(string) string, dotenvPath string) (*Config, error) {
 		StripeSecretKey:     get("STRIPE_SECRET_KEY", ""),
 		StripeWebhookSecret: get("STRIPE_WEBHOOK_SECRET", ""),
 		StripePriceID:       get("STRIPE_PRICE_ID", ""),
+		StripePriceIDAnnual: get("STRIPE_PRICE_ID_ANNUAL", ""),
 		StripeAPIBase:       get("STRIPE_API_BASE", ""),
 		AIBaseURL:           strings.TrimRight(get("AI_BASE_URL", ""), "/"),
 		AIAPIKey:            get("AI_API_KEY", ""),
@@ -526,6 +529,12 @@ func unwrapPathError(err error) error {
 // the key, the price and the webhook secret come together).
 func (c *Config) PaymentsEnabled() bool { return c.StripeSecretKey != "" && c.StripePriceID != "" }
 
+// MembershipPrice reports whether id is one of the tribe's prices: the
+// monthly STRIPE_PRICE_ID or the optional STRIPE_PRICE_ID_ANNUAL.
+func (c *Config) MembershipPrice(id string) bool {
+	return id != "" && (id == c.StripePriceID || id == c.StripePriceIDAnnual)
+}
+
 // EmbeddingsEnabled reports whether an embedding model is configured, which
 // turns on vector similarity in knowledge-base search.
 func (c *Config) EmbeddingsEnabled() bool { return c.AIBaseURL != "" && c.AIEmbeddingModel != "" }
@@ -541,7 +550,7 @@ func (c *Config) checkStripe() error {
 		}
 	}
 	if c.StripeSecretKey == "" {
-		for _, v := range []struct{ name, val string }{{"STRIPE_PRICE_ID", c.StripePriceID}, {"STRIPE_WEBHOOK_SECRET", c.StripeWebhookSecret}} {
+		for _, v := range []struct{ name, val string }{{"STRIPE_PRICE_ID", c.StripePriceID}, {"STRIPE_PRICE_ID_ANNUAL", c.StripePriceIDAnnual}, {"STRIPE_WEBHOOK_SECRET", c.StripeWebhookSecret}} {
 			if v.val != "" {
 				return fmt.Errorf("%s is set but STRIPE_SECRET_KEY is not; set the secret key too (sk_live_… or sk_test_…), or unset %s to leave online payment off", v.name, v.name)
 			}
@@ -553,6 +562,9 @@ func (c *Config) checkStripe() error {
 	}
 	if c.StripePriceID == "" || strings.ContainsAny(c.StripePriceID, " /") {
 		return fmt.Errorf("STRIPE_PRICE_ID=%q is not a price id; give the monthly membership price's id, e.g. price_1Nabc…", c.StripePriceID)
+	}
+	if c.StripePriceIDAnnual != "" && (strings.ContainsAny(c.StripePriceIDAnnual, " /") || c.StripePriceIDAnnual == c.StripePriceID) {
+		return fmt.Errorf("STRIPE_PRICE_ID_ANNUAL=%q is not a second price id; give the yearly membership price's id (not the monthly one), or unset it to sell monthly only", c.StripePriceIDAnnual)
 	}
 	if !strings.HasPrefix(c.StripeWebhookSecret, "whsec_") {
 		return errors.New("STRIPE_WEBHOOK_SECRET must be the webhook endpoint's signing secret (whsec_…); see docs/billing.md")

@@ -135,6 +135,13 @@ func Build(ctx context.Context, db *store.DB, bill *billing.Service, from, to, n
 	for _, t := range takings {
 		in.Money = append(in.Money, Money(t))
 	}
+	outcomes, err := booking.Outcomes(ctx, db, from, end)
+	if err != nil {
+		return Report{}, err
+	}
+	for _, o := range outcomes {
+		in.Calls = append(in.Calls, Call(o))
+	}
 	turnout, err := community.Turnout(ctx, db, from, end)
 	if err != nil {
 		return Report{}, err

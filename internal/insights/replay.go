@@ -27,6 +27,13 @@ type Money struct {
 	Refund   bool
 }
 
+// Call is a booked call the owner marked after its start: completed, or a
+// no-show.
+type Call struct {
+	Start  time.Time
+	NoShow bool
+}
+
 // Turnout is one live session's RSVPs and attendance.
 type Turnout struct {
 	ID           string
@@ -54,6 +61,8 @@ type Input struct {
 	Sessions []Turnout
 	// Plays are the days members played the library's recordings.
 	Plays []Play
+	// Calls are the bookings marked completed or no-show in the range.
+	Calls []Call
 }
 
 // Play is one member playing one recording on one day (UTC midnight).
@@ -88,15 +97,25 @@ func (s state) billed() bool {
 	return !s.comp && (s.status == billing.StatusActive || s.status == billing.StatusPastDue)
 }
 
-// mrr is the state's committed and at-risk MRR in currency ref.
+// mrr is the state's committed and at-risk MRR in currency ref: what the
+// member pays a month after discounts (an annual price as a twelfth).
 func (s state) mrr(ref string) (committed, atRisk int64) {
 	if !s.billed() || s.price.Currency != ref {
 		return 0, 0
 	}
 	if s.cancel {
-		return 0, s.price.Monthly()
+		return 0, s.price.NetMonthly()
 	}
-	return s.price.Monthly(), 0
+	return s.price.NetMonthly(), 0
+}
+
+// discount is the monthly value of the state's discounts in currency ref,
+// for a state that counts in MRR.
+func (s state) discount(ref string) int64 {
+	if !s.billed() || s.price.Currency != ref {
+		return 0
+	}
+	return s.price.MonthlyDiscount()
 }
 
 // change is one step of a member's history on the timeline, with what it
@@ -110,6 +129,7 @@ type change struct {
 	// The change's effect: on committed and at-risk MRR, on the counts of
 	// paying, complimentary and MRR-bearing members.
 	dCommitted, dAtRisk int64
+	dDiscount           int64
 	dPaying, dComp      int
 	dPayers             int
 	// before and after are the member's MRR around the change; returning
@@ -195,6 +215,7 @@ func NewTimeline(entries []billing.LedgerEntry) *Timeline {
 		pc, pr := c.prev.mrr(t.currency)
 		nc, nr := c.next.mrr(t.currency)
 		c.dCommitted, c.dAtRisk = nc-pc, nr-pr
+		c.dDiscount = c.next.discount(t.currency) - c.prev.discount(t.currency)
 		c.dPaying = b2i(c.next.paying()) - b2i(c.prev.paying())
 		c.dComp = b2i(c.next.compd()) - b2i(c.prev.compd())
 		c.before, c.after = pc+pr, nc+nr
@@ -235,6 +256,7 @@ type walker struct {
 	i         int
 	committed int64
 	atRisk    int64
+	discount  int64
 	payers    int // members with MRR
 	paying    int
 	comp      int
@@ -250,6 +272,7 @@ func (w *walker) advance(until time.Time) {
 		c := &w.t.changes[w.i]
 		w.committed += c.dCommitted
 		w.atRisk += c.dAtRisk
+		w.discount += c.dDiscount
 		w.paying += c.dPaying
 		w.comp += c.dComp
 		w.payers += c.dPayers
@@ -290,7 +313,7 @@ func (w *walker) other(s state, sign int) {
 		w.others[s.price.Currency] = o
 	}
 	o.Members += sign
-	o.MRR += int64(sign) * s.price.Monthly()
+	o.MRR += int64(sign) * s.price.NetMonthly()
 }
 
 func b2i(b bool) int {
@@ -391,7 +414,7 @@ func Compute(in Input) Report {
 				w.advance(pt)
 				free := max(countBefore(accounts, pt)-w.paying-w.comp, 0)
 				rep.Points = append(rep.Points, Point{Date: dayOf(pt.Add(-time.Nanosecond)), Paying: w.paying,
-					Complimentary: w.comp, Free: free, CommittedMRR: w.committed, AtRiskMRR: w.atRisk,
+					Complimentary: w.comp, Free: free, CommittedMRR: w.committed, AtRiskMRR: w.atRisk, DiscountMRR: w.discount,
 					SeatsLeft: max(in.Capacity-w.paying-w.comp, 0), Waitlist: countBefore(waitlist, pt)})
 				pi++
 				continue
@@ -442,6 +465,27 @@ func Compute(in Input) Report {
 		t.BookingsNet += m.BookingsNet
 	}
 	t.CommittedMRR, t.AtRiskMRR, t.Paying, t.Complimentary = w.committed, w.atRisk, w.paying, w.comp
+	t.DiscountMRR = w.discount
+	for _, c := range in.Calls {
+		if c.Start.Before(start) || !c.Start.Before(end) {
+			continue
+		}
+		i := monthIndex(rep.Months, c.Start)
+		if i < 0 {
+			continue
+		}
+		rep.Months[i].CallsMarked++
+		t.CallsMarked++
+		if c.NoShow {
+			rep.Months[i].NoShows++
+			t.NoShows++
+		}
+	}
+	for i := range rep.Months {
+		m := &rep.Months[i]
+		m.NoShowRate = ratio(int64(m.NoShows), int64(m.CallsMarked))
+	}
+	t.NoShowRate = ratio(int64(t.NoShows), int64(t.CallsMarked))
 	t.Free = max(countBefore(accounts, end)-w.paying-w.comp, 0)
 	t.Capacity, t.Waitlist = in.Capacity, countBefore(waitlist, end)
 	held := 0

@@ -36,8 +36,13 @@ type Totals struct {
 	// CommittedMRR is active and past-due subscriptions that renew.
 	CommittedMRR int64 `json:"committed_mrr"`
 	// AtRiskMRR is subscriptions set to cancel at period end: still billed,
-	// shown apart.
-	AtRiskMRR     int64 `json:"at_risk_mrr"`
+	// shown apart. Both are what members pay after discounts; an annual
+	// price counts as its twelfth, to the cent.
+	AtRiskMRR int64 `json:"at_risk_mrr"`
+	// DiscountMRR is what discounts (promotion codes, coupons) take off
+	// the list price of those subscriptions a month: list MRR is
+	// CommittedMRR + AtRiskMRR + DiscountMRR.
+	DiscountMRR   int64 `json:"discount_mrr"`
 	Paying        int   `json:"paying"`
 	Complimentary int   `json:"complimentary"`
 	Free          int   `json:"free"`
@@ -51,6 +56,12 @@ type Totals struct {
 	BookingsGross    int64 `json:"bookings_gross"`
 	BookingsRefunded int64 `json:"bookings_refunded"`
 	BookingsNet      int64 `json:"bookings_net"`
+	// CallsMarked are the booked calls of the range the owner marked
+	// completed or no-show; NoShows those marked no-show; NoShowRate
+	// NoShows / CallsMarked.
+	CallsMarked int      `json:"calls_marked"`
+	NoShows     int      `json:"no_shows"`
+	NoShowRate  *float64 `json:"no_show_rate" tstype:"number | null,required"`
 }
 
 // Month is one calendar month of the range (cut to it).
@@ -92,6 +103,11 @@ type Month struct {
 	ReplaysWatched  int `json:"replays_watched"`
 	ReplayViewers   int `json:"replay_viewers"`
 	ReplaysFinished int `json:"replays_finished"`
+	// The booked calls that started in the month and were marked: all,
+	// no-shows, and the no-show rate (null when none were marked).
+	CallsMarked int      `json:"calls_marked"`
+	NoShows     int      `json:"no_shows"`
+	NoShowRate  *float64 `json:"no_show_rate" tstype:"number | null,required"`
 }
 
 // Point is the state at the end of a day (Date, UTC).
@@ -102,6 +118,8 @@ type Point struct {
 	Free          int    `json:"free"`
 	CommittedMRR  int64  `json:"committed_mrr"`
 	AtRiskMRR     int64  `json:"at_risk_mrr"`
+	// DiscountMRR is what discounts take off a month then.
+	DiscountMRR int64 `json:"discount_mrr"`
 	// SeatsLeft is the capacity less members with access (held seats are
 	// not in the history).
 	SeatsLeft int `json:"seats_left"`

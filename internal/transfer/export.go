@@ -58,9 +58,12 @@ func yesNo(b bool) string {
 
 // MembersHeader names the members export's columns. The import reads the
 // same file back (full_name, email, complimentary, complimentary_until,
-// stripe_customer_id, joined_at) and ignores the others.
+// stripe_customer_id, joined_at) and ignores the others. plan is the paid
+// membership's plan (monthly or annual), "" for none or unknown: Stripe
+// keeps the subscription, so an import brings it back through the linked
+// customer, on whichever of the two prices it is.
 var MembersHeader = []string{"full_name", "email", "status", "has_access", "complimentary", "complimentary_until",
-	"joined_at", "level", "stripe_customer_id", "current_period_end", "cancel_at_period_end"}
+	"joined_at", "level", "stripe_customer_id", "current_period_end", "cancel_at_period_end", "plan"}
 
 // Members is every account with its membership, level and Stripe customer,
 // oldest account first. complimentary and complimentary_until describe a
@@ -78,6 +81,10 @@ func Members(ctx context.Context, bill *billing.Service, lv *levels.Service) (Ta
 	if err != nil {
 		return Table{}, err
 	}
+	plans, err := bill.MemberPlans(ctx)
+	if err != nil {
+		return Table{}, err
+	}
 	t := Table{Header: MembersHeader}
 	for _, m := range accounts {
 		comp := m.Complimentary && m.HasAccess
@@ -90,7 +97,7 @@ func Members(ctx context.Context, bill *billing.Service, lv *levels.Service) (Ta
 			level = levels.Apprentice
 		}
 		t.Records = append(t.Records, []string{m.FullName, m.Email, m.Status, yesNo(m.HasAccess), yesNo(comp), until,
-			stamp(m.JoinedAt), level, customers[m.UserID], stampPtr(m.CurrentPeriodEnd), yesNo(m.CancelAtPeriodEnd)})
+			stamp(m.JoinedAt), level, customers[m.UserID], stampPtr(m.CurrentPeriodEnd), yesNo(m.CancelAtPeriodEnd), plans[m.UserID]})
 	}
 	return t, nil
 }
@@ -133,10 +140,11 @@ func Waitlist(ctx context.Context, db *store.DB) ([]waitlist.Entry, error) {
 }
 
 // LedgerHeader names the membership ledger export's columns, one per
-// column of membership_ledger; amount is a decimal number in the currency
-// column's major unit, empty when the change carries no price.
+// column of membership_ledger; amount and discount (what promotion codes
+// take off each interval) are decimal numbers in the currency column's
+// major unit, empty when the change carries no price.
 var LedgerHeader = []string{"id", "user_id", "seq", "occurred_at", "recorded_at", "source", "status", "subscription_id",
-	"complimentary", "comp_until", "cancel_at_period_end", "amount", "currency", "interval", "interval_count"}
+	"complimentary", "comp_until", "cancel_at_period_end", "amount", "currency", "interval", "interval_count", "discount"}
 
 // Ledger is the membership ledger, by the time each change happened.
 func Ledger(ctx context.Context, db *store.DB) (Table, error) {
@@ -145,7 +153,7 @@ func Ledger(ctx context.Context, db *store.DB) (Table, error) {
 		rows = append(rows, []string{e.ID, e.UserID, strconv.Itoa(e.Seq), stamp(e.OccurredAt), stamp(e.RecordedAt),
 			e.Source, e.Status, e.SubscriptionID, yesNo(e.Complimentary), stampPtr(e.CompUntil),
 			yesNo(e.CancelAtPeriodEnd), ledgerMoney(e.Amount, e.Currency), strings.ToUpper(e.Currency), e.Interval,
-			strconv.Itoa(e.IntervalCount)})
+			strconv.Itoa(e.IntervalCount), ledgerMoney(e.Discount, e.Currency)})
 		return nil
 	})
 	return Table{Header: LedgerHeader, Records: rows}, err

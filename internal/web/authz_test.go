@@ -657,6 +657,16 @@ func TestAuthorization(t *testing.T) {
 			{pattern: "GET /api/admin/booking/events/{id}/attendees", path: eventWithSeat("/attendees"), want: adminOnly(200)},
 			{pattern: "POST /api/admin/booking/events/{id}/message", path: eventWithSeat("/message"),
 				body: func(int) any { return map[string]string{"subject": "Bring a laptop", "body": "See you there."} }, want: adminOnly(200)},
+			// A date with seats left has no wait list; a wrong offer link is
+			// not found for everyone; the owner reads a date's line.
+			{pattern: "POST /api/booking/events/{id}/waitlist", path: func() string {
+				return strings.Replace(eventPath("/waitlist")(), "/api/admin/", "/api/", 1)
+			},
+				// All roles ask from one address: five sign-ups a client, then 429.
+				body: same(map[string]string{"name": "Ada", "email": "ada@example.com"}), want: func() want { w := all(409); w[5], w[6] = 429, 429; return w }()},
+			{pattern: "GET /api/admin/booking/events/{id}/waitlist", path: eventPath("/waitlist"), want: adminOnly(200)},
+			{pattern: "GET /api/booking/offers/{token}", path: fixed("/api/booking/offers/not-a-real-offer-token"), want: all(404)},
+			{pattern: "POST /api/booking/offers/{token}/checkout", path: fixed("/api/booking/offers/not-a-real-offer-token/checkout"), want: all(404)},
 			with(at("POST /api/inquiries"), perRole(inquiryBody), all(201)),
 			is(at("GET /api/admin/inquiries"), adminOnly(200)),
 			with(at("PATCH /api/admin/inquiries"), func(int) any {

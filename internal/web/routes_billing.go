@@ -50,7 +50,7 @@ func (a *billingAPI) checkout(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := caller(r)
-	url, err := a.billing.Checkout(r.Context(), p.UserID, p.Email, clientKey(r, a.proxies), in.RedirectTo)
+	url, err := a.billing.CheckoutPlan(r.Context(), p.UserID, p.Email, clientKey(r, a.proxies), in.RedirectTo, in.Plan)
 	if err != nil {
 		return err
 	}

@@ -39,14 +39,18 @@ type bookingAPI struct {
 	// buy bounds package checkouts per client address likewise
 	// (routes_booking_credits.go).
 	buy *ratelimit.Limiter
+	// waitlist bounds wait list sign-ups per client address (an IPv4
+	// address or an IPv6 /64).
+	waitlist *ratelimit.Limiter
 }
 
 func newBookingAPI(cfg *config.Config, svc *booking.Service, hub *events.Hub, logger *slog.Logger, heartbeat time.Duration, share shareLimit) *bookingAPI {
 	return &bookingAPI{
 		booking: svc, cfg: cfg, hub: hub, logger: logger, proxies: cfg.TrustedProxies,
-		streams: httpx.NewStreams(heartbeat, eventsRetry),
-		book:    ratelimit.New(20, 6*time.Second, share("booking-holds")),
-		buy:     ratelimit.New(10, 6*time.Second, share("booking-packages")),
+		streams:  httpx.NewStreams(heartbeat, eventsRetry),
+		book:     ratelimit.New(20, 6*time.Second, share("booking-holds")),
+		buy:      ratelimit.New(10, 6*time.Second, share("booking-packages")),
+		waitlist: ratelimit.New(5, 10*time.Minute, share("booking-waitlist")),
 	}
 }
 
@@ -76,6 +80,7 @@ func (a *bookingAPI) register(g *registrar) error {
 	g.route("GET /calendar/bookings/{file}", anyone, a.serveFeed) // the token is the credential
 	a.registerEvents(g)
 	a.registerCredits(g) // routes_booking_credits.go
+	a.registerWaitlist(g)
 	return nil
 }
 
@@ -87,7 +92,7 @@ func (a *bookingAPI) view(b *booking.Booking, st booking.Settings) BookingView {
 		Duration: int(b.End.Sub(b.Start) / time.Minute), Name: b.Name, Email: b.Email, Notes: b.Notes, TimeZone: b.TimeZone,
 		OwnerName: st.OwnerName, OwnerTimeZone: st.TimeZone, ContactEmail: st.OwnerEmail,
 		Amount: b.Amount, Currency: b.Currency, PriceText: content.FormatMinor(b.Amount, b.Currency),
-		Paid: b.PaidAt != nil, Refunded: b.Refunded, RescheduleCount: b.RescheduleCount,
+		Paid: b.PaidAt != nil, Refunded: b.Refunded, Discount: b.Discount, RescheduleCount: b.RescheduleCount,
 		ReschedulesLeft: max(booking.MaxReschedules-b.RescheduleCount, 0), ChangeUntil: until.UTC(),
 		CanChange:   (b.Status == booking.StatusConfirmed || b.Status == booking.StatusRequested) && now.Before(until),
 		CancelledBy: b.CancelledBy, EventID: b.EventID, CreatedAt: b.CreatedAt, Credit: b.Credit,
@@ -133,9 +138,12 @@ func (a *bookingAPI) adminView(r *http.Request, b *booking.Booking, st booking.S
 }
 
 func (a *bookingAPI) types(w http.ResponseWriter, r *http.Request) error {
-	out := BookingTypes{PaymentsEnabled: a.booking.PaymentsEnabled(), Types: a.booking.Types()}
+	st, err := a.booking.LoadSettings(r.Context())
+	if err != nil {
+		return err
+	}
+	out := BookingTypes{PaymentsEnabled: a.booking.PaymentsEnabled(), Types: a.booking.Types(), NoShowPolicy: st.NoShowPolicy}
 	if p := caller(r); p != nil {
-		var err error
 		if out.MemberPrices, err = a.booking.MemberPricing(r.Context(), p.UserID); err != nil {
 			return err
 		}
@@ -398,12 +406,12 @@ func (a *bookingAPI) act(w http.ResponseWriter, r *http.Request) error {
 		b, err = a.booking.Decline(ctx, id)
 	case "cancel":
 		b, refund, err = a.booking.CancelAsOwner(ctx, id)
-	case "complete":
+	case "complete", "completed":
 		b, err = a.booking.Complete(ctx, id)
 	case "no-show":
 		b, err = a.booking.NoShow(ctx, id)
 	default:
-		return errs.New(errs.NotFound, "There is no such booking action; use confirm, decline, cancel, complete or no-show.")
+		return errs.New(errs.NotFound, "There is no such booking action; use confirm, decline, cancel, completed or no-show.")
 	}
 	if err != nil {
 		return err

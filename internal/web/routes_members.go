@@ -76,6 +76,7 @@ func (a *membersAPI) tribeStatus(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	st.Plans = a.billing.Plans(r.Context())
 	httpx.WriteJSON(w, http.StatusOK, st)
 	return nil
 }

@@ -142,6 +142,9 @@ type FeedCreated struct {
 type CheckoutRequest struct {
 	// RedirectTo names the page Stripe returns to: "members" (the default).
 	RedirectTo string `json:"redirect_to"`
+	// Plan is "monthly" (the default) or "annual" (when
+	// STRIPE_PRICE_ID_ANNUAL is set).
+	Plan string `json:"plan,omitempty"`
 }
 
 // URLReply answers checkout and portal: where to send the browser.

@@ -19,6 +19,9 @@ type BookingTypes struct {
 	// MemberPrices: the caller is a signed-in tribe member, who pays the
 	// types' member_price where they have one.
 	MemberPrices bool `json:"member_prices"`
+	// NoShowPolicy is the owner's policy on missed calls (Admin → Booking
+	// settings), "" for none.
+	NoShowPolicy string `json:"no_show_policy"`
 }
 
 // BookingRequest is the body of POST /api/bookings.
@@ -39,26 +42,28 @@ type BookingRequest struct {
 
 // BookingView is a booking as its booker sees it (docs/api.md).
 type BookingView struct {
-	ID              string     `json:"id"`
-	Type            string     `json:"type"`
-	TypeName        string     `json:"type_name"`
-	Status          string     `json:"status"`
-	Start           time.Time  `json:"start"`
-	End             time.Time  `json:"end"`
-	Duration        int        `json:"duration"`
-	ExpiresAt       *time.Time `json:"expires_at,omitempty"`
-	Name            string     `json:"name"`
-	Email           string     `json:"email"`
-	Notes           string     `json:"notes"`
-	TimeZone        string     `json:"time_zone"`
-	OwnerName       string     `json:"owner_name"`
-	OwnerTimeZone   string     `json:"owner_time_zone"`
-	ContactEmail    string     `json:"contact_email"`
-	Amount          int64      `json:"amount"`
-	Currency        string     `json:"currency"`
-	PriceText       string     `json:"price_text"`
-	Paid            bool       `json:"paid"`
-	Refunded        int64      `json:"refunded"`
+	ID            string     `json:"id"`
+	Type          string     `json:"type"`
+	TypeName      string     `json:"type_name"`
+	Status        string     `json:"status"`
+	Start         time.Time  `json:"start"`
+	End           time.Time  `json:"end"`
+	Duration      int        `json:"duration"`
+	ExpiresAt     *time.Time `json:"expires_at,omitempty"`
+	Name          string     `json:"name"`
+	Email         string     `json:"email"`
+	Notes         string     `json:"notes"`
+	TimeZone      string     `json:"time_zone"`
+	OwnerName     string     `json:"owner_name"`
+	OwnerTimeZone string     `json:"owner_time_zone"`
+	ContactEmail  string     `json:"contact_email"`
+	Amount        int64      `json:"amount"`
+	Currency      string     `json:"currency"`
+	PriceText     string     `json:"price_text"`
+	Paid          bool       `json:"paid"`
+	Refunded      int64      `json:"refunded"`
+	// Discount is what a promotion code took off Amount at Checkout.
+	Discount        int64      `json:"discount"`
 	MeetingLink     string     `json:"meeting_link,omitempty"` // to the booker only inside the join window
 	Room            string     `json:"room,omitempty"`         // a confirmed call's room: "open", "later" (see room_opens_at), "owner" (the owner sends the link), "ended"
 	RoomOpensAt     *time.Time `json:"room_opens_at,omitempty"`
@@ -197,4 +202,24 @@ type InquiryList struct {
 // InquiryReply answers PATCH /api/admin/inquiries.
 type InquiryReply struct {
 	Inquiry inquiries.Inquiry `json:"inquiry"`
+}
+
+// SeatWaitlistJoined answers POST /api/booking/events/{id}/waitlist.
+type SeatWaitlistJoined struct {
+	Joined bool `json:"joined"`
+}
+
+// SeatWaitlistReply is a date's wait list in line order (admins).
+type SeatWaitlistReply struct {
+	Waitlist []*booking.WaitlistEntry `json:"waitlist" tstype:"booking.WaitlistEntry[]"`
+}
+
+// OfferReply is a seat offered from the wait list, as its link opens it.
+type OfferReply struct {
+	Offer *booking.Offer `json:"offer" tstype:"booking.Offer,required"`
+}
+
+// OfferCheckout is where to pay for an offered seat.
+type OfferCheckout struct {
+	CheckoutURL string `json:"checkout_url"`
 }

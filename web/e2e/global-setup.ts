@@ -16,7 +16,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   // one made an account first.
   const env = {
     TRIBE_ADMIN_EMAILS:
-      'admin@example.test,agent-admin@example.test,showup-admin@example.test,booking-admin@example.test,projects-admin@example.test,data-admin@example.test,seats-admin@example.test,notify-admin@example.test,room-admin@example.test,forum-admin@example.test,inbox-admin@example.test,library-admin@example.test',
+      'admin@example.test,agent-admin@example.test,showup-admin@example.test,booking-admin@example.test,projects-admin@example.test,data-admin@example.test,seats-admin@example.test,notify-admin@example.test,room-admin@example.test,forum-admin@example.test,inbox-admin@example.test,library-admin@example.test,waitlist-admin@example.test',
   };
   const count = Math.max(1, config.workers);
   const started = await Promise.allSettled(

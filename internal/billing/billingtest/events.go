@@ -24,10 +24,57 @@ type Sub struct {
 	Currency string
 	Interval string
 	Quantity int64
+	// A promotion code's discount on the subscription: PercentOff or
+	// AmountOff (in Currency), DiscountDuration (forever when empty:
+	// once, repeating, forever) and DiscountEnd (Unix seconds, 0 for
+	// none). DiscountIDsOnly writes the discount as an id, as a webhook's
+	// payload does; the Fake always expands it, as an expanded read does.
+	PercentOff       float64
+	AmountOff        int64
+	DiscountDuration string
+	DiscountEnd      int64
+	DiscountIDsOnly  bool
 }
 
-// Object is the subscription as Stripe's API (pinned version) shows it.
-func (s Sub) Object() map[string]any {
+// discounts is the subscription's discounts array.
+func (s Sub) discounts(expand bool) []any {
+	if s.PercentOff == 0 && s.AmountOff == 0 {
+		return []any{}
+	}
+	id := "di_" + s.ID
+	if !expand {
+		return []any{id}
+	}
+	duration := s.DiscountDuration
+	if duration == "" {
+		duration = "forever"
+	}
+	coupon := map[string]any{"id": "co_" + s.ID, "object": "coupon", "duration": duration, "valid": true}
+	if s.PercentOff != 0 {
+		coupon["percent_off"] = s.PercentOff
+	} else {
+		currency := s.Currency
+		if currency == "" {
+			currency = "usd"
+		}
+		coupon["amount_off"], coupon["currency"] = s.AmountOff, currency
+	}
+	var end any
+	if s.DiscountEnd != 0 {
+		end = s.DiscountEnd
+	}
+	return []any{map[string]any{"id": id, "object": "discount", "subscription": s.ID, "start": s.Created, "end": end,
+		"promotion_code": "promo_" + s.ID, "source": map[string]any{"type": "coupon", "coupon": coupon}}}
+}
+
+// Object is the subscription as Stripe's API (pinned version) shows it,
+// in a webhook's payload (discounts as ids when DiscountIDsOnly).
+func (s Sub) Object() map[string]any { return s.object(!s.DiscountIDsOnly) }
+
+// Expanded is the subscription as an API read with its discounts expanded.
+func (s Sub) Expanded() map[string]any { return s.object(true) }
+
+func (s Sub) object(expand bool) map[string]any {
 	meta := map[string]any{}
 	if s.UserID != "" {
 		meta["user_id"] = s.UserID
@@ -56,6 +103,7 @@ func (s Sub) Object() map[string]any {
 		"created":              s.Created,
 		"currency":             currency,
 		"metadata":             meta,
+		"discounts":            s.discounts(expand),
 		"items": map[string]any{
 			"object": "list",
 			"data": []any{map[string]any{
@@ -70,6 +118,16 @@ func (s Sub) Object() map[string]any {
 			}},
 		},
 	}
+}
+
+// PaymentSessionDiscounted is PaymentSession after a promotion code took
+// discount off the price: amount_total is what was paid, total_details
+// says what was taken off.
+func PaymentSessionDiscounted(id, bookingID, paymentIntent string, price, discount int64, currency string) map[string]any {
+	s := PaymentSession(id, bookingID, paymentIntent, "paid", price-discount, currency)
+	s["amount_subtotal"] = price
+	s["total_details"] = map[string]any{"amount_discount": discount, "amount_shipping": 0, "amount_tax": 0}
+	return s
 }
 
 // CheckoutSession is a completed (or expired) subscription-mode Checkout

@@ -34,6 +34,7 @@ type Fake struct {
 	sessions  map[string]url.Values
 	expired   []string
 	subs      map[string]Sub
+	prices    map[string]map[string]any
 	refunds   []map[string]any
 	requests  map[string]int
 	down      bool
@@ -49,7 +50,7 @@ type keyed struct {
 
 // NewFake starts a Fake that stops when the test ends.
 func NewFake(t testing.TB) *Fake {
-	f := &Fake{sessions: map[string]url.Values{}, subs: map[string]Sub{}, requests: map[string]int{}, keys: map[string]*keyed{}}
+	f := &Fake{sessions: map[string]url.Values{}, subs: map[string]Sub{}, prices: map[string]map[string]any{}, requests: map[string]int{}, keys: map[string]*keyed{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	f.URL = f.srv.URL
 	t.Cleanup(f.srv.Close)
@@ -61,6 +62,14 @@ func (f *Fake) PutSubscription(s Sub) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.subs[s.ID] = s
+}
+
+// PutPrice makes the fake serve a recurring price.
+func (f *Fake) PutPrice(id string, amount int64, currency, interval string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.prices[id] = map[string]any{"id": id, "object": "price", "unit_amount": amount, "currency": currency, "active": true,
+		"type": "recurring", "recurring": map[string]any{"interval": interval, "interval_count": 1}}
 }
 
 // SetDown makes every request fail with 500 (Stripe unreachable) or not.
@@ -212,12 +221,19 @@ func (f *Fake) route(r *http.Request) (int, any) {
 		if !ok {
 			return http.StatusNotFound, stripeError("invalid_request_error", "No such subscription")
 		}
-		return http.StatusOK, s.Object()
+		return http.StatusOK, s.Expanded()
+	case r.Method == http.MethodGet && strings.HasPrefix(p, "/v1/prices/"):
+		pr, ok := f.prices[strings.TrimPrefix(p, "/v1/prices/")]
+		if !ok {
+			return http.StatusNotFound, stripeError("invalid_request_error", "No such price")
+		}
+		return http.StatusOK, pr
 	case r.Method == http.MethodGet && p == "/v1/subscriptions":
 		data := []any{}
 		for _, s := range f.subs {
-			if c := r.URL.Query().Get("customer"); c == "" || c == s.Customer {
-				data = append(data, s.Object())
+			c, price := r.URL.Query().Get("customer"), r.URL.Query().Get("price")
+			if (c == "" || c == s.Customer) && (price == "" || price == s.Price) {
+				data = append(data, s.Expanded())
 			}
 		}
 		return http.StatusOK, map[string]any{"object": "list", "data": data, "has_more": false, "url": "/v1/subscriptions"}

@@ -30,6 +30,7 @@ function tribeStatus(capacity: number, active: number): TribeStatus {
     spots_left: Math.max(0, capacity - active),
     at_capacity: active >= capacity,
     payments_enabled: true,
+    plans: [],
   };
 }
 

@@ -16,6 +16,7 @@ import { BookingForm } from './BookingForm';
 import { longDate } from './calendar';
 import { EventPicker } from './EventPicker';
 import { durationText, type Offer } from './offers';
+import { SeatOffer } from './SeatOffer';
 import { SlotPicker } from './SlotPicker';
 import { detectTimeZone, formatInZone, formatMinor, slotLabel, wallClock } from './time';
 import { type BookingField, type BookingFormValues, formField } from './validate';
@@ -208,6 +209,18 @@ export function BookingFlow({
         </p>
       ) : null}
       {problem ? <FormProblem message={problem} /> : null}
+      {seated && params.get('offer') ? (
+        <SeatOffer token={params.get('offer') ?? ''} zone={zone} goToCheckout={goToCheckout} />
+      ) : null}
+      {types.data?.no_show_policy ? (
+        <section
+          aria-label="No-show policy"
+          className="rounded-md border border-ink-700 bg-ink-900 p-4 text-sm text-muted"
+        >
+          <h2 className="mb-1 font-semibold text-fg">No-show policy</h2>
+          <p className="whitespace-pre-line">{types.data.no_show_policy}</p>
+        </section>
+      ) : null}
       {seated ? (
         <EventPicker
           type={offer.id}

@@ -192,7 +192,7 @@ function CreditCard({
             )}
           >
             <CalendarPlus size={16} aria-hidden="true" />
-            Book <span className="sr-only">a {credit.type_name} </span>with a credit
+            Book a {credit.type_name} with a credit
           </Link>
         ) : (
           <p className="text-sm text-muted">All credits of this package are used.</p>

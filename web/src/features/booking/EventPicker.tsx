@@ -7,6 +7,7 @@ import { plural } from '@/lib/plural';
 import { useEvents } from './api/get-events';
 import type { BookingEvent } from './api/types';
 import { durationText } from './offers';
+import { SeatWaitlistJoin } from './SeatWaitlistJoin';
 import { TimeZonePicker } from './TimeZonePicker';
 import { formatInZone } from './time';
 
@@ -27,7 +28,8 @@ const placeBox = 'min-h-24 rounded-md border border-ink-700 bg-ink-900 p-4 text-
 
 /**
  * The dates of a group training as a list of radio buttons: each with its time in the visitor's
- * zone, its length and the seats left; a full date is shown and cannot be chosen.
+ * zone, its length and the seats left; a full date is shown and cannot be chosen, and offers its
+ * wait list instead.
  */
 export function EventPicker({ type, zone, onZoneChange, eventId, onChange }: EventPickerProps) {
   const events = useEvents({ type });
@@ -106,6 +108,7 @@ export function EventPicker({ type, zone, onZoneChange, eventId, onChange }: Eve
                       {full ? 'Sold out' : `${plural(e.seats_left, 'seat')} left`}
                     </span>
                   </label>
+                  {full ? <SeatWaitlistJoin event={e} zone={zone} /> : null}
                 </li>
               );
             })}

@@ -32,6 +32,8 @@ const date = (id: string, start: string, left: number): BookingEvent => ({
   duration: 120,
   seats: 50,
   seats_left: left,
+  waiting: 0,
+  taken: 50 - left,
   price: 50000,
   currency: 'USD',
 });

@@ -150,6 +150,7 @@ export function booking(overrides: Partial<Booking> = {}): Booking {
     price_text: '$299.00',
     paid: true,
     refunded: 0,
+    discount: 0,
     reschedule_count: 0,
     reschedules_left: 2,
     can_change: true,

@@ -26,6 +26,7 @@ function report(r: Range, committed: number): Report {
     totals: {
       committed_mrr: committed,
       at_risk_mrr: 1500,
+      discount_mrr: 0,
       paying: 2,
       complimentary: 1,
       free: 4,
@@ -36,6 +37,9 @@ function report(r: Range, committed: number): Report {
       bookings_gross: 29900,
       bookings_refunded: 0,
       bookings_net: 29900,
+      calls_marked: 0,
+      no_shows: 0,
+      no_show_rate: null,
     },
     months: [
       {
@@ -62,6 +66,9 @@ function report(r: Range, committed: number): Report {
         replays_watched: 4,
         replay_viewers: 3,
         replays_finished: 2,
+        calls_marked: 4,
+        no_shows: 1,
+        no_show_rate: 0.25,
       },
     ],
     points: [
@@ -72,6 +79,7 @@ function report(r: Range, committed: number): Report {
         free: 4,
         committed_mrr: committed,
         at_risk_mrr: 1500,
+        discount_mrr: 0,
         seats_left: 47,
         waitlist: 3,
       },

@@ -270,9 +270,14 @@ function Revenue({ report }: { report: Report }) {
   const suffix = `${report.from}_${report.to}`;
   return (
     <Section title="Revenue">
-      <dl className="grid grid-cols-2 gap-3 lg:grid-cols-5">
+      <dl className="grid grid-cols-2 gap-3 lg:grid-cols-6">
         <Tile label="Committed MRR" value={money(t.committed_mrr)} note="active, renewing" />
         <Tile label="At-risk MRR" value={money(t.at_risk_mrr)} note="set to cancel at period end" />
+        <Tile
+          label="Discounts"
+          value={money(t.discount_mrr)}
+          note="a month off list price, not in MRR"
+        />
         <Tile label="Complimentary" value={t.complimentary} note="no revenue" />
         <Tile label="Net new MRR" value={money(t.net_new_mrr)} note="in this period" />
         <Tile label="Bookings, net" value={money(t.bookings_net)} note="one-off, not in MRR" />
@@ -402,6 +407,8 @@ function Members({ report }: { report: Report }) {
           { label: 'Logo churn', color: 'text-term-red', value: (m) => m.logo_churn },
           { label: 'Revenue churn', color: 'text-term-amber', value: (m) => m.revenue_churn },
           { label: 'Joined wait list', measure: countMeasure, value: (m) => m.waitlist_joined },
+          { label: 'Calls marked', measure: countMeasure, value: (m) => m.calls_marked },
+          { label: 'No-show rate', color: 'text-term-red', value: (m) => m.no_show_rate },
         ]}
       />
     </Section>

@@ -37,6 +37,7 @@ const overview: MembersOverview = {
     spots_left: 38,
     at_capacity: false,
     payments_enabled: true,
+    plans: [],
   },
   group_chat_url: null,
 };

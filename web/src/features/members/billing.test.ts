@@ -10,6 +10,7 @@ const tribe = {
   spots_left: 49,
   at_capacity: false,
   payments_enabled: true,
+  plans: [],
 };
 
 function overview(subscription: Subscription | null): MembersOverview {

@@ -20,6 +20,7 @@ const tribe = {
   spots_left: 38,
   at_capacity: false,
   payments_enabled: true,
+  plans: [],
 };
 
 const paid: Subscription = {

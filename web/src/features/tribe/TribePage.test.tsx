@@ -185,6 +185,7 @@ const open: TribeStatus = {
   spots_left: 38,
   at_capacity: false,
   payments_enabled: true,
+  plans: [{ plan: 'monthly', amount: 0, currency: '', interval: 'month', interval_count: 1 }],
 };
 
 function serve(status: TribeStatus, user: User | null) {
@@ -226,7 +227,35 @@ describe('Tribe calls to action follow the real state', () => {
     await waitFor(() =>
       expect(goToCheckout).toHaveBeenCalledWith('https://checkout.stripe.test/c/cs_1'),
     );
-    expect(api.to('POST', '/api/billing/checkout')[0]?.body).toEqual({ redirect_to: 'members' });
+    expect(api.to('POST', '/api/billing/checkout')[0]?.body).toEqual({
+      redirect_to: 'members',
+      plan: 'monthly',
+    });
+    expect(screen.queryByRole('radio', { name: /Yearly/ })).toBeNull();
+  });
+
+  it('offers the annual plan beside the monthly one when the tribe sells both', async () => {
+    const both: TribeStatus = {
+      ...open,
+      plans: [
+        { plan: 'monthly', amount: 25000, currency: 'usd', interval: 'month', interval_count: 1 },
+        { plan: 'annual', amount: 250000, currency: 'usd', interval: 'year', interval_count: 1 },
+      ],
+    };
+    const api = serve(both, ada);
+    renderRoute('/tribe');
+    const yearly = await screen.findAllByRole('radio', { name: 'Yearly: $2,500/year' });
+    expect(screen.getAllByRole('radio', { name: 'Monthly: $250/month' })[0]).toBeChecked();
+    await userEvent.click(yearly[0] as HTMLElement);
+    expect(yearly[0]).toBeChecked();
+    expect(yearly[1]).not.toBeChecked(); // each choice is its own group
+    const group = (yearly[0] as HTMLElement).closest('fieldset')?.parentElement as HTMLElement;
+    await userEvent.click(within(group).getByRole('button', { name: 'Subscribe' }));
+    await waitFor(() => expect(api.to('POST', '/api/billing/checkout')).toHaveLength(1));
+    expect(api.to('POST', '/api/billing/checkout')[0]?.body).toEqual({
+      redirect_to: 'members',
+      plan: 'annual',
+    });
   });
 
   it('sends a subscriber to the members area', async () => {

@@ -10,7 +10,7 @@ import {
   Users,
   Workflow,
 } from 'lucide-react';
-import { type ComponentType, type ReactNode, useRef, useState } from 'react';
+import { type ComponentType, type ReactNode, useId, useRef, useState } from 'react';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Container } from '@/components/ui/container';
@@ -21,7 +21,7 @@ import { TypedText } from '@/components/ui/typed-text';
 import { formatPrice } from '@/content/format';
 import { siteContent } from '@/content/site';
 import { errorMessage } from '@/lib/api';
-import type { TribeStatus } from '@/lib/api-types/billing';
+import type { PlanOffer, TribeStatus } from '@/lib/api-types/billing';
 import { cn } from '@/lib/cn';
 import { usePageTitle } from '@/lib/page-title';
 import { plural, pluralNoun } from '@/lib/plural';
@@ -145,13 +145,64 @@ export function waitlistReason(status: TribeStatus | null): WaitlistReason | nul
   return null;
 }
 
+type Plan = 'monthly' | 'annual';
+
+/** A plan's price as the page shows it ("$250/month"); null when Stripe's price is unknown. */
+export function planPrice(offer: PlanOffer | undefined): string | null {
+  if (!offer || offer.amount <= 0) return null;
+  const per = offer.interval === 'year' ? 'year' : 'month';
+  return `${formatPrice(offer.amount / 100, offer.currency.toUpperCase())}/${per}`;
+}
+
+/**
+ * The monthly and annual choices, when the tribe offers both (STRIPE_PRICE_ID_ANNUAL): a radio
+ * group the keyboard and screen readers know, each with Stripe's price.
+ */
+export function PlanChoice({
+  plans,
+  value,
+  onChange,
+}: {
+  plans: PlanOffer[];
+  value: Plan;
+  onChange: (plan: Plan) => void;
+}) {
+  const name = useId();
+  if (!plans.some((p) => p.plan === 'annual')) return null;
+  const label = (plan: Plan) => {
+    const price = planPrice(plans.find((p) => p.plan === plan));
+    const title = plan === 'annual' ? 'Yearly' : 'Monthly';
+    return price ? `${title}: ${price}` : title;
+  };
+  return (
+    <fieldset className="flex flex-col gap-2 sm:flex-row sm:gap-4">
+      <legend className="mb-2 text-sm font-medium">Choose your plan</legend>
+      {(['monthly', 'annual'] as const).map((plan) => (
+        <label
+          key={plan}
+          className="flex min-h-11 cursor-pointer items-center gap-2 rounded-md border px-3 py-2 text-sm"
+        >
+          <input
+            type="radio"
+            name={name}
+            value={plan}
+            checked={value === plan}
+            onChange={() => onChange(plan)}
+          />
+          {label(plan)}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 /** Starts a Stripe Checkout for a signed-in member and sends the browser there. */
-function SubscribeButton({ className }: { className: string }) {
+function SubscribeButton({ className, plan = 'monthly' }: { className: string; plan?: Plan }) {
   const [busy, setBusy] = useState(false);
   const start = async () => {
     setBusy(true);
     try {
-      goToCheckout(await startCheckout());
+      goToCheckout(await startCheckout(plan));
     } catch (error) {
       setBusy(false);
       toast.error('Could not start checkout', errorMessage(error));
@@ -179,6 +230,7 @@ function TribeActions({
 }: TribePageProps & { status: TribeStatus | null; audience: Audience; className?: string }) {
   const reason = waitlistReason(status);
   const open = status !== null && reason === null;
+  const [plan, setPlan] = useState<Plan>('monthly');
   const wrap = cn('flex flex-col gap-3 sm:flex-row', className);
   const primary = buttonClasses('primary', 'lg');
   const outline = buttonClasses('outline', 'lg');
@@ -195,7 +247,10 @@ function TribeActions({
     return (
       <div className={wrap}>
         {open ? (
-          <SubscribeButton className={primary} />
+          <div className="flex flex-col gap-3">
+            <PlanChoice plans={status?.plans ?? []} value={plan} onChange={setPlan} />
+            <SubscribeButton className={primary} plan={plan} />
+          </div>
         ) : (
           <WaitlistButton className={primary} reason={reason ?? undefined}>
             Join Wait List

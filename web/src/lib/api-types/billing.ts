@@ -75,6 +75,12 @@ export interface TribeStatus {
    * can take a member to checkout.
    */
   payments_enabled: boolean;
+  /**
+   * Plans are the plans Subscribe offers (monthly, and annual when
+   * STRIPE_PRICE_ID_ANNUAL is set); empty when payment is off. Only
+   * GET /api/tribe/status fills it.
+   */
+  plans: PlanOffer[];
 }
 
 //////////
@@ -113,3 +119,27 @@ export interface Member {
  * membership; no subscription row has it.
  */
 export const StatusFree = 'free';
+
+//////////
+// source: plans.go
+
+export const PlanMonthly = 'monthly';
+export const PlanAnnual = 'annual';
+/**
+ * The plans a member may subscribe to: the monthly price (STRIPE_PRICE_ID)
+ * always, the annual one when STRIPE_PRICE_ID_ANNUAL is set. Either price
+ * makes a member; any other price in the account grants nothing.
+ */
+export type Plan = typeof PlanMonthly | typeof PlanAnnual;
+/**
+ * PlanOffer is one plan as the tribe page offers it. Amount, Currency,
+ * Interval and IntervalCount are the price's as Stripe has it (read at most
+ * every planTTL); Amount is 0 when Stripe could not be asked.
+ */
+export interface PlanOffer {
+  plan: string;
+  amount: number /* int64 */;
+  currency: string;
+  interval: string;
+  interval_count: number /* int */;
+}

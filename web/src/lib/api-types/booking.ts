@@ -187,7 +187,9 @@ export interface Event {
   end: string;
   duration: number /* int */; // minutes
   seats: number /* int */;
-  seats_left: number /* int */;
+  seats_left: number /* int */; // less the seats kept for people on the wait list
+  waiting: number /* int */; // people on the date's wait list still waiting
+  taken: number /* int */; // held (unpaid, live), requested and confirmed seats
   price: number /* int64 */; // a seat's, in the currency's smallest unit
   currency: string;
 }
@@ -223,6 +225,55 @@ export interface RefundRecord {
 }
 
 //////////
+// source: seatwaitlist_wire.go
+
+export const WaitWaiting = 'waiting';
+export const WaitOffered = 'offered';
+export const WaitBooked = 'booked';
+export const WaitLapsed = 'lapsed';
+export const WaitClosed = 'closed';
+/**
+ * The states of a wait list entry.
+ */
+export type Wait =
+  | typeof WaitWaiting
+  | typeof WaitOffered
+  | typeof WaitBooked
+  | typeof WaitLapsed
+  | typeof WaitClosed;
+/**
+ * WaitlistEntry is one person in line for a seat of a date.
+ */
+export interface WaitlistEntry {
+  id: string;
+  event_id: string;
+  name: string;
+  email: string;
+  status: string;
+  position: number /* int */; // 1 for the first still waiting; 0 once no longer waiting
+  booking_id?: string;
+  offered_at?: string;
+  offer_expires_at?: string;
+  created_at: string;
+}
+/**
+ * WaitlistRequest is what a visitor sends to join a date's wait list.
+ */
+export interface WaitlistRequest {
+  name: string;
+  email: string;
+  time_zone: string; // for the dates in their mails; UTC when empty
+}
+/**
+ * Offer is a seat held for someone from the wait list, as its link shows it.
+ */
+export interface Offer {
+  event: Event;
+  name: string;
+  expires_at: string;
+}
+
+//////////
 // source: settings.go
 
 /**
@@ -243,7 +294,16 @@ export interface Settings {
   owner_name: string;
   owner_email: string;
   meeting_link: string; // the room address: a fixed link, or a template with {room} (room.go)
+  /**
+   * NoShowPolicy is the owner's words on missed calls, shown on the
+   * booking pages ("" shows nothing); at most MaxNoShowPolicy characters.
+   */
+  no_show_policy: string;
 }
+/**
+ * MaxNoShowPolicy bounds the no-show policy text, in characters.
+ */
+export const MaxNoShowPolicy = 1000;
 /**
  * Override replaces the weekly hours on one date of the owner's calendar:
  * no hours is a day off.

@@ -51,9 +51,16 @@ export interface Totals {
   committed_mrr: number /* int64 */;
   /**
    * AtRiskMRR is subscriptions set to cancel at period end: still billed,
-   * shown apart.
+   * shown apart. Both are what members pay after discounts; an annual
+   * price counts as its twelfth, to the cent.
    */
   at_risk_mrr: number /* int64 */;
+  /**
+   * DiscountMRR is what discounts (promotion codes, coupons) take off
+   * the list price of those subscriptions a month: list MRR is
+   * CommittedMRR + AtRiskMRR + DiscountMRR.
+   */
+  discount_mrr: number /* int64 */;
   paying: number /* int */;
   complimentary: number /* int */;
   free: number /* int */;
@@ -71,6 +78,14 @@ export interface Totals {
   bookings_gross: number /* int64 */;
   bookings_refunded: number /* int64 */;
   bookings_net: number /* int64 */;
+  /**
+   * CallsMarked are the booked calls of the range the owner marked
+   * completed or no-show; NoShows those marked no-show; NoShowRate
+   * NoShows / CallsMarked.
+   */
+  calls_marked: number /* int */;
+  no_shows: number /* int */;
+  no_show_rate: number | null;
 }
 /**
  * Month is one calendar month of the range (cut to it).
@@ -127,6 +142,13 @@ export interface Month {
   replays_watched: number /* int */;
   replay_viewers: number /* int */;
   replays_finished: number /* int */;
+  /**
+   * The booked calls that started in the month and were marked: all,
+   * no-shows, and the no-show rate (null when none were marked).
+   */
+  calls_marked: number /* int */;
+  no_shows: number /* int */;
+  no_show_rate: number | null;
 }
 /**
  * Point is the state at the end of a day (Date, UTC).
@@ -138,6 +160,10 @@ export interface Point {
   free: number /* int */;
   committed_mrr: number /* int64 */;
   at_risk_mrr: number /* int64 */;
+  /**
+   * DiscountMRR is what discounts take off a month then.
+   */
+  discount_mrr: number /* int64 */;
   /**
    * SeatsLeft is the capacity less members with access (held seats are
    * not in the history).

@@ -171,6 +171,11 @@ export interface CheckoutRequest {
    * RedirectTo names the page Stripe returns to: "members" (the default).
    */
   redirect_to: string;
+  /**
+   * Plan is "monthly" (the default) or "annual" (when
+   * STRIPE_PRICE_ID_ANNUAL is set).
+   */
+  plan?: string;
 }
 /**
  * URLReply answers checkout and portal: where to send the browser.
@@ -312,6 +317,11 @@ export interface BookingTypes {
    * types' member_price where they have one.
    */
   member_prices: boolean;
+  /**
+   * NoShowPolicy is the owner's policy on missed calls (Admin → Booking
+   * settings), "" for none.
+   */
+  no_show_policy: string;
 }
 /**
  * BookingRequest is the body of POST /api/bookings.
@@ -356,6 +366,10 @@ export interface BookingView {
   price_text: string;
   paid: boolean;
   refunded: number /* int64 */;
+  /**
+   * Discount is what a promotion code took off Amount at Checkout.
+   */
+  discount: number /* int64 */;
   meeting_link?: string; // to the booker only inside the join window
   room?: string; // a confirmed call's room: "open", "later" (see room_opens_at), "owner" (the owner sends the link), "ended"
   room_opens_at?: string;
@@ -517,4 +531,28 @@ export interface InquiryList {
  */
 export interface InquiryReply {
   inquiry: inquiries.Inquiry;
+}
+/**
+ * SeatWaitlistJoined answers POST /api/booking/events/{id}/waitlist.
+ */
+export interface SeatWaitlistJoined {
+  joined: boolean;
+}
+/**
+ * SeatWaitlistReply is a date's wait list in line order (admins).
+ */
+export interface SeatWaitlistReply {
+  waitlist: booking.WaitlistEntry[];
+}
+/**
+ * OfferReply is a seat offered from the wait list, as its link opens it.
+ */
+export interface OfferReply {
+  offer: booking.Offer;
+}
+/**
+ * OfferCheckout is where to pay for an offered seat.
+ */
+export interface OfferCheckout {
+  checkout_url: string;
 }

@@ -28,6 +28,7 @@ const settings: BookingSettings = {
   owner_name: 'rUv',
   owner_email: 'owner@example.com',
   meeting_link: '',
+  no_show_policy: '',
 };
 
 function adminBooking(overrides: Partial<AdminBooking> = {}): AdminBooking {

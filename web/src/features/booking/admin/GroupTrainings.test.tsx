@@ -33,6 +33,8 @@ function event(overrides: Partial<BookingEvent> = {}): BookingEvent {
     duration: 180,
     seats: 12,
     seats_left: 9,
+    waiting: 0,
+    taken: 3,
     price: 50000,
     currency: 'usd',
     ...overrides,

@@ -1,4 +1,12 @@
-import { Armchair, CalendarClock, type LucideIcon, Mail, Users, XCircle } from 'lucide-react';
+import {
+  Armchair,
+  CalendarClock,
+  ListOrdered,
+  type LucideIcon,
+  Mail,
+  Users,
+  XCircle,
+} from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -20,6 +28,7 @@ import {
   useScheduleEvent,
   useSetEventSeats,
 } from '../api/admin-events';
+import { useSeatWaitlist } from '../api/seat-waitlist';
 import type { BookingEvent, BookingType } from '../api/types';
 import { durationText } from '../offers';
 import { STATUS_TEXT } from '../status';
@@ -176,11 +185,12 @@ function ScheduleForm({ ownerZone, type }: { ownerZone: string; type: BookingTyp
   );
 }
 
-type Panel = 'attendees' | 'message' | 'seats' | 'move';
+type Panel = 'attendees' | 'waitlist' | 'message' | 'seats' | 'move';
 
 /** The panels a date's row opens below it, one at a time, in the order of their buttons. */
 const PANELS: ReadonlyArray<{ panel: Panel; label: string; Icon: LucideIcon }> = [
   { panel: 'attendees', label: 'Attendees', Icon: Users },
+  { panel: 'waitlist', label: 'Wait list', Icon: ListOrdered },
   { panel: 'move', label: 'Move', Icon: CalendarClock },
   { panel: 'seats', label: 'Seats', Icon: Armchair },
   { panel: 'message', label: 'Message all', Icon: Mail },
@@ -195,7 +205,7 @@ function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: str
   const dateRef = useRef<HTMLDivElement>(null);
   const panelId = useId();
   const cancelled = e.status === 'cancelled';
-  const taken = e.seats - e.seats_left;
+  const taken = e.taken;
   const cancel = useCancelEvent({
     mutationConfig: {
       onSuccess: (reply) => {
@@ -236,19 +246,22 @@ function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: str
         </div>
         {cancelled ? null : (
           <div className="flex flex-wrap gap-2">
-            {PANELS.map(({ panel, label, Icon }) => (
-              <Button
-                key={panel}
-                size="sm"
-                variant="outline"
-                aria-expanded={open === panel}
-                aria-controls={panelId}
-                onClick={() => toggle(panel)}
-              >
-                <Icon size={14} aria-hidden="true" />
-                {label}
-              </Button>
-            ))}
+            {PANELS.map(({ panel, label: name, Icon }) => {
+              const label = panel === 'waitlist' && e.waiting > 0 ? `${name} (${e.waiting})` : name;
+              return (
+                <Button
+                  key={panel}
+                  size="sm"
+                  variant="outline"
+                  aria-expanded={open === panel}
+                  aria-controls={panelId}
+                  onClick={() => toggle(panel)}
+                >
+                  <Icon size={14} aria-hidden="true" />
+                  {label}
+                </Button>
+              );
+            })}
             <Button
               size="sm"
               variant="ghost"
@@ -263,6 +276,7 @@ function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: str
       </div>
       <div id={panelId}>
         {open === 'attendees' ? <Attendees eventId={e.id} ownerZone={ownerZone} /> : null}
+        {open === 'waitlist' ? <SeatWaitlist eventId={e.id} ownerZone={ownerZone} /> : null}
         {open === 'message' ? <MessageForm eventId={e.id} onDone={() => setOpen(null)} /> : null}
         {open === 'move' ? (
           <MoveForm event={e} taken={taken} ownerZone={ownerZone} onDone={() => setOpen(null)} />
@@ -283,6 +297,75 @@ function EventRow({ event: e, ownerZone }: { event: BookingEvent; ownerZone: str
         returnFocusTo={cancelledNow ? dateRef : undefined}
       />
     </li>
+  );
+}
+
+const WAIT_STATUS: Record<string, string> = {
+  waiting: 'Waiting',
+  offered: 'Seat offered',
+  booked: 'Took the seat',
+  lapsed: 'Offer lapsed',
+  closed: 'Closed',
+};
+
+/**
+ * A date's wait list in line order: who waits (numbered), whom a freed seat is offered to and
+ * until when, and how earlier offers ended.
+ */
+function SeatWaitlist({ eventId, ownerZone }: { eventId: string; ownerZone: string }) {
+  const query = useSeatWaitlist(eventId);
+  if (query.isPending) return <p className="mt-3 text-sm text-muted">Loading the wait list…</p>;
+  if (query.isError)
+    return (
+      <p role="alert" className="mt-3 text-sm text-fg">
+        The wait list could not be loaded: {errorMessage(query.error)}
+      </p>
+    );
+  const list = query.data.waitlist;
+  if (list.length === 0)
+    return (
+      <p className="mt-3 text-sm text-muted">
+        Nobody is on the wait list. When the date sells out, visitors can join it from the booking
+        page.
+      </p>
+    );
+  return (
+    <table className="mt-3 w-full text-left text-sm">
+      <caption className="sr-only">Wait list</caption>
+      <thead className="font-mono text-xs text-dim">
+        <tr>
+          <th scope="col" className="py-1 pr-3 font-normal">
+            #
+          </th>
+          <th scope="col" className="py-1 pr-3 font-normal">
+            Name
+          </th>
+          <th scope="col" className="py-1 pr-3 font-normal">
+            E-mail
+          </th>
+          <th scope="col" className="py-1 pr-3 font-normal">
+            Status
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {list.map((w) => (
+          <tr key={w.id} className="border-t border-ink-700">
+            <td className="py-1.5 pr-3 font-mono text-muted">
+              {w.position > 0 ? w.position : '–'}
+            </td>
+            <td className="py-1.5 pr-3 text-fg">{w.name}</td>
+            <td className="break-all py-1.5 pr-3 text-muted">{w.email}</td>
+            <td className="py-1.5 pr-3 text-fg">
+              {WAIT_STATUS[w.status] ?? w.status}
+              {w.status === 'offered' && w.offer_expires_at
+                ? ` until ${formatInZone(w.offer_expires_at, ownerZone)}`
+                : ''}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

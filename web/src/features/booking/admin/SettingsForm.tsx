@@ -327,6 +327,26 @@ export function SettingsForm({ initial }: { initial: BookingSettings }) {
             )}
           </FormField>
         </div>
+        <div className="sm:col-span-2">
+          <FormField
+            label="No-show policy"
+            hint="Shown on the booking pages, e.g. what happens to a paid call missed without notice. At most 1,000 characters; leave it empty to show nothing."
+            error={errorFor('no_show_policy')}
+            size="sm"
+          >
+            {(control) => (
+              <textarea
+                {...control}
+                data-field="no_show_policy"
+                rows={3}
+                maxLength={1000}
+                value={values.no_show_policy}
+                onChange={(e) => change({ ...values, no_show_policy: e.target.value })}
+                className={input}
+              />
+            )}
+          </FormField>
+        </div>
       </div>
       <Button type="submit" disabled={guard.pending} className="self-start">
         {guard.pending ? 'Saving…' : 'Save booking settings'}

@@ -5,11 +5,15 @@
  */
 
 import { api } from '@/lib/api';
-import type { URLReply } from '@/lib/api-types/web';
+import type { CheckoutRequest, URLReply } from '@/lib/api-types/web';
 
-/** The Checkout page to send the member to; Stripe returns to `/members?success=true`. */
-export async function startCheckout(): Promise<string> {
-  return (await api.post<URLReply>('/api/billing/checkout', { redirect_to: 'members' })).url;
+/**
+ * The Checkout page to send the member to, for the monthly plan or (when the tribe offers it)
+ * the annual one; Stripe returns to `/members?success=true`.
+ */
+export async function startCheckout(plan: 'monthly' | 'annual' = 'monthly'): Promise<string> {
+  const body: CheckoutRequest = { redirect_to: 'members', plan };
+  return (await api.post<URLReply>('/api/billing/checkout', body)).url;
 }
 
 /** Sends this tab to Stripe (one place, so tests can observe it: jsdom cannot navigate). */
