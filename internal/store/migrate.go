@@ -87,10 +87,30 @@ func (db *DB) migrateSQLite(ctx context.Context, migs []Migration) ([]string, er
 			return fmt.Errorf("create schema_migrations: %w", err)
 		}
 		var err error
+		var fresh bool
+		if applied, fresh, err = db.freshSQLite(ctx, tx, migs); err != nil || fresh {
+			return err
+		}
 		applied, err = applyPending(ctx, tx, migs)
 		return err
 	})
 	return applied, err
+}
+
+// freshSQLite builds a database that has no migration applied yet from the
+// snapshot of their end state, when the snapshot is theirs (fresh.go).
+func (db *DB) freshSQLite(ctx context.Context, tx *sql.Tx, migs []Migration) ([]string, bool, error) {
+	if db.noSnapshot {
+		return nil, false, nil
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE name <> 'schema_migrations'").Scan(&n); err != nil {
+		return nil, false, fmt.Errorf("migrate: read schema: %w", err)
+	}
+	if n > 0 {
+		return nil, false, nil
+	}
+	return applyFresh(ctx, tx, migs)
 }
 
 func (db *DB) migratePostgres(ctx context.Context, migs []Migration) ([]string, error) {

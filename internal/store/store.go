@@ -46,6 +46,9 @@ type DB struct {
 	stmts sync.Map // query text -> *sql.Stmt prepared on Read; see ReadRows
 	// snapshots are values kept by ReadThrough, by table name.
 	snapshots sync.Map // table -> *snapshot
+	// noSnapshot makes Migrate apply every migration in turn even on a
+	// fresh SQLite database (the test that checks the snapshot).
+	noSnapshot bool
 }
 
 // IsPostgresURL reports whether s selects the PostgreSQL engine.
