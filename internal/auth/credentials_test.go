@@ -143,11 +143,13 @@ func TestConfirmingEndsOtherSessionsAndFeeds(t *testing.T) {
 // with why; every other table with a token_hash column must be in
 // credentialTables.
 var notAccountCredentials = map[string]string{
-	"auth_sessions":  "browser sessions: revokeCredentials ends them itself",
-	"email_tokens":   "mailed links, which go to the mailbox just proven",
-	"bookings":       "a booking's manage link, mailed to the booker's address; it opens that booking only",
-	"booking_tokens": "further manage links of one booking, mailed like the first",
-	"booking_feed":   "the business's one bookings feed, made and revoked by admins, not any account's",
+	"auth_sessions":    "browser sessions: revokeCredentials ends them itself",
+	"email_tokens":     "mailed links, which go to the mailbox just proven",
+	"bookings":         "a booking's manage link, mailed to the booker's address; it opens that booking only",
+	"booking_tokens":   "further manage links of one booking, mailed like the first",
+	"booking_feed":     "the business's one bookings feed, made and revoked by admins, not any account's",
+	"credit_tokens":    "a package's credits link, mailed to the buyer's address; it spends only the credits bought for that address",
+	"booking_waitlist": "a wait-list offer link, mailed to the address in line; it opens the one seat held for it",
 }
 
 // TestEveryTokenTableIsRevoked keeps revokeCredentials complete: a table
