@@ -22,8 +22,8 @@ var ErrConfirmNeedsSignIn = errs.New(errs.Unauthorized,
 	"Sign in to the account this link confirms, then open the link again.")
 
 // credentialTables hold, per user, tokens other than the browser session
-// that act for the account without its password (a calendar-feed URL; API
-// tokens when they come). Each has a user_id column. Proving the mailbox
+// that act for the account without its password (a calendar-feed URL; an
+// assistant's OAuth grant). Each has a user_id column. Proving the mailbox
 // (a confirmation or a password reset) revokes all of them, because they may
 // have been made by someone who signed up with an address they did not own.
 // TestEveryTokenTableIsRevoked fails for a token table missing here.
@@ -31,7 +31,7 @@ var ErrConfirmNeedsSignIn = errs.New(errs.Unauthorized,
 // The tables belong to other packages (calendar_feeds to community); the
 // rule of what dies when the address is proven is the account's, so it
 // lives here, in the transaction that proves it.
-var credentialTables = []string{"calendar_feeds"}
+var credentialTables = []string{"calendar_feeds", "oauth_grants"} // a grant's codes and tokens go with it (ON DELETE CASCADE)
 
 // revokeCredentials ends every browser session of userID except
 // keepSessionID ("" keeps none) and deletes every token in credentialTables,

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"tribe/internal/errs"
 	"tribe/internal/store"
@@ -28,6 +29,28 @@ func addFeed(t *testing.T, db *store.DB, userID string) string {
 	return hash
 }
 
+// addGrant connects an assistant for the user, as the consent page does,
+// with an access token, and returns the token's hash.
+func addGrant(t *testing.T, db *store.DB, userID string) string {
+	t.Helper()
+	ctx := context.Background()
+	grant := store.NewID()
+	_, hash := newToken()
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO oauth_clients (id, name, redirect_uris, kind) VALUES ($1, 'Squatter Assistant', '["http://127.0.0.1/cb"]', 'registered') ON CONFLICT DO NOTHING`, []any{"client-" + userID}},
+		{`INSERT INTO oauth_grants (id, user_id, client_id, scopes, resource, created_at) VALUES ($1, $2, $3, 'tribe:read', 'https://ruv.example/mcp', $4)`, []any{grant, userID, "client-" + userID, store.Now()}},
+		{`INSERT INTO oauth_tokens (hash, grant_id, kind, expires_at) VALUES ($1, $2, 'access', $3)`, []any{hash, grant, store.At(time.Now().Add(time.Hour))}},
+	} {
+		if _, err := db.Write.ExecContext(ctx, q.sql, q.args...); err != nil {
+			t.Fatalf("add grant: %v", err)
+		}
+	}
+	return hash
+}
+
 // signedIn is ctx as a request made with the session token: the principal
 // the web layer puts there.
 func signedIn(t *testing.T, s *Service, token string) context.Context {
@@ -40,8 +63,8 @@ func signedIn(t *testing.T, s *Service, token string) context.Context {
 }
 
 // TestResetEndsASquattersSessionsAndFeeds is account pre-hijacking: someone
-// signs up with an address they do not own, subscribes to the calendar feed
-// and keeps a session; the real owner resets the password. Afterwards the
+// signs up with an address they do not own, subscribes to the calendar feed,
+// connects an assistant and keeps a session; the real owner resets the password. Afterwards the
 // squatter must hold nothing that still acts for the account, and the name
 // the squatter typed is reported as unverified.
 func TestResetEndsASquattersSessionsAndFeeds(t *testing.T) {
@@ -50,6 +73,7 @@ func TestResetEndsASquattersSessionsAndFeeds(t *testing.T) {
 		s := newService(db, Config{AdminEmails: []string{"owner@example.com"}}, newClock())
 		squatter, squatterSession := signUp(t, s, "Mallory Impostor", "owner@example.com", "squatter-pw")
 		feed := addFeed(t, db, squatter.ID)
+		assistant := addGrant(t, db, squatter.ID)
 
 		// The owner, signed out, asks for a reset link and uses it.
 		if err := s.RequestPasswordReset(ctx, "owner@example.com"); err != nil {
@@ -65,6 +89,9 @@ func TestResetEndsASquattersSessionsAndFeeds(t *testing.T) {
 		}
 		if n := count(t, db, `SELECT COUNT(*) FROM calendar_feeds WHERE token_hash = $1`, feed); n != 0 {
 			t.Fatal("the squatter's calendar feed still serves the owner's sessions after the reset")
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM oauth_tokens WHERE hash = $1`, assistant); n != 0 {
+			t.Fatal("the squatter's assistant still acts for the account after the reset")
 		}
 		if p, _, _ := s.Authenticate(ctx, ownerSession); p == nil || !p.Admin {
 			t.Fatalf("the owner's new session must work and be an admin session: %+v", p)
@@ -148,6 +175,8 @@ var notAccountCredentials = map[string]string{
 	"bookings":         "a booking's manage link, mailed to the booker's address; it opens that booking only",
 	"booking_tokens":   "further manage links of one booking, mailed like the first",
 	"booking_feed":     "the business's one bookings feed, made and revoked by admins, not any account's",
+	"oauth_codes":      "an assistant's authorization codes: deleted with their grant (oauth_grants, ON DELETE CASCADE)",
+	"oauth_tokens":     "an assistant's access and refresh tokens: deleted with their grant (oauth_grants, ON DELETE CASCADE)",
 	"credit_tokens":    "a package's credits link, mailed to the buyer's address; it spends only the credits bought for that address",
 	"booking_waitlist": "a wait-list offer link, mailed to the address in line; it opens the one seat held for it",
 }
@@ -171,7 +200,7 @@ func TestEveryTokenTableIsRevoked(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, m := range tableRE.FindAllStringSubmatch(string(b), -1) {
-				if strings.Contains(m[2], "token_hash") {
+				if strings.Contains(m[2], "token_hash") || regexp.MustCompile(`(?m)^\s+hash\s`).MatchString(m[2]) {
 					found = append(found, m[1])
 				}
 			}
