@@ -15,7 +15,7 @@ const contentDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 
 
 /**
  * The owner's edits of services.json: a price raised, a session renamed, and another paused (no
- * longer booked on the site, its link removed).
+ * longer booked on the site, its link removed; its member price and package go with it).
  */
 const edits: ReadonlyArray<[string, string]> = [
   ['"name": "Quick Consultation"', '"name": "Rapid Review"'],
@@ -24,6 +24,10 @@ const edits: ReadonlyArray<[string, string]> = [
     '"booking": "native",\n      "features": [\n        "End-to-end design',
     '"booking_link": "",\n      "features": [\n        "End-to-end design',
   ],
+  // A session no longer booked here has no member price and no package (the server refuses to
+  // start on them, naming the field).
+  ['"member_price": 449,\n', ''],
+  ['"type": "session-60",', '"type": "session-30",'],
 ];
 
 let server: TribeServer;
