@@ -58,7 +58,7 @@ type CreditsReply struct {
 	Email   string   `json:"email"` // the address the credits belong to
 }
 
-// Purchase statuses in the owner's list (PackagePurchase.Status).
+// Purchase statuses in the owner's list (PackageSale.Status).
 const (
 	PurchasePaid     = "paid"     // credits granted and not lapsed
 	PurchaseRefunded = "refunded" // the payment was refunded; unspent credits removed
