@@ -72,7 +72,14 @@ describe('PackageSales', () => {
             amount_paid: 99900,
             status: 'refunded',
           }),
-          sale({ id: 'p3', name: 'Cy', email: 'cy@example.com', spent: 4, left: 0, status: 'lapsed' }),
+          sale({
+            id: 'p3',
+            name: 'Cy',
+            email: 'cy@example.com',
+            spent: 4,
+            left: 0,
+            status: 'lapsed',
+          }),
         ],
       }),
     );

@@ -37,7 +37,10 @@ export function PackageSales({ ownerZone }: { ownerZone: string }) {
   const active = list.filter((p) => p.status === 'paid').length;
   return (
     <Card>
-      <h3 id="admin-packages-heading" className="flex items-center gap-2 text-lg font-semibold text-fg">
+      <h3
+        id="admin-packages-heading"
+        className="flex items-center gap-2 text-lg font-semibold text-fg"
+      >
         <Package size={18} aria-hidden="true" className="text-term-cyan" />
         Session packages
       </h3>
@@ -78,7 +81,10 @@ function SaleRow({ sale: p, ownerZone }: { sale: PackageSale; ownerZone: string 
       </div>
       <p className="mt-0.5 text-muted">
         {p.name} ·{' '}
-        <a href={`mailto:${p.email}`} className="break-all text-term-cyan underline underline-offset-4">
+        <a
+          href={`mailto:${p.email}`}
+          className="break-all text-term-cyan underline underline-offset-4"
+        >
           {p.email}
         </a>
       </p>
