@@ -163,7 +163,7 @@ export const PurchasePaid = 'paid';
 export const PurchaseRefunded = 'refunded';
 export const PurchaseLapsed = 'lapsed';
 /**
- * Purchase statuses in the owner's list (PackagePurchase.Status).
+ * Purchase statuses in the owner's list (PackageSale.Status).
  */
 export type Purchase = typeof PurchasePaid | typeof PurchaseRefunded | typeof PurchaseLapsed;
 /**
