@@ -689,3 +689,84 @@ func (s *Service) PlanCreditReminders(ctx context.Context) (int, error) {
 	}
 	return queued, nil
 }
+
+// PackageSalesLimit is the most purchases the owner's list shows.
+const PackageSalesLimit = 500
+
+// PackageSales lists the packages bought (paid, then maybe refunded or
+// lapsed), newest first: the owner's view. Checkouts never paid are left
+// out.
+func (s *Service) PackageSales(ctx context.Context) ([]PackageSale, error) {
+	rows, err := s.db.ReadRows(ctx, `SELECT id, name, email, package_id, package_name, credits, spent, revoked,
+		amount_paid, currency, status, paid_at, expires_at
+		FROM credit_purchases WHERE status IN ('paid', 'refunded') ORDER BY paid_at DESC, id DESC LIMIT $1`, PackageSalesLimit)
+	if err != nil {
+		return nil, fmt.Errorf("read package sales: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	now := s.now()
+	out := []PackageSale{}
+	for rows.Next() {
+		var (
+			p             PackageSale
+			revoked       int
+			paid, expires store.Time
+		)
+		if err := rows.Scan(&p.ID, &p.Name, &p.Email, &p.Package, &p.PackageName, &p.Credits, &p.Spent, &revoked,
+			&p.AmountPaid, &p.Currency, &p.Status, &paid, &expires); err != nil {
+			return nil, fmt.Errorf("read package sales: %w", err)
+		}
+		p.PaidAt, p.ExpiresAt = paid.Time, expires.Time
+		p.Left = max(p.Credits-p.Spent-revoked, 0)
+		if p.Status == PurchasePaid && !now.Before(p.ExpiresAt) {
+			p.Status = PurchaseLapsed
+		}
+		if p.Status != PurchasePaid {
+			p.Left = 0
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// PackageTakings lists the packages' payments received and refunds made
+// in [from, to), as Takings does for bookings (the owner's insights). The
+// amount is what was really paid. A refunded package counts its whole
+// payment back at the refund (its status change), the way the refund
+// webhook removes its credits; a booking paid with a credit has no
+// payment of its own, so a package's money is counted once.
+func PackageTakings(ctx context.Context, db *store.DB, from, to time.Time) ([]Taking, error) {
+	out := []Taking{}
+	for _, q := range []struct {
+		sql    string
+		refund bool
+	}{
+		{`SELECT paid_at, amount_paid, currency FROM credit_purchases
+			WHERE status IN ('paid', 'refunded') AND paid_at >= $1 AND paid_at < $2 ORDER BY paid_at`, false},
+		{`SELECT updated_at, amount_paid, currency FROM credit_purchases
+			WHERE status = 'refunded' AND updated_at >= $1 AND updated_at < $2 ORDER BY updated_at`, true},
+	} {
+		rows, err := db.ReadRows(ctx, q.sql, store.At(from), store.At(to))
+		if err != nil {
+			return nil, fmt.Errorf("read package takings: %w", err)
+		}
+		for rows.Next() {
+			var (
+				t  Taking
+				at store.Time
+			)
+			if err := rows.Scan(&at, &t.Amount, &t.Currency); err != nil {
+				_ = rows.Close()
+				return nil, fmt.Errorf("read package takings: %w", err)
+			}
+			t.At, t.Refund = at.Time, q.refund
+			out = append(out, t)
+		}
+		err = rows.Err()
+		_ = rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("read package takings: %w", err)
+		}
+	}
+	return out, nil
+}

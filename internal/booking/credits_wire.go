@@ -57,3 +57,34 @@ type CreditsReply struct {
 	Credits []Credit `json:"credits"`
 	Email   string   `json:"email"` // the address the credits belong to
 }
+
+// Purchase statuses in the owner's list (PackageSale.Status).
+const (
+	PurchasePaid     = "paid"     // credits granted and not lapsed
+	PurchaseRefunded = "refunded" // the payment was refunded; unspent credits removed
+	PurchaseLapsed   = "lapsed"   // the credits' validity ended
+)
+
+// PackageSale is one package bought, as the owner sees it in Admin →
+// Booking. Amounts are in the currency's smallest unit.
+type PackageSale struct {
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`  // the buyer's name
+	Email       string    `json:"email"` // the buyer's address
+	Package     string    `json:"package"`
+	PackageName string    `json:"package_name"` // as bought
+	Credits     int       `json:"credits"`      // bought
+	Spent       int       `json:"spent"`        // on bookings not cancelled in time
+	Left        int       `json:"left"`         // still to book with: 0 once refunded or lapsed
+	AmountPaid  int64     `json:"amount_paid"`  // what was really paid, after any promotion code
+	Currency    string    `json:"currency"`
+	Status      string    `json:"status" tstype:"'paid' | 'refunded' | 'lapsed'"`
+	PaidAt      time.Time `json:"paid_at"`
+	ExpiresAt   time.Time `json:"expires_at"` // the credits lapse at this instant
+}
+
+// PackageSalesReply answers GET /api/admin/booking/packages: the packages
+// bought, newest first (at most PackageSalesLimit).
+type PackageSalesReply struct {
+	Purchases []PackageSale `json:"purchases"`
+}

@@ -135,6 +135,13 @@ func Build(ctx context.Context, db *store.DB, bill *billing.Service, from, to, n
 	for _, t := range takings {
 		in.Money = append(in.Money, Money(t))
 	}
+	sales, err := booking.PackageTakings(ctx, db, from, end)
+	if err != nil {
+		return Report{}, err
+	}
+	for _, t := range sales {
+		in.Packages = append(in.Packages, Money(t))
+	}
 	outcomes, err := booking.Outcomes(ctx, db, from, end)
 	if err != nil {
 		return Report{}, err

@@ -58,6 +58,9 @@ type Input struct {
 	Accounts []time.Time
 	Waitlist []time.Time
 	Money    []Money
+	// Packages are the session packages' payments and refunds (the money
+	// of the bookings their credits paid for is here, not in Money).
+	Packages []Money
 	Sessions []Turnout
 	// Plays are the days members played the library's recordings.
 	Plays []Play
@@ -362,6 +365,9 @@ func Compute(in Input) Report {
 		for _, m := range in.Money {
 			counts[strings.ToLower(m.Currency)]++
 		}
+		for _, m := range in.Packages {
+			counts[strings.ToLower(m.Currency)]++
+		}
 		ref = mostCommon(counts)
 	}
 	rep := Report{From: dayOf(start), To: dayOf(in.To), Currency: ref, Months: []Month{}, Points: []Point{},
@@ -432,37 +438,61 @@ func Compute(in Input) Report {
 		rep.Months = append(rep.Months, m)
 		ms = next
 	}
-	for _, mo := range in.Money {
-		if mo.At.Before(start) || !mo.At.Before(end) {
-			continue
-		}
-		cur := strings.ToLower(mo.Currency)
-		sign := int64(1)
-		if mo.Refund {
-			sign = -1
-		}
-		if cur != ref {
-			other(cur).BookingsNet += sign * mo.Amount
-			continue
-		}
-		i := monthIndex(rep.Months, mo.At)
-		if i < 0 {
-			continue
-		}
-		if mo.Refund {
-			rep.Months[i].BookingsRefunded += mo.Amount
-		} else {
-			rep.Months[i].BookingsGross += mo.Amount
+	// One-off money: bookings and packages, each kind in its own fields.
+	for _, kind := range []struct {
+		money    []Money
+		packages bool
+	}{{in.Money, false}, {in.Packages, true}} {
+		for _, mo := range kind.money {
+			if mo.At.Before(start) || !mo.At.Before(end) {
+				continue
+			}
+			cur := strings.ToLower(mo.Currency)
+			sign := int64(1)
+			if mo.Refund {
+				sign = -1
+			}
+			if cur != ref {
+				if kind.packages {
+					other(cur).PackagesNet += sign * mo.Amount
+				} else {
+					other(cur).BookingsNet += sign * mo.Amount
+				}
+				continue
+			}
+			i := monthIndex(rep.Months, mo.At)
+			if i < 0 {
+				continue
+			}
+			m := &rep.Months[i]
+			switch {
+			case kind.packages && mo.Refund:
+				m.PackagesRefunded += mo.Amount
+			case kind.packages:
+				m.PackagesSold++
+				m.PackagesRevenue += mo.Amount
+			case mo.Refund:
+				m.BookingsRefunded += mo.Amount
+			default:
+				m.BookingsGross += mo.Amount
+			}
 		}
 	}
 	t := &rep.Totals
 	for i := range rep.Months {
 		m := &rep.Months[i]
 		m.BookingsNet = m.BookingsGross - m.BookingsRefunded
+		m.PackagesNet = m.PackagesRevenue - m.PackagesRefunded
+		m.OneOffNet = m.BookingsNet + m.PackagesNet
 		t.NetNewMRR += m.NetNewMRR
 		t.BookingsGross += m.BookingsGross
 		t.BookingsRefunded += m.BookingsRefunded
 		t.BookingsNet += m.BookingsNet
+		t.PackagesSold += m.PackagesSold
+		t.PackagesRevenue += m.PackagesRevenue
+		t.PackagesRefunded += m.PackagesRefunded
+		t.PackagesNet += m.PackagesNet
+		t.OneOffNet += m.OneOffNet
 	}
 	t.CommittedMRR, t.AtRiskMRR, t.Paying, t.Complimentary = w.committed, w.atRisk, w.paying, w.comp
 	t.DiscountMRR = w.discount
@@ -495,7 +525,7 @@ func Compute(in Input) Report {
 	t.SeatsLeft = max(in.Capacity-w.paying-w.comp-held, 0)
 	rep.Unpriced = w.unpriced
 	for _, c := range slices.Sorted(maps.Keys(w.others)) {
-		if o := w.others[c]; o.Members != 0 || o.MRR != 0 || o.BookingsNet != 0 {
+		if o := w.others[c]; o.Members != 0 || o.MRR != 0 || o.BookingsNet != 0 || o.PackagesNet != 0 {
 			rep.OtherCurrencies = append(rep.OtherCurrencies, *o)
 		}
 	}

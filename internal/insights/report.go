@@ -56,6 +56,13 @@ type Totals struct {
 	BookingsGross    int64 `json:"bookings_gross"`
 	BookingsRefunded int64 `json:"bookings_refunded"`
 	BookingsNet      int64 `json:"bookings_net"`
+	// The packages sums add up the months of the range; OneOffNet is
+	// BookingsNet + PackagesNet.
+	PackagesSold     int   `json:"packages_sold"`
+	PackagesRevenue  int64 `json:"packages_revenue"`
+	PackagesRefunded int64 `json:"packages_refunded"`
+	PackagesNet      int64 `json:"packages_net"`
+	OneOffNet        int64 `json:"one_off_net"`
 	// CallsMarked are the booked calls of the range the owner marked
 	// completed or no-show; NoShows those marked no-show; NoShowRate
 	// NoShows / CallsMarked.
@@ -95,6 +102,15 @@ type Month struct {
 	BookingsGross    int64 `json:"bookings_gross"`
 	BookingsRefunded int64 `json:"bookings_refunded"`
 	BookingsNet      int64 `json:"bookings_net"`
+	// Session packages sold in the month (their count and what was really
+	// paid), refunded in the month, and the difference. A booking paid with
+	// a credit has no payment of its own: a package's money counts once,
+	// here. OneOffNet is BookingsNet + PackagesNet. Never part of MRR.
+	PackagesSold     int   `json:"packages_sold"`
+	PackagesRevenue  int64 `json:"packages_revenue"`
+	PackagesRefunded int64 `json:"packages_refunded"`
+	PackagesNet      int64 `json:"packages_net"`
+	OneOffNet        int64 `json:"one_off_net"`
 	WaitlistJoined   int   `json:"waitlist_joined"`
 	// ReplaysWatched counts the library's recordings played in the month,
 	// once per member and recording however often they came back to it;
@@ -147,10 +163,11 @@ type SessionRate struct {
 
 // CurrencyTotal is money in a currency other than the price's, reported
 // and not summed: the members paying in it at the end of the range and
-// their MRR, and the range's net booking revenue in it.
+// their MRR, and the range's net booking and package revenue in it.
 type CurrencyTotal struct {
 	Currency    string `json:"currency"`
 	Members     int    `json:"members"`
 	MRR         int64  `json:"mrr"`
 	BookingsNet int64  `json:"bookings_net"`
+	PackagesNet int64  `json:"packages_net"`
 }

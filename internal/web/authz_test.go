@@ -636,6 +636,7 @@ func TestAuthorization(t *testing.T) {
 			{pattern: "POST /api/admin/bookings/{id}/{action}", path: adminBooking("/decline"), want: adminOnly(200)},
 			{pattern: "POST /api/admin/bookings/{id}/{action}", path: adminBooking("/cancel"), want: adminOnly(200)},
 			is(at("GET /api/admin/booking/settings"), adminOnly(200)),
+			is(at("GET /api/admin/booking/packages"), adminOnly(200)),
 			with(at("PUT /api/admin/booking/settings"), same(settings), adminOnly(200)),
 			is(at("GET /api/admin/booking/feed"), adminOnly(200)),
 			is(at("POST /api/admin/booking/feed"), adminOnly(201)),

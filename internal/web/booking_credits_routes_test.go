@@ -304,3 +304,87 @@ func TestPackageCheckoutAgainstStripeMock(t *testing.T) {
 		}
 	})
 }
+
+// A package sold shows in the owner's insights as package revenue (what
+// was really paid) and in Admin → Booking's list; the booking made with
+// its credit adds no booking revenue (the money counts once); a refund in
+// Stripe subtracts it in the month and marks the purchase refunded with no
+// credits left.
+func TestPackageSalesInInsightsAndTheAdminList(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fake := billingtest.NewFake(t)
+		m := newTestSite(t, db, billingEnv(fake.URL))
+		admin := m.user(membersAdminEmail)
+		if r := m.call(admin, "GET", "/api/admin/booking/packages", nil); r.status != 200 || len(r.json["purchases"].([]any)) != 0 {
+			t.Fatalf("no purchases: %d %s", r.status, r.body)
+		}
+		// One checkout left unpaid is not a purchase.
+		for _, who := range []string{"eve@example.com", "ada@example.com"} {
+			if r := m.call(testUser{}, "POST", "/api/booking/packages/deep-dive-4/checkout", map[string]string{"name": "Ada Lovelace", "email": who}); r.status != 201 {
+				t.Fatalf("checkout: %d %s", r.status, r.body)
+			}
+		}
+		var sid, ref string
+		for k, v := range fake.Sessions() {
+			if v.Get("customer_email") == "ada@example.com" {
+				sid, ref = k, v.Get("metadata[booking_id]")
+			}
+		}
+		if r := m.signed(billingtest.Event("evt_sale_paid", "checkout.session.completed", time.Now().Unix(),
+			billingtest.PaymentSession(sid, ref, "pi_sale", "paid", 79900, "usd"))); r.status != 200 {
+			t.Fatalf("webhook: %d %s", r.status, r.body)
+		}
+		link := m.mailsTo("ada@example.com", "Your credits")[0].text
+		link = link[strings.Index(link, "https://ruv.example/bookings/credits?"):]
+		u, _ := url.Parse(strings.Fields(link)[0])
+		b := m.call(testUser{}, "POST", "/api/bookings", map[string]any{"type": "session-30", "start": m.freeSlot("session-30", 3, 0),
+			"name": "Ada Lovelace", "email": "ada@example.com", "notes": "", "time_zone": "Europe/Paris",
+			"use_credit": true, "credit_token": u.Query().Get("token")})
+		if b.status != 201 {
+			t.Fatalf("book with a credit: %d %s", b.status, b.body)
+		}
+
+		today := time.Now().UTC()
+		path := "/api/admin/insights?from=" + today.AddDate(0, 0, -1).Format(time.DateOnly) + "&to=" + today.Format(time.DateOnly)
+		totals := func() map[string]any {
+			t.Helper()
+			r := m.call(admin, "GET", path, nil)
+			if r.status != 200 || r.json["currency"] != "usd" {
+				t.Fatalf("insights: %d %s", r.status, r.body)
+			}
+			return r.json["totals"].(map[string]any)
+		}
+		tot := totals()
+		if tot["packages_sold"] != 1.0 || tot["packages_revenue"] != 79900.0 || tot["packages_refunded"] != 0.0 ||
+			tot["packages_net"] != 79900.0 || tot["bookings_gross"] != 0.0 || tot["one_off_net"] != 79900.0 {
+			t.Fatalf("insights after a sale and a credit booking: %v", tot)
+		}
+		sale := func() map[string]any {
+			t.Helper()
+			r := m.call(admin, "GET", "/api/admin/booking/packages", nil)
+			list := r.json["purchases"].([]any)
+			if r.status != 200 || len(list) != 1 {
+				t.Fatalf("purchases: %d %s", r.status, r.body)
+			}
+			return list[0].(map[string]any)
+		}
+		p := sale()
+		if p["email"] != "ada@example.com" || p["name"] != "Ada Lovelace" || p["package"] != "deep-dive-4" || p["credits"] != 4.0 ||
+			p["spent"] != 1.0 || p["left"] != 3.0 || p["amount_paid"] != 79900.0 || p["currency"] != "USD" || p["status"] != "paid" {
+			t.Fatalf("the purchase: %v", p)
+		}
+
+		if r := m.signed(billingtest.Event("evt_sale_refund", "charge.refunded", time.Now().Unix(),
+			billingtest.Charge("ch_sale", "pi_sale", 79900, 79900))); r.status != 200 {
+			t.Fatalf("charge.refunded: %d %s", r.status, r.body)
+		}
+		tot = totals()
+		if tot["packages_sold"] != 1.0 || tot["packages_refunded"] != 79900.0 || tot["packages_net"] != 0.0 || tot["one_off_net"] != 0.0 {
+			t.Fatalf("insights after the refund: %v", tot)
+		}
+		if p := sale(); p["status"] != "refunded" || p["spent"] != 1.0 || p["left"] != 0.0 {
+			t.Fatalf("the refunded purchase: %v", p)
+		}
+	})
+}

@@ -19,6 +19,18 @@ func (a *bookingAPI) registerCredits(g *registrar) {
 	g.route("GET /bookings/packages/{id}/paid", anyone, a.packagePaid) // the one-time return id is the credential
 	g.route("GET /api/credits", anyone, a.credits)                     // the mailed token is the credential
 	g.route("GET /api/members/me/credits", member, a.myCredits)
+	g.route("GET /api/admin/booking/packages", admin, a.packageSales)
+}
+
+// packageSales is the owner's list of the packages bought (Admin → Booking).
+func (a *bookingAPI) packageSales(w http.ResponseWriter, r *http.Request) error {
+	sales, err := a.booking.PackageSales(r.Context())
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "private, no-store")
+	httpx.WriteJSON(w, http.StatusOK, booking.PackageSalesReply{Purchases: sales})
+	return nil
 }
 
 func (a *bookingAPI) packages(w http.ResponseWriter, r *http.Request) error {

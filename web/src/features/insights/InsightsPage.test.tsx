@@ -37,6 +37,11 @@ function report(r: Range, committed: number): Report {
       bookings_gross: 29900,
       bookings_refunded: 0,
       bookings_net: 29900,
+      packages_sold: 2,
+      packages_revenue: 179800,
+      packages_refunded: 99900,
+      packages_net: 79900,
+      one_off_net: 109800,
       calls_marked: 0,
       no_shows: 0,
       no_show_rate: null,
@@ -62,6 +67,11 @@ function report(r: Range, committed: number): Report {
         bookings_gross: 29900,
         bookings_refunded: 0,
         bookings_net: 29900,
+        packages_sold: 2,
+        packages_revenue: 179800,
+        packages_refunded: 99900,
+        packages_net: 79900,
+        one_off_net: 109800,
         waitlist_joined: 1,
         replays_watched: 4,
         replay_viewers: 3,
@@ -107,6 +117,31 @@ describe('InsightsPage', { timeout: 20_000 }, () => {
     const revenue = await screen.findByRole('region', { name: 'Revenue' }, { timeout: 10_000 });
     expect(figure(revenue, 'Committed MRR')).toBe('$25.00');
     expect(figure(revenue, 'At-risk MRR')).toBe('$15.00'); // apart, never dropped
+    expect(figure(revenue, 'Bookings, net')).toBe('$299.00');
+    expect(figure(revenue, 'Packages, net')).toBe('$799.00');
+    expect(figure(revenue, 'One-off, net')).toBe('$1,098.00');
+    expect(within(revenue).getByText('2 packages sold, not in MRR')).toBeVisible();
+    const oneOff = screen.getByRole('table', { name: 'One-off revenue by month' });
+    expect(
+      within(oneOff)
+        .getAllByRole('columnheader')
+        .map((c) => c.textContent),
+    ).toEqual([
+      'Month',
+      'Bookings',
+      'Packages',
+      'Refunded',
+      'Net',
+      'Bookings refunded',
+      'Packages sold',
+      'Packages refunded',
+    ]);
+    const oneOffMonth = within(oneOff).getByRole('rowheader', { name: d30.to.slice(0, 7) });
+    expect(
+      within(oneOffMonth.closest('tr') as HTMLElement)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['$299.00', '$1,798.00', '$999.00', '$1,098.00', '$0.00', '2', '$999.00']);
     const table = screen.getByRole('table', { name: 'MRR over time' });
     expect(within(table).getByRole('rowheader', { name: d30.to })).toBeVisible();
     expect(screen.getByRole('img', { name: 'MRR over time, committed and at risk' })).toBeVisible();

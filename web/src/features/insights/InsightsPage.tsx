@@ -270,7 +270,7 @@ function Revenue({ report }: { report: Report }) {
   const suffix = `${report.from}_${report.to}`;
   return (
     <Section title="Revenue">
-      <dl className="grid grid-cols-2 gap-3 lg:grid-cols-6">
+      <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Tile label="Committed MRR" value={money(t.committed_mrr)} note="active, renewing" />
         <Tile label="At-risk MRR" value={money(t.at_risk_mrr)} note="set to cancel at period end" />
         <Tile
@@ -281,6 +281,16 @@ function Revenue({ report }: { report: Report }) {
         <Tile label="Complimentary" value={t.complimentary} note="no revenue" />
         <Tile label="Net new MRR" value={money(t.net_new_mrr)} note="in this period" />
         <Tile label="Bookings, net" value={money(t.bookings_net)} note="one-off, not in MRR" />
+        <Tile
+          label="Packages, net"
+          value={money(t.packages_net)}
+          note={`${plural(t.packages_sold, 'package')} sold, not in MRR`}
+        />
+        <Tile
+          label="One-off, net"
+          value={money(t.one_off_net)}
+          note="bookings and packages; credits count once"
+        />
       </dl>
       {report.unpriced > 0 ? (
         <p className="rounded-md border border-term-amber/50 bg-term-amber/10 px-4 py-3 text-sm text-term-amber">
@@ -295,7 +305,7 @@ function Revenue({ report }: { report: Report }) {
           {report.other_currencies
             .map(
               (o) =>
-                `${formatMoney(o.mrr, o.currency)} MRR from ${plural(o.members, 'member')}, ${formatMoney(o.bookings_net, o.currency)} bookings`,
+                `${formatMoney(o.mrr, o.currency)} MRR from ${plural(o.members, 'member')}, ${formatMoney(o.bookings_net, o.currency)} bookings, ${formatMoney(o.packages_net, o.currency)} packages`,
             )
             .join('; ')}
           .
@@ -335,17 +345,25 @@ function Revenue({ report }: { report: Report }) {
       />
       <SeriesCard
         title="One-off revenue by month"
-        description="Bookings and trainings: paid, refunded and what stayed. Never part of MRR."
-        fileName={`bookings_${suffix}.csv`}
-        chartTitle="One-off revenue by month: gross, refunded and net"
+        description="Bookings and trainings, and session packages sold: paid, refunded and what stayed. A call booked with a package's credit counts once, in the package. Never part of MRR."
+        fileName={`one-off_${suffix}.csv`}
+        chartTitle="One-off revenue by month: bookings and packages paid, refunded and net"
         kind="bars"
         items={report.months}
         x={{ label: 'Month', value: (m) => m.month }}
         measure={measure}
         columns={[
-          { label: 'Gross', color: 'text-term-cyan', value: (m) => m.bookings_gross },
-          { label: 'Refunded', color: 'text-term-red', value: (m) => m.bookings_refunded },
-          { label: 'Net', color: 'text-term-green', value: (m) => m.bookings_net },
+          { label: 'Bookings', color: 'text-term-cyan', value: (m) => m.bookings_gross },
+          { label: 'Packages', color: 'text-violet-400', value: (m) => m.packages_revenue },
+          {
+            label: 'Refunded',
+            color: 'text-term-red',
+            value: (m) => m.bookings_refunded + m.packages_refunded,
+          },
+          { label: 'Net', color: 'text-term-green', value: (m) => m.one_off_net },
+          { label: 'Bookings refunded', value: (m) => m.bookings_refunded },
+          { label: 'Packages sold', value: (m) => m.packages_sold, measure: countMeasure },
+          { label: 'Packages refunded', value: (m) => m.packages_refunded },
         ]}
       />
     </Section>

@@ -159,6 +159,39 @@ export interface CreditsReply {
   credits: Credit[];
   email: string; // the address the credits belong to
 }
+export const PurchasePaid = 'paid';
+export const PurchaseRefunded = 'refunded';
+export const PurchaseLapsed = 'lapsed';
+/**
+ * Purchase statuses in the owner's list (PackageSale.Status).
+ */
+export type Purchase = typeof PurchasePaid | typeof PurchaseRefunded | typeof PurchaseLapsed;
+/**
+ * PackageSale is one package bought, as the owner sees it in Admin →
+ * Booking. Amounts are in the currency's smallest unit.
+ */
+export interface PackageSale {
+  id: string;
+  name: string; // the buyer's name
+  email: string; // the buyer's address
+  package: string;
+  package_name: string; // as bought
+  credits: number /* int */; // bought
+  spent: number /* int */; // on bookings not cancelled in time
+  left: number /* int */; // still to book with: 0 once refunded or lapsed
+  amount_paid: number /* int64 */; // what was really paid, after any promotion code
+  currency: string;
+  status: 'paid' | 'refunded' | 'lapsed';
+  paid_at: string;
+  expires_at: string; // the credits lapse at this instant
+}
+/**
+ * PackageSalesReply answers GET /api/admin/booking/packages: the packages
+ * bought, newest first (at most PackageSalesLimit).
+ */
+export interface PackageSalesReply {
+  purchases: PackageSale[];
+}
 
 //////////
 // source: events.go

@@ -79,6 +79,15 @@ export interface Totals {
   bookings_refunded: number /* int64 */;
   bookings_net: number /* int64 */;
   /**
+   * The packages sums add up the months of the range; OneOffNet is
+   * BookingsNet + PackagesNet.
+   */
+  packages_sold: number /* int */;
+  packages_revenue: number /* int64 */;
+  packages_refunded: number /* int64 */;
+  packages_net: number /* int64 */;
+  one_off_net: number /* int64 */;
+  /**
    * CallsMarked are the booked calls of the range the owner marked
    * completed or no-show; NoShows those marked no-show; NoShowRate
    * NoShows / CallsMarked.
@@ -132,6 +141,17 @@ export interface Month {
   bookings_gross: number /* int64 */;
   bookings_refunded: number /* int64 */;
   bookings_net: number /* int64 */;
+  /**
+   * Session packages sold in the month (their count and what was really
+   * paid), refunded in the month, and the difference. A booking paid with
+   * a credit has no payment of its own: a package's money counts once,
+   * here. OneOffNet is BookingsNet + PackagesNet. Never part of MRR.
+   */
+  packages_sold: number /* int */;
+  packages_revenue: number /* int64 */;
+  packages_refunded: number /* int64 */;
+  packages_net: number /* int64 */;
+  one_off_net: number /* int64 */;
   waitlist_joined: number /* int */;
   /**
    * ReplaysWatched counts the library's recordings played in the month,
@@ -200,11 +220,12 @@ export interface SessionRate {
 /**
  * CurrencyTotal is money in a currency other than the price's, reported
  * and not summed: the members paying in it at the end of the range and
- * their MRR, and the range's net booking revenue in it.
+ * their MRR, and the range's net booking and package revenue in it.
  */
 export interface CurrencyTotal {
   currency: string;
   members: number /* int */;
   mrr: number /* int64 */;
   bookings_net: number /* int64 */;
+  packages_net: number /* int64 */;
 }

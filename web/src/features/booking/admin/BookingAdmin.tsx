@@ -16,11 +16,12 @@ import { BookingsList } from './BookingsList';
 import { GroupTrainings } from './GroupTrainings';
 import { Inquiries } from './Inquiries';
 import { OwnerCalendars } from './OwnerCalendars';
+import { PackageSales } from './PackageSales';
 import { SettingsForm } from './SettingsForm';
 
 /**
  * The Admin tab's Booking section: this month's money, the bookings with their actions, the
- * group training's dates and attendees, the enterprise inquiries, the availability settings and
+ * group training's dates and attendees, the session packages bought, the enterprise inquiries, the availability settings and
  * the owner's private calendar feed. The server checks that the
  * caller is an admin for every request.
  */
@@ -72,6 +73,7 @@ export function BookingAdmin() {
       {seated.map((t) => (
         <GroupTrainings key={t.id} ownerZone={ownerZone} type={t} />
       ))}
+      <PackageSales ownerZone={ownerZone} />
       <Inquiries ownerZone={ownerZone} />
       <Card>
         <h3 className="text-lg font-semibold text-fg">Availability and details</h3>

@@ -23,4 +23,6 @@ export const bookingKeys = {
   adminEvents: ['booking', 'admin', 'events'] as const,
   attendees: (id: string) => ['booking', 'admin', 'events', id, 'attendees'] as const,
   inquiries: ['booking', 'admin', 'inquiries'] as const,
+  /** The packages bought, for the owner. */
+  packageSales: ['booking', 'admin', 'packages'] as const,
 };

@@ -132,3 +132,6 @@ export type Credit = wire.Credit;
 
 /** The credits of one address. */
 export type Credits = wire.CreditsReply;
+/** A package bought, in the owner's list (Admin → Booking). */
+export type PackageSale = wire.PackageSale;
+export type PackageSales = wire.PackageSalesReply;
