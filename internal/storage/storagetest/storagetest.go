@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -44,6 +45,7 @@ type Server struct {
 	// Endpoint is host:port (plain http).
 	Endpoint string
 	cmd      *exec.Cmd
+	dir      string
 }
 
 // Find returns the versitygw binary, on PATH or in Go's bin directory.
@@ -57,6 +59,25 @@ func Find() (string, error) {
 
 // Start starts versitygw over dir and waits until it answers.
 func Start(ctx context.Context, dir string) (*Server, error) {
+	// A free port can be taken between finding it and the server binding it
+	// (tests start servers side by side): then the address answers, but for
+	// another test's server. A server is used only once a bucket it makes
+	// shows up in its own directory; else it starts again on another port.
+	var err error
+	for range 5 {
+		var s *Server
+		if s, err = start(ctx, dir); err != nil {
+			return nil, err
+		}
+		if err = s.own(ctx); err == nil {
+			return s, nil
+		}
+		s.Close()
+	}
+	return nil, fmt.Errorf("versitygw in %s: %w", dir, err)
+}
+
+func start(ctx context.Context, dir string) (*Server, error) {
 	bin, err := Find()
 	if err != nil {
 		return nil, err
@@ -73,7 +94,7 @@ func Start(ctx context.Context, dir string) (*Server, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start versitygw: %w", err)
 	}
-	s := &Server{Endpoint: addr, cmd: cmd}
+	s := &Server{Endpoint: addr, cmd: cmd, dir: dir}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		resp, err := http.Get("http://" + addr + "/")
@@ -87,6 +108,19 @@ func Start(ctx context.Context, dir string) (*Server, error) {
 		}
 		time.Sleep(30 * time.Millisecond)
 	}
+}
+
+// own checks that the server answering at s.Endpoint is the one serving
+// s.dir: a bucket it makes appears there.
+func (s *Server) own(ctx context.Context) error {
+	name, err := s.NewBucket(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, name)); err != nil {
+		return fmt.Errorf("another server answers at %s", s.Endpoint)
+	}
+	return os.Remove(filepath.Join(s.dir, name))
 }
 
 // Close stops the server.
