@@ -98,31 +98,37 @@ func dumpSQLite(ctx context.Context, q interface {
 	if err := rows.Close(); err != nil {
 		return "", fmt.Errorf("read schema: %w", err)
 	}
-	var virtual []string
-	for _, o := range objects {
-		if o.kind == "table" && strings.HasPrefix(strings.ToUpper(o.sql), "CREATE VIRTUAL TABLE") {
-			virtual = append(virtual, o.name)
-		}
-	}
 	// A full-text table makes its own shadow tables (name_data, …) when it is
-	// made: they are neither created nor filled here.
-	own := func(name string) bool {
-		for _, v := range virtual {
-			if name == v || strings.HasPrefix(name, v+"_") {
-				return true
-			}
+	// made: SQLite names them (pragma table_list), and they are neither
+	// created nor filled here.
+	shadow := map[string]bool{}
+	rows, err = q.QueryContext(ctx, `SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow'`)
+	if err != nil {
+		return "", fmt.Errorf("read shadow tables: %w", err)
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			_ = rows.Close()
+			return "", fmt.Errorf("read shadow tables: %w", err)
 		}
-		return false
+		shadow[name] = true
+	}
+	if err := rows.Close(); err != nil {
+		return "", fmt.Errorf("read shadow tables: %w", err)
+	}
+	virtual := func(o object) bool {
+		return o.kind == "table" && strings.HasPrefix(strings.ToUpper(o.sql), "CREATE VIRTUAL TABLE")
 	}
 	var b strings.Builder
 	var tables []string
 	for _, o := range objects {
-		if o.kind == "table" && own(o.name) && !strings.HasPrefix(strings.ToUpper(o.sql), "CREATE VIRTUAL TABLE") {
+		if shadow[o.name] {
 			continue
 		}
 		b.WriteString(o.sql)
 		b.WriteString(";\n")
-		if o.kind == "table" && !own(o.name) {
+		if o.kind == "table" && !virtual(o) {
 			tables = append(tables, o.name)
 		}
 	}
@@ -185,4 +191,16 @@ func quotedAll(names []string) []string {
 		out[i] = quoteIdent(n)
 	}
 	return out
+}
+
+// SchemaFingerprint names what a fresh SQLite database is built from: the
+// migrations and the snapshot (tests key their migrated copies by it).
+func SchemaFingerprint() (string, error) {
+	migs, err := Migrations(SQLite)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%s", migrationsHash(migs), freshSQLite)
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -59,6 +59,26 @@ func TestFreshSchema(t *testing.T) {
 	if got != want {
 		t.Errorf("the snapshot's database differs from the migrations':\n%s", firstDifference(got, want))
 	}
+	// Every object SQLite holds, shadow tables of full-text indexes included.
+	objects := func(db *DB) string {
+		rows, err := db.Write.QueryContext(ctx, "SELECT type || ' ' || name FROM sqlite_schema ORDER BY type, name")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = rows.Close() }()
+		var out []string
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, s)
+		}
+		return strings.Join(out, "\n")
+	}
+	if a, b := objects(fresh), objects(stepwise); a != b {
+		t.Errorf("the snapshot's database holds other objects than the migrations':\n%s", firstDifference(a, b))
+	}
 	versions := func(db *DB) string {
 		rows, err := db.Write.QueryContext(ctx, "SELECT version || ' ' || name FROM schema_migrations ORDER BY version")
 		if err != nil {

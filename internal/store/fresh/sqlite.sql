@@ -606,6 +606,11 @@ CREATE TABLE forum_reports (
 );
 CREATE UNIQUE INDEX forum_reports_open ON forum_reports(user_id, thread_id, COALESCE(reply_id, '')) WHERE resolved_at IS NULL;
 CREATE INDEX forum_reports_unresolved ON forum_reports(created_at) WHERE resolved_at IS NULL;
+CREATE TABLE forum_fts_keys (
+    id   INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL CHECK (kind IN ('t', 'r')),
+    ref  TEXT NOT NULL UNIQUE
+);
 CREATE VIRTUAL TABLE forum_fts USING fts5(
     title, body,
     tokenize = 'porter unicode61 remove_diacritics 2'

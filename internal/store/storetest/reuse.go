@@ -294,8 +294,9 @@ func (p *schemaPool) empty(ctx context.Context, schema string) error {
 
 // sqliteMigrated returns a data directory holding a copy of a migrated
 // SQLite database: copying the file costs a test a millisecond, migrating
-// it tens. The migrated file is made once per set of migrations and kept in
-// the temporary directory, named for their hash, for every later process.
+// it tens. The migrated file is made once per set of migrations (and fresh
+// schema snapshot) and kept in the temporary directory, named for their
+// fingerprint, for every later process.
 func sqliteMigrated(t testing.TB) (string, string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -331,15 +332,11 @@ func sqliteTemplate() (string, error) {
 }
 
 func makeSQLiteTemplate() (string, error) {
-	migs, err := store.Migrations(store.SQLite)
+	fingerprint, err := store.SchemaFingerprint()
 	if err != nil {
 		return "", err
 	}
-	h := sha256.New()
-	for _, m := range migs {
-		fmt.Fprintf(h, "%d %s\n%s\n", m.Version, m.Name, m.SQL)
-	}
-	path := filepath.Join(os.TempDir(), "tribe-storetest-"+hex.EncodeToString(h.Sum(nil))[:16]+".db")
+	path := filepath.Join(os.TempDir(), "tribe-storetest-"+fingerprint[:16]+".db")
 	if _, err := os.Stat(path); err == nil {
 		return path, nil
 	}
