@@ -77,9 +77,7 @@ func applyFresh(ctx context.Context, tx *sql.Tx, migs []Migration) ([]string, bo
 // dumpSQLite writes a SQLite database's schema (tables, indexes, triggers
 // and views in the order they were made, without schema_migrations and the
 // tables full-text indexes make for themselves) and its rows as statements.
-func dumpSQLite(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}) (string, error) {
+func dumpSQLite(ctx context.Context, q Querier) (string, error) {
 	type object struct{ kind, name, sql string }
 	var objects []object
 	rows, err := q.QueryContext(ctx, `SELECT type, name, sql FROM sqlite_schema
@@ -101,21 +99,13 @@ func dumpSQLite(ctx context.Context, q interface {
 	// A full-text table makes its own shadow tables (name_data, …) when it is
 	// made: SQLite names them (pragma table_list), and they are neither
 	// created nor filled here.
-	shadow := map[string]bool{}
-	rows, err = q.QueryContext(ctx, `SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow'`)
+	names, err := Strings(ctx, q, `SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow'`)
 	if err != nil {
 		return "", fmt.Errorf("read shadow tables: %w", err)
 	}
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			_ = rows.Close()
-			return "", fmt.Errorf("read shadow tables: %w", err)
-		}
+	shadow := map[string]bool{}
+	for _, name := range names {
 		shadow[name] = true
-	}
-	if err := rows.Close(); err != nil {
-		return "", fmt.Errorf("read shadow tables: %w", err)
 	}
 	virtual := func(o object) bool {
 		return o.kind == "table" && strings.HasPrefix(strings.ToUpper(o.sql), "CREATE VIRTUAL TABLE")
@@ -133,9 +123,9 @@ func dumpSQLite(ctx context.Context, q interface {
 		}
 	}
 	for _, table := range tables {
-		cols, err := columns(ctx, q, table)
+		cols, err := Strings(ctx, q, "SELECT name FROM pragma_table_info(?)", table)
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("read columns of %s: %w", table, err)
 		}
 		quoted := make([]string, len(cols))
 		for i, c := range cols {
@@ -144,43 +134,16 @@ func dumpSQLite(ctx context.Context, q interface {
 		query := "SELECT 'INSERT INTO " + strings.ReplaceAll(quoteIdent(table), "'", "''") + " (" +
 			strings.ReplaceAll(strings.Join(quotedAll(cols), ", "), "'", "''") + ") VALUES (' || " +
 			strings.Join(quoted, " || ', ' || ") + " || ');' FROM " + quoteIdent(table) + " ORDER BY 1"
-		rows, err := q.QueryContext(ctx, query)
+		inserts, err := Strings(ctx, q, query)
 		if err != nil {
 			return "", fmt.Errorf("read rows of %s: %w", table, err)
 		}
-		for rows.Next() {
-			var stmt string
-			if err := rows.Scan(&stmt); err != nil {
-				_ = rows.Close()
-				return "", fmt.Errorf("read rows of %s: %w", table, err)
-			}
+		for _, stmt := range inserts {
 			b.WriteString(stmt)
 			b.WriteString("\n")
 		}
-		if err := rows.Close(); err != nil {
-			return "", fmt.Errorf("read rows of %s: %w", table, err)
-		}
 	}
 	return b.String(), nil
-}
-
-func columns(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, table string) ([]string, error) {
-	rows, err := q.QueryContext(ctx, "SELECT name FROM pragma_table_info(?)", table)
-	if err != nil {
-		return nil, fmt.Errorf("read columns of %s: %w", table, err)
-	}
-	defer func() { _ = rows.Close() }()
-	var cols []string
-	for rows.Next() {
-		var c string
-		if err := rows.Scan(&c); err != nil {
-			return nil, fmt.Errorf("read columns of %s: %w", table, err)
-		}
-		cols = append(cols, c)
-	}
-	return cols, rows.Err()
 }
 
 func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }

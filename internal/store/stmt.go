@@ -44,3 +44,26 @@ func (db *DB) readStmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	}
 	return st, nil
 }
+
+// Querier runs queries: a *sql.DB, *sql.Tx or *sql.Conn.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// Strings returns the one text column of every row query answers.
+func Strings(ctx context.Context, q Querier, query string, args ...any) ([]string, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = rows.Close() }()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}

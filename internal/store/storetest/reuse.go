@@ -149,17 +149,12 @@ func (p *schemaPool) start(ctx context.Context) error {
 
 // dropOrphans drops the schemas of processes of this host that have ended.
 func (p *schemaPool) dropOrphans(ctx context.Context, hostPrefix string) error {
-	rows, err := p.admin.QueryContext(ctx, `SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)`, hostPrefix)
+	names, err := store.Strings(ctx, p.admin, `SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)`, hostPrefix)
 	if err != nil {
 		return fmt.Errorf("list old test schemas: %w", err)
 	}
 	var old []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			_ = rows.Close()
-			return fmt.Errorf("list old test schemas: %w", err)
-		}
+	for _, name := range names {
 		pid, _, _ := strings.Cut(strings.TrimPrefix(name, hostPrefix), "_")
 		if n, err := strconv.Atoi(pid); err == nil && n != os.Getpid() {
 			if _, err := os.Stat("/proc/" + pid); err == nil {
@@ -167,9 +162,6 @@ func (p *schemaPool) dropOrphans(ctx context.Context, hostPrefix string) error {
 			}
 			old = append(old, name)
 		}
-	}
-	if err := rows.Close(); err != nil {
-		return fmt.Errorf("list old test schemas: %w", err)
 	}
 	for _, name := range old {
 		// Another process may be dropping it too.
@@ -199,21 +191,12 @@ func (p *schemaPool) create(ctx context.Context, schema string) error {
 }
 
 func (p *schemaPool) list(ctx context.Context, schema string) ([]string, error) {
-	rows, err := p.admin.QueryContext(ctx, `SELECT tablename FROM pg_tables WHERE schemaname = $1`, schema)
+	out, err := store.Strings(ctx, p.admin, `SELECT tablename FROM pg_tables WHERE schemaname = $1`, schema)
 	if err != nil {
 		return nil, fmt.Errorf("list tables of %s: %w", schema, err)
 	}
-	defer func() { _ = rows.Close() }()
-	var out []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			return nil, fmt.Errorf("list tables of %s: %w", schema, err)
-		}
-		out = append(out, name)
-	}
 	slices.Sort(out)
-	return out, rows.Err()
+	return out, nil
 }
 
 func (p *schemaPool) countObjects(ctx context.Context, schema string) (int, error) {
@@ -250,20 +233,8 @@ func (p *schemaPool) empty(ctx context.Context, schema string) error {
 	if n, err := p.countObjects(ctx, schema); err != nil || n != p.objects {
 		return fmt.Errorf("a test changed the objects of %s", schema)
 	}
-	var seqs []string
-	rows, err := p.admin.QueryContext(ctx, `SELECT sequencename FROM pg_sequences WHERE schemaname = $1`, schema)
+	seqs, err := store.Strings(ctx, p.admin, `SELECT sequencename FROM pg_sequences WHERE schemaname = $1`, schema)
 	if err != nil {
-		return fmt.Errorf("list sequences: %w", err)
-	}
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			_ = rows.Close()
-			return fmt.Errorf("list sequences: %w", err)
-		}
-		seqs = append(seqs, name)
-	}
-	if err := rows.Close(); err != nil {
 		return fmt.Errorf("list sequences: %w", err)
 	}
 	// One statement list on one connection: with triggers and foreign keys
