@@ -395,9 +395,15 @@ func (s *Service) CreditsURL(email, token string) string {
 	return s.baseURL + "/bookings/credits?email=" + url.QueryEscape(email) + "&token=" + url.QueryEscape(token)
 }
 
+// lastDay is the owner's day whose end is expires: the last day the
+// credits can be used.
+func lastDay(expires time.Time, loc *time.Location) time.Time {
+	return expires.Add(-time.Nanosecond).In(loc)
+}
+
 func (s *Service) grantMail(pu *purchase, expires time.Time, loc *time.Location, token string) mail.Message {
 	what := s.typeName(pu.typeID)
-	last := expires.Add(-time.Nanosecond).In(loc).Format("Monday 2 January 2006")
+	last := lastDay(expires, loc).Format("Monday 2 January 2006")
 	return mail.Compose(mail.Content{
 		To:      pu.email,
 		Subject: "Your credits: " + pu.name,
@@ -501,6 +507,10 @@ const userCredits = `(p.user_id = $2 OR p.email_normalized =
 	(SELECT u.email_normalized FROM users u WHERE u.id = $2 AND u.email_confirmed_at IS NOT NULL))`
 
 func (s *Service) listCredits(ctx context.Context, cond string, arg any) ([]Credit, error) {
+	_, r, err := s.settings(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list credits: %w", err)
+	}
 	rows, err := s.db.ReadRows(ctx, `SELECT p.package_id, p.package_name, p.type_id, p.credits, p.expires_at, p.spent
 		FROM credit_purchases p WHERE p.status = 'paid' AND p.expires_at > $1 AND `+cond+`
 		ORDER BY p.expires_at, p.id`, store.At(s.now()), arg)
@@ -519,6 +529,7 @@ func (s *Service) listCredits(ctx context.Context, cond string, arg any) ([]Cred
 			return nil, fmt.Errorf("list credits: %w", err)
 		}
 		c.TypeName, c.ExpiresAt, c.Remaining = s.typeName(c.Type), exp.Time, max(c.Count-used, 0)
+		c.LastDay = lastDay(exp.Time, r.loc).Format(time.DateOnly)
 		out = append(out, c)
 	}
 	return out, rows.Err()
@@ -656,7 +667,7 @@ func (s *Service) PlanCreditReminders(ctx context.Context) (int, error) {
 		sent := false
 		err := s.db.Tx(ctx, func(tx *sql.Tx) error {
 			token, hash := newToken()
-			last := d.expires.Add(-time.Nanosecond).In(r.loc).Format("Monday 2 January 2006")
+			last := lastDay(d.expires, r.loc).Format("Monday 2 January 2006")
 			m := mail.Compose(mail.Content{
 				To:      d.pu.email,
 				Subject: "Your " + d.pu.name + " credits lapse on " + last,

@@ -108,6 +108,12 @@ func TestCreditsGrantedOnceUnderReplayedDeliveries(t *testing.T) {
 		if want := time.Date(2027, time.January, 6, 0, 0, 0, 0, toronto); !exp.Equal(want) {
 			t.Fatalf("credits lapse at %v, want %v", exp.Time.In(toronto), want)
 		}
+		// The list names the owner's last day, not the owner's midnight, which
+		// is 05:00 UTC on the 6th.
+		list, err := s.CreditsByToken(ctx, "ada@example.com", creditToken(t, db, "ada@example.com"))
+		if err != nil || len(list.Credits) != 1 || list.Credits[0].LastDay != "2027-01-05" {
+			t.Fatalf("credits listed: %+v, %v; want the last day 2027-01-05", list, err)
+		}
 	})
 }
 

@@ -49,6 +49,10 @@ type Credit struct {
 	Count     int       `json:"count"`      // credits bought
 	Remaining int       `json:"remaining"`  // credits left to book with
 	ExpiresAt time.Time `json:"expires_at"` // the credits lapse at this instant
+	// LastDay is the last day a credit can be used (YYYY-MM-DD), on the
+	// owner's calendar, as the mails give it: the credits lapse at the end
+	// of a day of the owner's zone, which is an odd hour in the visitor's.
+	LastDay string `json:"last_day"`
 }
 
 // CreditsReply answers GET /api/credits and GET /api/members/me/credits:

@@ -46,6 +46,7 @@ const credits = (remaining: number): Credits => ({
       count: 4,
       remaining,
       expires_at: '2027-03-03T05:00:00Z',
+      last_day: '2027-03-02',
     },
   ],
 });
@@ -176,7 +177,8 @@ describe('the credits page', { timeout: 20_000 }, () => {
     );
     const card = await screen.findByTestId('credit-card');
     expect(card).toHaveTextContent('3 of 4 credits left');
-    expect(card).toHaveTextContent('Use them by');
+    // The owner's last day, whatever the visitor's zone: no hour of the owner's midnight.
+    expect(card).toHaveTextContent('Use them by Tuesday, March 2, 2027.');
     const book = within(card).getByRole('link', { name: 'Book a Deep Dive with a credit' });
     expect(book).toHaveAttribute(
       'href',

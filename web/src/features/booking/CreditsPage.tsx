@@ -12,7 +12,7 @@ import { useSession } from '@/lib/session';
 import { type CreditsOwner, creditsLink, useCredits } from './api/credits';
 import type { Credit } from './api/types';
 import { POLL_FOR_MS, POLL_MS } from './status';
-import { formatInZone } from './time';
+import { formatDay } from './time';
 
 /** Where a credit books a call of its type: the type's page, told to pay with a credit. */
 export function bookWithCreditHref(type: string, link: { email: string; token: string } | null) {
@@ -160,12 +160,9 @@ function CreditCard({
   credit: Credit;
   link: { email: string; token: string } | null;
 }) {
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  // The last moment the credits can be used, in the visitor's zone.
-  const until = formatInZone(
-    new Date(new Date(credit.expires_at).getTime() - 1000).toISOString(),
-    zone,
-  );
+  // The last day of the owner's calendar, as the mails say it: the credits lapse at the owner's
+  // midnight, which in the visitor's zone is an odd hour of another day.
+  const until = formatDay(credit.last_day);
   return (
     <Card data-testid="credit-card" className="flex h-full flex-col">
       <p className="flex items-center gap-1.5 font-mono text-sm text-term-cyan">

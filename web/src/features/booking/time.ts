@@ -114,6 +114,22 @@ export function formatInZone(instant: string, zone: string): string {
   }
 }
 
+/**
+ * A calendar day (YYYY-MM-DD) as the site writes long dates: "Wednesday, March 3, 2027". The day is
+ * not an instant, so no zone moves it.
+ */
+export function formatDay(day: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return day;
+  const at = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return dateFormat('UTC', {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    year: 'numeric',
+  }).format(at);
+}
+
 /** "9:00 – 9:30 AM" style range in `zone` (12-hour), for lists. */
 export function timeRangeInZone(start: string, end: string, zone: string): string {
   try {

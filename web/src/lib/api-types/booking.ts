@@ -150,6 +150,12 @@ export interface Credit {
   count: number /* int */; // credits bought
   remaining: number /* int */; // credits left to book with
   expires_at: string; // the credits lapse at this instant
+  /**
+   * LastDay is the last day a credit can be used (YYYY-MM-DD), on the
+   * owner's calendar, as the mails give it: the credits lapse at the end
+   * of a day of the owner's zone, which is an odd hour in the visitor's.
+   */
+  last_day: string;
 }
 /**
  * CreditsReply answers GET /api/credits and GET /api/members/me/credits:
