@@ -25,7 +25,7 @@ type notFoundPage struct {
 // newNotFoundPage splits page at the path placeholder; nil when the page has none (a build
 // from before the 404 page was prerendered), and the app shell answers instead.
 func newNotFoundPage(f *staticFile) *notFoundPage {
-	if f == nil || !bytes.Contains(f.body, []byte(notFoundPathPlaceholder)) {
+	if f == nil || !f.load() || !bytes.Contains(f.body, []byte(notFoundPathPlaceholder)) {
 		return nil
 	}
 	return &notFoundPage{

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"tribe/internal/content"
 	"tribe/internal/errs"
+	"tribe/internal/httpx"
 	"tribe/internal/kit"
 	"tribe/internal/mcp"
 )
@@ -107,16 +109,25 @@ func (a *publicAPI) register(g *registrar) error {
 // kitPath is where the starter kit is downloaded from.
 const kitPath = "/downloads/" + kit.FileName
 
-// registerKit serves the starter kit ZIP. It is built once at start from the
-// loaded content, like the other public documents, so its resource files
-// always match what /content/ and /mcp/ serve and its ETag is stable.
+// registerKit serves the starter kit ZIP, built from the loaded content on
+// its first download, so its resource files always match what /content/ and
+// /mcp/ serve and its ETag stays the same while the server runs. Not at
+// start: compressing it left archive/zip's pooled compressors (0.8 MB) in
+// every idle server, most of which never serve the kit.
 func registerKit(g *registrar, site *content.Site) error {
-	body, err := kit.Build(site, time.Now())
-	if err != nil {
-		return err
-	}
-	d := newDocument(body, "application/zip")
+	doc := sync.OnceValues(func() (*document, error) {
+		body, err := kit.Build(site, time.Now())
+		if err != nil {
+			return nil, err
+		}
+		return newDocument(body, "application/zip"), nil
+	})
 	g.handle("GET "+kitPath, anyone, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d, err := doc()
+		if err != nil {
+			httpx.WriteError(w, r, fmt.Errorf("starter kit: %w", err))
+			return
+		}
 		// attachment: the browser saves the file instead of trying to show it.
 		w.Header().Set("Content-Disposition", `attachment; filename="`+kit.FileName+`"`)
 		d.ServeHTTP(w, r)
