@@ -76,8 +76,8 @@ func (s *Service) JoinWaitlist(ctx context.Context, eventID string, in WaitlistR
 		if cur.SeatsLeft > 0 {
 			return errs.New(errs.Conflict, "This date still has seats: book one instead of joining the wait list.")
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO booking_waitlist (id, event_id, name, email, email_normalized, client_addr, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, id, e.ID, c.name, c.email, c.key, clientKey(in.ClientAddr), store.At(now)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO booking_waitlist (id, event_id, name, email, email_normalized, client_addr, time_zone, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, id, e.ID, c.name, c.email, c.key, clientKey(in.ClientAddr), c.zone, store.At(now)); err != nil {
 			return fmt.Errorf("join the wait list: %w", err)
 		}
 		// Nothing the visitor typed is quoted: the form takes any address,
@@ -244,9 +244,9 @@ func (s *Service) offerFree(ctx context.Context, tx *sql.Tx, st Settings, eventI
 	n := 0
 	for ; n < free; n++ {
 		var w WaitlistEntry
-		var key string
-		err := tx.QueryRowContext(ctx, `SELECT id, name, email, email_normalized FROM booking_waitlist WHERE event_id = $1 AND status = 'waiting'
-			ORDER BY created_at, id LIMIT 1`, eventID).Scan(&w.ID, &w.Name, &w.Email, &key)
+		var key, zone string
+		err := tx.QueryRowContext(ctx, `SELECT id, name, email, email_normalized, time_zone FROM booking_waitlist WHERE event_id = $1 AND status = 'waiting'
+			ORDER BY created_at, id LIMIT 1`, eventID).Scan(&w.ID, &w.Name, &w.Email, &key, &zone)
 		if errors.Is(err, sql.ErrNoRows) {
 			break
 		}
@@ -269,7 +269,9 @@ func (s *Service) offerFree(ctx context.Context, tx *sql.Tx, st Settings, eventI
 		}
 		token, offerHash := newToken()
 		_, holdHash := newToken() // the seat's manage token is minted when it is paid for
-		c := &checked{typ: t, name: w.Name, email: w.Email, key: key, zone: "UTC"}
+		// The offer and the seat's booking give times in the zone the page
+		// gave when they joined.
+		c := &checked{typ: t, name: w.Name, email: w.Email, key: key, zone: zone}
 		id := store.NewID()
 		err = s.insertBooking(ctx, tx, st, c, Request{ClientAddr: "waitlist"}, newRow{
 			id: id, status: StatusHeld, hash: holdHash, start: e.Start, end: e.End, blocked: span{e.Start, e.End}, eventID: e.ID,
@@ -291,11 +293,11 @@ func (s *Service) offerFree(ctx context.Context, tx *sql.Tx, st Settings, eventI
 		}
 		link := s.baseURL + "/book/" + url.PathEscape(e.Type) + "?offer=" + url.QueryEscape(token)
 		if _, err := mail.Enqueue(ctx, tx, mail.Compose(mail.Content{
-			To: w.Email, Subject: "A seat is free: " + s.typeName(e.Type) + " on " + dateOnly(e.Start, "UTC"),
+			To: w.Email, Subject: "A seat is free: " + s.typeName(e.Type) + " on " + dateOnly(e.Start, zone),
 			Heading: "A seat came free for you",
 			Paragraphs: []string{
-				"A seat of the " + s.typeName(e.Type) + " of " + When(e.Start, "UTC") + " came free, and you are first in line.",
-				"It is held for you until " + When(until, "UTC") + ". Take it with the button below; after that it goes to the next person waiting.",
+				"A seat of the " + s.typeName(e.Type) + " of " + When(e.Start, zone) + " came free, and you are first in line.",
+				"It is held for you until " + When(until, zone) + ". Take it with the button below; after that it goes to the next person waiting.",
 			},
 			Button: &mail.Link{Label: "Take the seat", URL: link},
 			Footer: "You received this because this address joined the wait list of this date on " + s.baseURL + ".",

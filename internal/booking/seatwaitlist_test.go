@@ -106,6 +106,15 @@ func TestSeatWaitlistOffersAFreedSeatToTheFirstInLineThenTheNext(t *testing.T) {
 			!list[0].OfferExpiresAt.Equal(clock.Now().Add(OfferTTL)) {
 			t.Fatalf("list after the offer: %+v %v", list, err)
 		}
+		// The offer and the seat's held booking give times on the clock of the
+		// page the visitor joined from (Paris: 16:00 for 10:00 in Toronto).
+		offer := offerMails(t, db, "first@example.com")[0]
+		if !strings.Contains(offer.Text, "February 2, 2026, 4:00 PM (Europe/Paris)") || strings.Contains(offer.Text, "(UTC)") {
+			t.Fatalf("the offer's times are not in the visitor's zone:\n%s", offer.Text)
+		}
+		if b, _ := s.Get(ctx, list[0].BookingID); b == nil || b.TimeZone != "Europe/Paris" {
+			t.Fatalf("the offered seat's booking: %+v", b)
+		}
 		// The seat is held: a stranger cannot take it.
 		_, err = s.Book(ctx, seatReq(e, "stranger@example.com"))
 		wantCode(t, err, errs.SoldOut)

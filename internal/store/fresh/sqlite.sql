@@ -1,6 +1,6 @@
 -- The schema and rows the SQLite migrations end in, for a fresh database. Made by
 -- `go test ./internal/store -run TestFreshSchema -update`; used only while the hash below is theirs.
--- migrations: b1ab2c4ce41cd80f2206ade2bae70480268459888d11041725d9f27d1f134cb5
+-- migrations: 94f95ce76d0100be13d9040ab106d98cbf943d8d53425930db001761da7f20c3
 CREATE TABLE users (
     id                 TEXT PRIMARY KEY,
     email              TEXT NOT NULL CHECK (length(email) BETWEEN 3 AND 254),
@@ -857,7 +857,7 @@ CREATE TABLE booking_waitlist (
     offer_token_hash TEXT UNIQUE,
     offered_at       TEXT,
     offer_expires_at TEXT,
-    created_at       TEXT NOT NULL,
+    created_at       TEXT NOT NULL, time_zone TEXT NOT NULL DEFAULT 'UTC',
     UNIQUE (event_id, email_normalized),
     CHECK (status <> 'offered' OR (booking_id IS NOT NULL AND offer_expires_at IS NOT NULL))
 );
