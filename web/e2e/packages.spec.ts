@@ -113,6 +113,9 @@ test.describe('session packages with payments on', () => {
       await expect(page).toHaveURL(/\/bookings\/credits\?email=.*&token=.*&paid=1$/);
       const credits = page.getByTestId('credit-card');
       await expect(credits).toContainText('4 of 4 credits left', { timeout: 15_000 });
+      // The owner's last day, as the mail gives it: a date, never the owner's midnight as an hour here.
+      await expect(credits).toContainText(/Use them by \w+day, \w+ \d{1,2}, \d{4}\./);
+      await expect(credits).not.toContainText(/Use them by[^.]*\d:\d\d/);
       expect(await seriousViolations(page)).toEqual([]);
       await fitsWidth(page, width);
       await shots.now(page, `credits-${width}`);
